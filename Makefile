@@ -1,0 +1,70 @@
+# Two commands do everything on a fresh machine:
+#   make lab    create .venv (if missing), install the course from the lock, open JupyterLab
+#   make test   same set-up, then the whole test suite (library, notebooks, exercises)
+# Both are idempotent: a second run re-installs only when pyproject.toml or the lock changed.
+
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed
+LOCK    := constraints.txt
+UV      := $(shell command -v uv 2>/dev/null)
+PYTHON  ?= python3
+JOBS    ?= 2
+PORT    ?= 8888
+
+.PHONY: setup lab test test-lib test-notebooks lock exercises clean-notebooks bench clean help
+
+help:
+	@echo "make lab    - set up (first time) and open the course in JupyterLab"
+	@echo "make test   - set up (first time) and run every test"
+	@echo "make lock   - refresh $(LOCK) from pyproject.toml (maintainers)"
+
+$(PY):
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "Python 3.10 or newer is needed (found %s); set PYTHON=/path/to/python3.1x" % sys.version.split()[0])'
+ifdef UV
+	uv venv --python $(PYTHON) $(VENV)
+else
+	$(PYTHON) -m venv $(VENV)
+endif
+
+$(STAMP): $(PY) pyproject.toml $(LOCK)
+ifdef UV
+	uv pip install --python $(PY) -c $(LOCK) -e '.[test]'
+else
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c $(LOCK) -e '.[test]'
+endif
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+lab: setup
+	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) notebooks/00_welcome.ipynb
+
+# COURSE_LLM=mock: tests must not reach a real endpoint even if OPENAI_API_KEY is set.
+test: setup
+	COURSE_LLM=mock $(PY) -m pytest -n $(JOBS) --dist loadfile tests \
+	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks solutions
+
+test-lib: setup
+	COURSE_LLM=mock $(PY) -m pytest -n $(JOBS) tests
+
+lock:
+	rm -rf _build/lockenv && $(PYTHON) -m venv _build/lockenv
+	_build/lockenv/bin/pip install --quiet --upgrade pip
+	_build/lockenv/bin/pip install --quiet -e '.[test]'
+	_build/lockenv/bin/pip freeze --exclude-editable | grep -v '^agent-tool-systems' > $(LOCK)
+	rm -rf _build/lockenv
+	@echo "$(LOCK) refreshed: review the diff, run make test, commit."
+
+exercises: setup
+	$(VENV)/bin/course exercises generate
+
+clean-notebooks: setup
+	$(VENV)/bin/course notebooks clean
+
+bench: setup
+	COURSE_LLM=mock $(PY) benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) _build .pytest_cache

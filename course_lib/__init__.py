@@ -1,0 +1,1 @@
+"""Agent Tool Systems course library."""

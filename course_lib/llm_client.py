@@ -1,0 +1,187 @@
+"""One function for the LLM client every notebook uses: the offline mock, or a real endpoint.
+
+``get_client()`` returns an unmodified ``openai.OpenAI`` client. By default it talks to
+the embedded mock LLM in-process (offline, no API key, deterministic). When the learner
+sets ``OPENAI_BASE_URL`` and/or ``OPENAI_API_KEY`` it talks to that OpenAI-compatible
+endpoint instead, and the notebook code stays the same. Environment variables:
+
+=================== =====================================================================
+``COURSE_LLM``      ``mock`` (force the mock) or ``endpoint`` (force the real endpoint);
+                    unset: the endpoint when ``OPENAI_BASE_URL``/``OPENAI_API_KEY`` is set
+``OPENAI_BASE_URL`` the endpoint, e.g. ``http://localhost:11434/v1`` (Ollama)
+``OPENAI_API_KEY``  its key (any text for local servers that ignore it)
+``COURSE_MODEL``    the model name to send (default: ``mock-llm``, or ``gpt-4o-mini``
+                    for a real endpoint)
+=================== =====================================================================
+
+Taught in lesson 00.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, AsyncIterator, Iterator
+
+import httpx2
+import openai
+
+from .mock_llm import MockLLM
+from .mock_llm.server import HTTPReply, iter_chunks, sleep_for
+
+MOCK_BASE_URL = "http://mock-llm.invalid/v1"  # never resolved: the transport answers in-process
+DEFAULT_ENDPOINT_MODEL = "gpt-4o-mini"
+_DEFAULT_MOCK: MockLLM | None = None
+
+
+class EndpointError(RuntimeError):
+    """The configured real endpoint cannot be used; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Which LLM the course talks to: ``kind`` is ``"mock"`` or ``"endpoint"``."""
+
+    kind: str
+    base_url: str
+    model: str
+
+    def __str__(self) -> str:
+        if self.kind == "mock":
+            return f"the course's offline mock LLM (model {self.model!r}, in-process, no network)"
+        return f"a real OpenAI-compatible endpoint at {self.base_url} (model {self.model!r})"
+
+
+def default_mock() -> MockLLM:
+    """The process-wide :class:`MockLLM` behind :func:`get_client` (created on first use)."""
+    global _DEFAULT_MOCK
+    if _DEFAULT_MOCK is None:
+        _DEFAULT_MOCK = MockLLM()
+    return _DEFAULT_MOCK
+
+
+def backend() -> Backend:
+    """Read the environment and say which backend :func:`get_client` will use.
+
+    Raises:
+        EndpointError: ``COURSE_LLM`` has a value other than ``mock``/``endpoint``.
+    """
+    choice = os.environ.get("COURSE_LLM", "").strip().lower()
+    if choice not in ("", "mock", "endpoint"):
+        raise EndpointError(f"COURSE_LLM={choice!r} is not understood: use 'mock' or 'endpoint' (or unset it).")
+    has_endpoint = bool(os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY"))
+    if choice == "mock" or (choice == "" and not has_endpoint):
+        return Backend("mock", MOCK_BASE_URL, os.environ.get("COURSE_MODEL") or "mock-llm")
+    base = os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+    return Backend("endpoint", base, os.environ.get("COURSE_MODEL") or DEFAULT_ENDPOINT_MODEL)
+
+
+def default_model() -> str:
+    """The model name notebooks pass as ``model=`` (see ``COURSE_MODEL``)."""
+    return backend().model
+
+
+# ---------------------------------------------------------------------- in-process transport
+class _ReplyStream(httpx2.SyncByteStream):
+    def __init__(self, reply: HTTPReply) -> None:
+        self._reply = reply
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter_chunks(self._reply)
+
+
+class _AsyncReplyStream(httpx2.AsyncByteStream):
+    def __init__(self, reply: HTTPReply) -> None:
+        self._reply = reply
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for chunk in iter_chunks(self._reply):
+            yield chunk
+
+
+def _call(mock: MockLLM, request: httpx2.Request) -> HTTPReply:
+    headers = {k.lower(): v for k, v in request.headers.items()}
+    return mock.handle(request.method, request.url.path, headers, request.read())
+
+
+class InProcessTransport(httpx2.BaseTransport):
+    """An httpx2 transport that hands each request to ``mock.handle`` (no socket)."""
+
+    def __init__(self, mock: MockLLM) -> None:
+        self.mock = mock
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        reply = _call(self.mock, request)
+        sleep_for(reply)
+        return httpx2.Response(reply.status, headers=reply.headers, stream=_ReplyStream(reply), request=request)
+
+
+class AsyncInProcessTransport(httpx2.AsyncBaseTransport):
+    """The async twin of :class:`InProcessTransport` (latency via ``asyncio.sleep``)."""
+
+    def __init__(self, mock: MockLLM) -> None:
+        self.mock = mock
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        import asyncio
+
+        await request.aread()
+        reply = _call(self.mock, request)
+        if reply.delay:
+            await asyncio.sleep(reply.delay)
+        return httpx2.Response(reply.status, headers=reply.headers, stream=_AsyncReplyStream(reply), request=request)
+
+
+def in_process_client(mock: MockLLM, *, async_client: bool = False, **kwargs: Any):
+    """An ``openai`` client whose HTTP goes straight to ``mock`` (see :class:`InProcessTransport`)."""
+    kwargs.setdefault("api_key", "mock-key-not-secret")
+    kwargs.setdefault("base_url", MOCK_BASE_URL)
+    if async_client:
+        return openai.AsyncOpenAI(http_client=httpx2.AsyncClient(transport=AsyncInProcessTransport(mock)), **kwargs)
+    return openai.OpenAI(http_client=httpx2.Client(transport=InProcessTransport(mock)), **kwargs)
+
+
+# ---------------------------------------------------------------------- the one entry point
+def _check_endpoint(b: Backend, timeout: float) -> None:
+    """Fail early, with a clear message, when the endpoint cannot be reached."""
+    key = os.environ.get("OPENAI_API_KEY") or "not-needed"
+    try:
+        r = httpx2.get(b.base_url.rstrip("/") + "/models", headers={"Authorization": f"Bearer {key}"},
+                       timeout=timeout)
+    except httpx2.HTTPError as e:
+        raise EndpointError(
+            f"Cannot reach the LLM endpoint {b.base_url} ({type(e).__name__}: {e}). Check OPENAI_BASE_URL, "
+            "or unset OPENAI_BASE_URL and OPENAI_API_KEY (or set COURSE_LLM=mock) to use the offline mock."
+        ) from None
+    if r.status_code in (401, 403):
+        raise EndpointError(f"The endpoint {b.base_url} refused the API key (HTTP {r.status_code}). "
+                            "Check OPENAI_API_KEY.")
+
+
+def get_client(*, async_client: bool = False, check: bool = True, timeout: float = 5.0, **kwargs: Any):
+    """The ``openai`` client for this course: the offline mock unless the environment says otherwise.
+
+    Args:
+        async_client: return ``openai.AsyncOpenAI`` (for ``await``) instead of ``openai.OpenAI``.
+        check: for a real endpoint, verify it answers ``GET /models`` first, so a wrong URL
+            fails here with a clear message rather than later with "Connection error.".
+        timeout: seconds for that check.
+        **kwargs: passed to the ``openai`` client (``max_retries``, ``timeout``...).
+
+    Returns:
+        ``openai.OpenAI`` or ``openai.AsyncOpenAI``.
+
+    Raises:
+        EndpointError: the real endpoint is unreachable or refuses the key.
+
+    Example:
+        >>> client = get_client()  # doctest: +SKIP
+        >>> client.chat.completions.create(model=default_model(), messages=[...])  # doctest: +SKIP
+    """
+    b = backend()
+    if b.kind == "mock":
+        return in_process_client(default_mock(), async_client=async_client, **kwargs)
+    if check:
+        _check_endpoint(b, timeout)
+    kwargs.setdefault("base_url", b.base_url)
+    kwargs.setdefault("api_key", os.environ.get("OPENAI_API_KEY") or "not-needed")
+    return (openai.AsyncOpenAI if async_client else openai.OpenAI)(**kwargs)

@@ -1,0 +1,144 @@
+"""Writing the final answer from tool results, grounded in them and nothing else.
+
+After the program sends ``role: "tool"`` messages back, a model writes a sentence from
+them. The mock does it with templates: the subject of each call (its place or main
+argument), then every value of the result with a unit inferred from its key (``temp``
+-> °C, ``humidity`` -> %). A value that is not in the results never appears in the
+answer. Errors are reported as errors. Chinese questions get Chinese answers, e.g.
+``{"temp": 28, "humidity": 65}`` for 上海 -> "上海现在 28°C，湿度 65%。" (seed 000 §2.1).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import language as lang
+
+_UNITS = {"temp": "°C", "temperature": "°C", "temp_c": "°C", "temperature_c": "°C", "temp_f": "°F",
+          "temperature_f": "°F", "humidity": "%", "humidity_pct": "%", "chance_of_rain": "%",
+          "precipitation_probability": "%"}
+_ZH_LABELS = {"temp": "", "temperature": "", "temp_c": "", "humidity": "湿度", "condition": "天气",
+              "conditions": "天气", "wind": "风", "wind_kph": "风速", "revenue": "营收", "status": "状态",
+              "count": "数量", "total": "合计", "price": "价格", "result": "结果"}
+_ERROR_KEYS = ("error", "err", "error_message", "detail")
+
+
+def _parse(content: Any) -> Any:
+    if isinstance(content, list):  # content parts: [{"type": "text", "text": ...}]
+        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    if isinstance(content, str):
+        try:
+            return json.loads(content)
+        except ValueError:
+            return content.strip()
+    return content
+
+
+def _unit(key: str, args: dict) -> str:
+    unit = _UNITS.get(key.lower(), "")
+    if unit == "°C" and str(args.get("unit", args.get("units", ""))).lower().startswith("f"):
+        return "°F"
+    return unit
+
+
+def _fmt_value(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_fmt_value(v) for v in value[:5]) + (" …" if len(value) > 5 else "")
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_fmt_value(v)}" for k, v in list(value.items())[:4])
+    return str(value)
+
+
+def _subject(name: str, args: dict) -> str:
+    for v in args.values():
+        if isinstance(v, str) and v:
+            return v
+    return " ".join(lang.split_identifier(name))
+
+
+def error_of(result: Any) -> str | None:
+    """The error message a tool result carries, if it is an error report."""
+    if isinstance(result, dict):
+        for k in _ERROR_KEYS:
+            if result.get(k):
+                return str(result[k])
+        if result.get("ok") is False or result.get("isError") is True:
+            return str(result.get("message") or result)
+    if isinstance(result, str) and result.lower().startswith(("error", "tool error", "unavailable")):
+        return result
+    return None
+
+
+def _describe_en(name: str, args: dict, result: Any) -> str:
+    subject = _subject(name, args)
+    err = error_of(result)
+    if err:
+        return f"I could not get {' '.join(lang.split_identifier(name))} for {subject}: {err}"
+    if isinstance(result, dict):
+        parts = []
+        for i, (k, v) in enumerate(result.items()):
+            if isinstance(v, str) and v == subject:
+                continue
+            unit = _unit(k, args)
+            text = f"{_fmt_value(v)}{' ' + unit if unit else ''}"
+            is_temp = unit in ("°C", "°F")
+            parts.append(text if is_temp and i == 0 else f"{k.replace('_', ' ')} {text}")
+        return f"{subject}: {', '.join(parts)}" if parts else f"{subject}: no data"
+    if isinstance(result, list):
+        if not result:
+            return f"{subject}: no results"
+        shown = "; ".join(_fmt_value(_title(x)) for x in result[:5])
+        return f"{subject}: {len(result)} result{'s' if len(result) != 1 else ''}: {shown}"
+    return f"{subject}: {_fmt_value(result)}"
+
+
+def _title(item: Any) -> Any:
+    if isinstance(item, dict):
+        for k in ("title", "name", "id", "summary"):
+            if k in item:
+                return item[k]
+    return item
+
+
+def _describe_zh(name: str, args: dict, result: Any) -> str:
+    subject = _subject(name, args)
+    err = error_of(result)
+    if err:
+        return f"{subject}：调用 {name} 失败（{err}）"
+    if isinstance(result, dict):
+        parts = []
+        for k, v in result.items():
+            if isinstance(v, str) and v == subject:
+                continue
+            unit = _unit(k, args)
+            label = _ZH_LABELS.get(k.lower(), k)
+            parts.append(f"{label + ' ' if label else ''}{_fmt_value(v)}{unit}")
+        lead = "现在 " if any(_unit(k, args) in ("°C", "°F") for k in result) else "："
+        return f"{subject}{lead}{'，'.join(parts)}"
+    if isinstance(result, list):
+        return f"{subject}：共 {len(result)} 条结果：" + "；".join(_fmt_value(_title(x)) for x in result[:5])
+    return f"{subject}：{_fmt_value(result)}"
+
+
+def compose_answer(results: list[tuple[str, dict, Any]], question: str) -> str:
+    """The final answer for a list of ``(tool name, arguments, tool message content)``.
+
+    Args:
+        results: one entry per tool call answered since the user's last message.
+        question: the user's last message (its language picks the answer's language).
+
+    Returns:
+        One or more sentences that state only values present in the results.
+
+    Example:
+        >>> compose_answer([("get_weather", {"city": "Shanghai"}, '{"temp": 28, "humidity": 65}')], "Weather?")
+        'Shanghai: 28 °C, humidity 65 %.'
+    """
+    zh = lang.is_chinese(question)
+    describe = _describe_zh if zh else _describe_en
+    sentences = [describe(name, args, _parse(content)) for name, args, content in results]
+    if zh:
+        return "；".join(sentences) + "。"
+    return " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)

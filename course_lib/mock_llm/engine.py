@@ -1,0 +1,403 @@
+"""The mock LLM's decision: answer in text, call one tool, or call several.
+
+Theory of operation. For the user's last message the engine
+
+1. scores every tool by the words they share (tool name words weigh most, then the
+   description, then parameter names and enum values; Chinese words are mapped to the
+   English concepts of :data:`~course_lib.mock_llm.language.ZH_LEXICON` and CJK bigrams
+   match Chinese descriptions directly);
+2. keeps the tools that score above :data:`THRESHOLD` with at least one strong word:
+   none -> a text answer (a greeting, or an honest "no tool fits");
+3. splits the request into clauses ("... in Paris, and what time is it in Tokyo") so
+   each clause can pick its own tool, and expands a clause naming several places into
+   parallel calls of the same tool;
+4. fills the arguments from the words (:mod:`.arguments`); a required argument that is
+   nowhere in the text makes it ask a clarifying question instead of guessing;
+5. after ``role: "tool"`` results, calls what is still missing (the next city when
+   ``parallel_tool_calls`` is false, an alternative tool when one failed), or writes
+   the final answer from the results (:mod:`.answer`).
+
+The same request always yields the same decision. :class:`Decision` keeps the scores and
+the evidence so a lesson can show *why* a tool was chosen.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from . import language as lang
+from .answer import compose_answer, error_of
+from .arguments import Evidence, LOCATION_HINTS, fill_arguments
+from .wire import ChatRequest, ToolSpec
+
+THRESHOLD = 1.5
+MAX_TOOL_ROUNDS = 6
+_GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|你好|您好|嗨)\b", re.I)
+_FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|same for|then)\b|呢[？?]?\s*$|^\s*那", re.I)
+_CLAUSE_SPLIT = re.compile(r"[.;!?。；！？\n]+|,\s*(?:and\s+)?(?=(?:what|how|who|when|where|please|also|then)\b)|"
+                           r"\s+(?:and then|and also|also|then|as well as)\s+|"
+                           r"\s+and\s+(?=(?:what|how|who|when|where|tell|get|find|search|create|list|show|check)\b)|"
+                           r"(?:然后|并且|另外|再|还有|同时)", re.I)
+
+
+@dataclass
+class PlannedCall:
+    """A tool call the model decided to make."""
+
+    name: str
+    arguments: dict
+    evidence: dict[str, Evidence] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+
+    def key(self) -> str:
+        return self.name + json.dumps(self.arguments, sort_keys=True, ensure_ascii=False)
+
+    def __repr__(self) -> str:
+        return f"{self.name}({json.dumps(self.arguments, ensure_ascii=False)})"
+
+
+@dataclass
+class Decision:
+    """What the mock decided for one request, and why.
+
+    Attributes:
+        tool_calls: the calls to emit (empty for a text answer).
+        content: the text answer (None when calling tools).
+        reason: one sentence on why, for lessons and ``MockLLM.explain``.
+        scores: every tool's relevance score for the user's last message.
+        matched: the words that produced each tool's score.
+    """
+
+    tool_calls: list[PlannedCall] = field(default_factory=list)
+    content: str | None = None
+    reason: str = ""
+    scores: dict[str, float] = field(default_factory=dict)
+    matched: dict[str, list[str]] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        what = ", ".join(map(repr, self.tool_calls)) if self.tool_calls else repr(self.content)
+        return f"Decision({what}; {self.reason})"
+
+
+# --------------------------------------------------------------------------- scoring
+@dataclass(frozen=True)
+class _Profile:
+    weights: dict[str, float]
+    strong: frozenset[str]
+    has_location: bool
+
+
+def _profile(tool: ToolSpec) -> _Profile:
+    return _profile_cached(tool.name, tool.description, json.dumps(tool.parameters, sort_keys=True))
+
+
+@lru_cache(maxsize=2048)
+def _profile_cached(name: str, description: str, params_json: str) -> _Profile:
+    weights: dict[str, float] = {}
+
+    def add(concept: str, w: float) -> None:
+        if concept in lang.WEAK:
+            w = min(w, 0.3)
+        weights[concept] = max(weights.get(concept, 0.0), w)
+
+    for part in lang.split_identifier(name):
+        if part not in lang.STOPWORDS:
+            add(lang.stem(part), 3.0)
+    for s in lang.content_stems(description):
+        add(s, 1.0)
+    for c in lang.chinese_concepts(description) + lang.chinese_concepts(name):
+        add(c, 1.0)
+    for g in lang.cjk_bigrams(description):
+        add(g, 1.5)
+    params = json.loads(params_json)
+    has_location = False
+    for pname, spec in (params.get("properties") or {}).items():
+        spec = spec if isinstance(spec, dict) else {}
+        for part in lang.split_identifier(pname):
+            if part not in lang.STOPWORDS:
+                add(lang.stem(part), 0.7)
+        for s in lang.content_stems(str(spec.get("description", ""))):
+            add(s, 0.4)
+        for v in spec.get("enum") or []:
+            for s in lang.content_stems(str(v)):
+                add(s, 1.0)
+        hints = " ".join(lang.split_identifier(pname)) + " " + str(spec.get("description", "")).lower()
+        if any(h in hints.split() or h in hints for h in LOCATION_HINTS):
+            has_location = True
+    strong = frozenset(c for c, w in weights.items() if w >= 1.0)
+    return _Profile(weights, strong, has_location)
+
+
+def _user_concepts(text: str) -> set[str]:
+    return set(lang.content_stems(text)) | set(lang.chinese_concepts(text)) | lang.cjk_bigrams(text)
+
+
+def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float, list[str]]]:
+    """Score every tool against ``text``; best first, ties broken by declaration order.
+
+    Returns:
+        ``(tool, score, matched words)`` for every tool.
+    """
+    concepts = _user_concepts(text)
+    has_place = bool(lang.find_cities(text))
+    scored = []
+    for i, tool in enumerate(tools):
+        prof = _profile(tool)
+        matched = sorted(c for c in concepts if c in prof.weights)
+        score = sum(prof.weights[c] for c in matched)
+        if not any(c in prof.strong for c in matched):
+            score = min(score, THRESHOLD - 0.01)  # weak words alone never justify a call
+        elif has_place and prof.has_location:
+            score += 1.0
+        scored.append((tool, round(score, 2), matched, i))
+    scored.sort(key=lambda x: (-x[1], x[3]))
+    return [(t, s, m) for t, s, m, _ in scored]
+
+
+# --------------------------------------------------------------------------- planning
+def _text_of(message: dict) -> str:
+    content = message.get("content")
+    if isinstance(content, list):
+        return " ".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return content or ""
+
+
+def split_clauses(text: str) -> list[str]:
+    """Split a request into the clauses that may each need their own tool."""
+    return [c.strip(" ,，") for c in _CLAUSE_SPLIT.split(text) if c and c.strip(" ,，")]
+
+
+def _location_param(tool: ToolSpec) -> str | None:
+    for pname, spec in (tool.parameters.get("properties") or {}).items():
+        spec = spec if isinstance(spec, dict) else {}
+        hints = " ".join(lang.split_identifier(pname)) + " " + str(spec.get("description", "")).lower()
+        t = spec.get("type", "string")
+        if (t == "string" or t == ["string", "null"]) and "enum" not in spec and any(h in hints for h in LOCATION_HINTS):
+            return pname
+    return None
+
+
+def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
+    filled = fill_arguments(tool.parameters, text)
+    base = PlannedCall(tool.name, filled.arguments, filled.evidence, filled.missing)
+    loc = _location_param(tool)
+    places = [c for c, _ in lang.find_cities(text)] if loc else []
+    if len(places) < 2:
+        return [base]
+    calls = []
+    for place in places:
+        args = dict(filled.arguments, **{loc: place})
+        ev = dict(filled.evidence, **{loc: Evidence("place", place)})
+        calls.append(PlannedCall(tool.name, args, ev, [m for m in filled.missing if m != loc]))
+    return calls
+
+
+def plan_calls(text: str, tools: list[ToolSpec]) -> tuple[list[PlannedCall], dict[str, float], dict[str, list[str]]]:
+    """Every call the request ``text`` needs, with the scores behind the choice."""
+    ranked = score_tools(text, tools)
+    scores = {t.name: s for t, s, _ in ranked}
+    matched = {t.name: m for t, _, m in ranked}
+    if not ranked or ranked[0][1] < THRESHOLD:
+        return [], scores, matched
+    clauses = split_clauses(text)
+    picks: list[tuple[ToolSpec, str]] = []
+    if len(clauses) > 1:
+        for clause in clauses:
+            best = score_tools(clause, tools)[0]
+            if best[1] >= THRESHOLD:
+                picks.append((best[0], clause))
+    if len({t.name for t, _ in picks}) <= 1:
+        picks = [(ranked[0][0], text)] if not picks or len(picks) == 1 else picks
+    calls: list[PlannedCall] = []
+    for tool, clause in picks:
+        for call in _calls_for(tool, clause):
+            if call.missing and clause != text:  # a clause may omit what the sentence says
+                call = _calls_for(tool, text)[0] if len(picks) == 1 else call
+            if all(c.key() != call.key() for c in calls):
+                calls.append(call)
+    return calls, scores, matched
+
+
+# --------------------------------------------------------------------------- conversation
+@dataclass
+class _Turn:
+    question: str
+    last_user: int
+    done: list[tuple[dict, str]]  # (assistant tool_call, tool result content)
+    rounds: int
+    previous_call: dict | None  # the last tool call before this question (for follow-ups)
+
+
+def _read_turn(messages: list[dict]) -> _Turn:
+    last_user = max((i for i, m in enumerate(messages) if m["role"] == "user"), default=-1)
+    question = _text_of(messages[last_user]) if last_user >= 0 else ""
+    results = {m["tool_call_id"]: _text_of(m) if not isinstance(m.get("content"), str) else m["content"]
+               for m in messages[last_user + 1 :] if m["role"] == "tool"}
+    done, rounds = [], 0
+    for m in messages[last_user + 1 :]:
+        if m["role"] == "assistant" and m.get("tool_calls"):
+            rounds += 1
+            done.extend((c, results.get(c["id"], "")) for c in m["tool_calls"])
+    previous = None
+    for m in reversed(messages[: max(last_user, 0)]):
+        if m["role"] == "assistant" and m.get("tool_calls"):
+            previous = m["tool_calls"][-1]
+            break
+    return _Turn(question, last_user, done, rounds, previous)
+
+
+def _args_of(call: dict) -> dict:
+    try:
+        args = json.loads(call["function"].get("arguments") or "{}")
+    except (ValueError, TypeError):
+        return {}
+    return args if isinstance(args, dict) else {}
+
+
+def _follow_up(turn: _Turn, tools: list[ToolSpec]) -> list[PlannedCall]:
+    """"And in Tokyo?" after a weather call: the same tool with the new details."""
+    prev = turn.previous_call
+    if not prev or not (_FOLLOW_UP.search(turn.question) or len(turn.question.split()) <= 4):
+        return []
+    tool = next((t for t in tools if t.name == prev["function"]["name"]), None)
+    if tool is None:
+        return []
+    new = _calls_for(tool, turn.question)
+    old_args = _args_of(prev)
+    calls = []
+    for call in new:
+        if not call.arguments:
+            continue
+        merged = {**old_args, **call.arguments}
+        calls.append(PlannedCall(tool.name, merged, call.evidence, []))
+    return calls
+
+
+def _clarify(call: PlannedCall, question: str) -> str:
+    what = " and ".join(m.replace("_", " ") for m in call.missing)
+    if lang.is_chinese(question):
+        return f"要调用 {call.name}，我还需要知道：{'、'.join(call.missing)}。请补充一下？"
+    return f"To use {call.name} I need the {what}. Could you tell me?"
+
+
+def _no_tool_answer(question: str, tools: list[ToolSpec]) -> tuple[str, str]:
+    zh = lang.is_chinese(question)
+    if _GREETING.search(question):
+        if tools:
+            names = ", ".join(t.name for t in tools)
+            return ((f"你好！我可以使用这些工具帮你：{names}。" if zh else
+                     f"Hello! I can help using these tools: {names}. What would you like to do?"), "greeting")
+        return ("你好！有什么可以帮你？" if zh else "Hello! How can I help you today?"), "greeting"
+    if tools:
+        names = ", ".join(t.name for t in tools)
+        return ((f"抱歉，我的工具（{names}）都不适合回答这个问题。" if zh else
+                 f"Sorry, none of my tools ({names}) can help with that, and I won't guess."), "no tool fits")
+    return (("我是课程的离线模拟模型：没有通用知识，只会使用你提供的工具。" if zh else
+             "I'm the course's offline mock model: I have no general knowledge, only the tools you give me."),
+            "no tools given")
+
+
+def decide(req: ChatRequest) -> Decision:
+    """Decide the assistant's next message for a validated request.
+
+    Args:
+        req: the request (messages, tools, ``tool_choice``, ``parallel_tool_calls``).
+
+    Returns:
+        A :class:`Decision`: tool calls to emit, or a text answer, with the reason.
+
+    Example:
+        >>> from course_lib.mock_llm.wire import parse_chat_request
+        >>> weather = {"type": "function", "function": {"name": "get_weather",
+        ...     "description": "Get the current weather for a city",
+        ...     "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+        ...                    "required": ["city"]}}}
+        >>> decide(parse_chat_request({"model": "m", "tools": [weather],
+        ...     "messages": [{"role": "user", "content": "帮我查一下上海的天气"}]})).tool_calls
+        [get_weather({"city": "上海"})]
+    """
+    turn = _read_turn(req.messages)
+    tools = req.tools if req.tool_choice != "none" else []
+    plan, scores, matched = plan_calls(turn.question, req.tools)
+    decision = Decision(scores=scores, matched=matched)
+    if turn.done:
+        return _after_results(req, turn, plan, decision)
+    if req.tool_choice == "function":
+        tool = req.tool(req.forced_tool)
+        calls = [c for c in plan if c.name == tool.name] or _calls_for(tool, turn.question)
+        return _emit(req, decision, calls, f"tool_choice forces {tool.name}")
+    if not plan and req.tools:
+        plan = _follow_up(turn, req.tools)
+        if plan:
+            decision.reason = "follow-up: the same tool as the previous turn, with the new details"
+    if not tools:
+        if plan and req.tool_choice == "none":
+            what = ", ".join(map(repr, plan))
+            decision.content = (f"Tool use is switched off for this request (tool_choice='none'); "
+                                f"to answer I would call {what}.")
+            decision.reason = "tool_choice='none'"
+            return decision
+        decision.content, decision.reason = _no_tool_answer(turn.question, req.tools if req.tool_choice != "none" else [])
+        return decision
+    if not plan:
+        if req.tool_choice == "required":
+            best = score_tools(turn.question, req.tools)[0][0]
+            return _emit(req, decision, _calls_for(best, turn.question), "tool_choice='required': best-scoring tool")
+        decision.content, decision.reason = _no_tool_answer(turn.question, req.tools)
+        return decision
+    incomplete = [c for c in plan if c.missing]
+    if incomplete and req.tool_choice == "auto":
+        decision.content = _clarify(incomplete[0], turn.question)
+        decision.reason = f"required argument(s) {incomplete[0].missing} not in the request: ask"
+        return decision
+    return _emit(req, decision, plan, decision.reason or f"best match: {plan[0].name} (score {scores[plan[0].name]})")
+
+
+def _emit(req: ChatRequest, decision: Decision, calls: list[PlannedCall], reason: str) -> Decision:
+    decision.tool_calls = calls if req.parallel_tool_calls else calls[:1]
+    decision.reason = reason + ("" if req.parallel_tool_calls or len(calls) <= 1 else
+                                f"; parallel_tool_calls=false: 1 of {len(calls)} calls now")
+    return decision
+
+
+def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decision: Decision) -> Decision:
+    made = {c["function"]["name"] + json.dumps(_args_of(c), sort_keys=True, ensure_ascii=False) for c, _ in turn.done}
+    tried = {c["function"]["name"] for c, _ in turn.done}
+    remaining = [c for c in plan if c.key() not in made and not c.missing]
+    failed = [(c, r) for c, r in turn.done if error_of(_maybe_json(r))]
+    if req.tool_choice != "none" and turn.rounds < MAX_TOOL_ROUNDS:
+        if failed and not remaining:
+            remaining = _fallbacks(req, turn, failed, tried)
+            if remaining:
+                return _emit(req, decision, remaining, f"{failed[0][0]['function']['name']} failed: trying an alternative")
+        elif remaining:
+            return _emit(req, decision, remaining, "calls still needed for the request")
+    results = [(c["function"]["name"], _args_of(c), r) for c, r in turn.done]
+    decision.content = compose_answer(results, turn.question)
+    decision.reason = "answer from the tool results"
+    return decision
+
+
+def _maybe_json(content: str) -> Any:
+    try:
+        return json.loads(content)
+    except (ValueError, TypeError):
+        return content
+
+
+def _fallbacks(req: ChatRequest, turn: _Turn, failed, tried: set[str]) -> list[PlannedCall]:
+    """Another tool that fits the same request, when the one we used failed."""
+    ranked = [(t, s) for t, s, _ in score_tools(turn.question, req.tools) if t.name not in tried and s >= THRESHOLD]
+    if not ranked:
+        return []
+    tool = ranked[0][0]
+    call = _calls_for(tool, turn.question)[0]
+    if call.missing:  # reuse what the failed call was given
+        prev = _args_of(failed[0][0])
+        props = tool.parameters.get("properties") or {}
+        call.arguments.update({k: v for k, v in prev.items() if k in props and k not in call.arguments})
+        call.missing = [m for m in call.missing if m not in call.arguments]
+    return [] if call.missing else [call]

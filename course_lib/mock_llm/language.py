@@ -1,0 +1,219 @@
+"""Small, fast text analysis for the mock LLM: words, stems, numbers, places, Chinese.
+
+The mock has no model weights. It reads a request the way a careful person skims it:
+content words (stemmed, stop words dropped), numbers (digits, English number words,
+Chinese numerals), quoted strings, place names from a small gazetteer (English and
+Chinese), and a bilingual lexicon that maps common Chinese words to the English concepts
+tool descriptions use. Deliberate shortcut: the gazetteer and lexicon are small and
+listed here in full, so a learner can read exactly what the mock knows.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*|\d+(?:\.\d+)?")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+STOPWORDS = frozenset(
+    """a an the and or but if of to in on at by for with from into onto about as is are was were be been
+    being am do does did doing have has had having i me my we our you your he she it its they them their
+    this that these those there here what which who whom whose when where why how can could would should
+    will shall may might must please tell give show let lets let's get got need want like just also some any
+    all each every much many more most very so than then too up down out over again now today tonight
+    currently current right me. hi hello hey thanks thank yes no not one""".split()
+)
+
+#: Verbs that appear in almost every tool description; they carry little signal.
+WEAK = frozenset("get find fetch retriev return look use call run check provid inform data given specifi".split())
+
+#: Chinese word -> English concept(s) used by tool names and descriptions.
+ZH_LEXICON: dict[str, str] = {
+    "天气": "weather", "气温": "temperature", "温度": "temperature", "湿度": "humidity", "下雨": "rain weather",
+    "预报": "forecast", "搜索": "search", "查找": "search find", "检索": "search", "维基": "wiki", "百科": "wiki",
+    "知识库": "wiki knowledge", "文档": "document doc", "任务": "task", "创建": "create", "新建": "create",
+    "添加": "add create", "列出": "list", "所有": "all list", "更新": "update", "修改": "update", "状态": "status",
+    "完成": "done complete", "城市": "city", "营收": "revenue", "收入": "revenue income", "财务": "finance",
+    "文件": "file", "读取": "read", "打开": "read open", "写入": "write", "保存": "save write", "时间": "time",
+    "几点": "time", "日期": "date", "汇率": "exchange rate currency", "兑换": "convert exchange", "换算": "convert",
+    "货币": "currency", "股票": "stock", "股价": "stock price", "价格": "price", "发送": "send", "邮件": "email mail",
+    "计算": "calculate", "翻译": "translate", "新闻": "news", "删除": "delete remove", "订单": "order",
+    "下单": "order create", "数据库": "database", "查询": "query search", "用户": "user", "项目": "project",
+    "优先级": "priority", "负责人": "assignee", "代码": "code", "审查": "review", "航班": "flight", "酒店": "hotel",
+    "预订": "book", "餐厅": "restaurant", "地图": "map", "距离": "distance", "路线": "route", "音乐": "music",
+    "播放": "play", "提醒": "reminder remind", "日历": "calendar", "会议": "meeting", "网页": "web page",
+    "网上": "web", "上网": "web", "互联网": "web internet",
+}
+
+#: English city name -> Chinese name. Used both ways.
+CITIES: dict[str, str] = {
+    "Shanghai": "上海", "Beijing": "北京", "Shenzhen": "深圳", "Guangzhou": "广州", "Hangzhou": "杭州",
+    "Chengdu": "成都", "Wuhan": "武汉", "Nanjing": "南京", "Xi'an": "西安", "Chongqing": "重庆",
+    "Tianjin": "天津", "Suzhou": "苏州", "Hong Kong": "香港", "Taipei": "台北", "Macau": "澳门",
+    "Tokyo": "东京", "Osaka": "大阪", "Kyoto": "京都", "Seoul": "首尔", "Singapore": "新加坡",
+    "Bangkok": "曼谷", "Mumbai": "孟买", "Delhi": "德里", "New Delhi": "新德里", "Dubai": "迪拜",
+    "Paris": "巴黎", "London": "伦敦", "Berlin": "柏林", "Madrid": "马德里", "Rome": "罗马",
+    "Amsterdam": "阿姆斯特丹", "Vienna": "维也纳", "Zurich": "苏黎世", "Moscow": "莫斯科",
+    "Istanbul": "伊斯坦布尔", "Cairo": "开罗", "Nairobi": "内罗毕", "Lagos": "拉各斯",
+    "New York": "纽约", "Los Angeles": "洛杉矶", "San Francisco": "旧金山", "Chicago": "芝加哥",
+    "Seattle": "西雅图", "Boston": "波士顿", "Toronto": "多伦多", "Vancouver": "温哥华",
+    "Mexico City": "墨西哥城", "Sao Paulo": "圣保罗", "Buenos Aires": "布宜诺斯艾利斯",
+    "Sydney": "悉尼", "Melbourne": "墨尔本", "Auckland": "奥克兰", "Lisbon": "里斯本",
+}
+_ZH_CITIES = {zh: en for en, zh in CITIES.items()}
+_CITY_EN = re.compile(r"\b(" + "|".join(sorted(map(re.escape, CITIES), key=len, reverse=True)) + r")\b", re.I)
+_CITY_ZH = re.compile("|".join(sorted(map(re.escape, _ZH_CITIES), key=len, reverse=True)))
+
+NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+    "a dozen": 12, "dozen": 12, "a couple of": 2, "a pair of": 2, "single": 1, "once": 1, "twice": 2,
+}
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+_ZH_NUM = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
+_NUM = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])-?\d+(?:\.\d+)?")
+_NUM_WORD = re.compile(r"\b(" + "|".join(sorted(map(re.escape, NUMBER_WORDS), key=len, reverse=True)) + r")\b", re.I)
+QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|「([^」]+)」|‘([^’]+)’|'([^']{2,})'(?!\w)|《([^》]+)》")
+
+
+def is_chinese(text: str) -> bool:
+    """True when ``text`` contains CJK ideographs (the mock then answers in Chinese)."""
+    return bool(CJK.search(text))
+
+
+@lru_cache(maxsize=8192)
+def stem(word: str) -> str:
+    """A light English stemmer: ``"searches" -> "search"``, ``"cities" -> "city"``."""
+    w = word.lower()
+    if len(w) <= 3:
+        return w
+    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            if suffix == "es" and not w.endswith(("ches", "shes", "xes", "sses", "zes")):
+                continue
+            if suffix == "s" and w.endswith(("ss", "us", "is")):
+                continue
+            w = w[: len(w) - len(suffix)] + repl
+            break
+    if w.endswith("e") and len(w) > 4:
+        w = w[:-1]
+    return w
+
+
+def split_identifier(name: str) -> list[str]:
+    """``"getWeather_now"`` -> ``["get", "weather", "now"]``."""
+    parts = re.split(r"[_\-.\s]+", _CAMEL.sub(" ", name))
+    return [p.lower() for p in parts if p]
+
+
+@lru_cache(maxsize=4096)
+def content_stems(text: str) -> tuple[str, ...]:
+    """Stemmed content words of ``text`` (English), stop words removed, in order."""
+    out = []
+    for raw in _WORD.findall(_CAMEL.sub(" ", text.replace("_", " "))):
+        w = raw.lower()
+        if w in STOPWORDS or w.isdigit():
+            continue
+        out.append(stem(w))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def chinese_concepts(text: str) -> tuple[str, ...]:
+    """English concept stems for the Chinese words of ``text`` found in :data:`ZH_LEXICON`."""
+    out: list[str] = []
+    for zh, en in ZH_LEXICON.items():
+        if zh in text:
+            out.extend(stem(w) for w in en.split())
+    return tuple(out)
+
+
+def cjk_bigrams(text: str) -> set[str]:
+    """Overlapping two-character windows of each CJK run (a tokenizer-free match unit)."""
+    grams: set[str] = set()
+    for run in re.findall(r"[\u3400-\u9fff]+", text):
+        grams.update(run[i : i + 2] for i in range(len(run) - 1))
+    return grams
+
+
+def find_cities(text: str) -> list[tuple[str, int]]:
+    """Known cities in ``text`` as ``(name as written, position)``, in order of appearance.
+
+    English names come back in their canonical spelling (``"shanghai"`` -> ``"Shanghai"``);
+    Chinese names stay Chinese (``"上海"``), as a real model keeps the user's language.
+    """
+    found = [(_canonical_city(m.group(1)), m.start()) for m in _CITY_EN.finditer(text)]
+    found += [(m.group(0), m.start()) for m in _CITY_ZH.finditer(text)]
+    found.sort(key=lambda x: x[1])
+    seen: set[str] = set()
+    out = []
+    for name, pos in found:
+        if name not in seen:
+            seen.add(name)
+            out.append((name, pos))
+    return out
+
+
+def _canonical_city(name: str) -> str:
+    for c in CITIES:
+        if c.lower() == name.lower():
+            return c
+    return name
+
+
+def chinese_number(s: str) -> int | None:
+    """Parse a Chinese numeral: ``"三" -> 3``, ``"十五" -> 15``, ``"两千零二十四" -> 2024``."""
+    if not s or any(ch not in _ZH_DIGITS and ch not in _ZH_UNITS for ch in s):
+        return None
+    total, section, digit = 0, 0, None
+    for ch in s:
+        if ch in _ZH_DIGITS:
+            digit = _ZH_DIGITS[ch]
+        else:
+            unit = _ZH_UNITS[ch]
+            if unit == 10000:
+                section = (section + (digit or 0)) * unit
+                total += section
+                section = 0
+            else:
+                section += (1 if digit is None else digit) * unit
+            digit = None
+    if digit is not None:
+        # "三千五" style shorthand is rare in requests; read a trailing digit literally.
+        section += digit
+    return total + section
+
+
+def find_numbers(text: str) -> list[tuple[float, int, int]]:
+    """Numbers in ``text`` as ``(value, start, end)``: digits, English words, Chinese numerals.
+
+    ``"1,200.5"`` -> 1200.5; ``"-3"`` -> -3; ``"five"`` -> 5; ``"十五"`` -> 15. Values that
+    are whole come back as ``int``.
+    """
+    spans: list[tuple[float, int, int]] = []
+    for m in _NUM.finditer(text):
+        v = float(m.group(0).replace(",", ""))
+        spans.append((int(v) if v.is_integer() and "." not in m.group(0) else v, m.start(), m.end()))
+    taken = [(s, e) for _, s, e in spans]
+    for m in _NUM_WORD.finditer(text):
+        if not any(s <= m.start() < e for s, e in taken):
+            spans.append((NUMBER_WORDS[m.group(1).lower()], m.start(), m.end()))
+    for m in _ZH_NUM.finditer(text):
+        v = chinese_number(m.group(0))
+        if v is not None and not any(s <= m.start() < e for s, e in taken):
+            spans.append((v, m.start(), m.end()))
+    spans.sort(key=lambda x: x[1])
+    return spans
+
+
+def quoted_strings(text: str) -> list[tuple[str, int, int]]:
+    """Text inside quotes (straight, curly, 「」, 《》) as ``(inner, start, end)``."""
+    out = []
+    for m in QUOTED.finditer(text):
+        inner = next(g for g in m.groups() if g is not None)
+        out.append((inner.strip(), m.start(), m.end()))
+    return out

@@ -1,0 +1,240 @@
+"""Validation of Chat Completions requests, sans-IO: a dict in, a :class:`ChatRequest` out.
+
+The real API refuses malformed conversations with HTTP 400 and a precise message. The
+mock does the same, so learners meet the real rules early: a ``tool`` message must
+answer a ``tool_call_id`` of the assistant message right before it, every tool call
+must be answered before the conversation goes on, tool schemas must be valid JSON
+Schema, and strict tools must follow strict mode (:mod:`course_lib.strict_mode`).
+
+Every function here is pure: no sockets, no clocks. Taught in lesson 01.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from ..strict_mode import strict_violations
+from .errors import MockAPIError
+
+ROLES = ("system", "developer", "user", "assistant", "tool", "function")
+NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One function tool as the model sees it (Chat Completions ``tools[i].function``)."""
+
+    name: str
+    description: str
+    parameters: dict
+    strict: bool = False
+
+
+@dataclass
+class ChatRequest:
+    """A validated Chat Completions request.
+
+    ``tool_choice`` is normalised to ``"auto"``, ``"none"``, ``"required"`` or the name
+    of the forced function.
+    """
+
+    model: str
+    messages: list[dict]
+    tools: list[ToolSpec] = field(default_factory=list)
+    tool_choice: str = "auto"
+    forced_tool: str | None = None
+    parallel_tool_calls: bool = True
+    stream: bool = False
+    include_usage: bool = False
+
+    def tool(self, name: str) -> ToolSpec | None:
+        """The tool called ``name``, or None."""
+        return next((t for t in self.tools if t.name == name), None)
+
+
+def _bad(message: str, param: str | None = None, code: str | None = None) -> MockAPIError:
+    return MockAPIError(message, status=400, param=param, code=code)
+
+
+def _check_messages(messages: Any) -> list[dict]:
+    if messages is None:
+        raise _bad("Missing required parameter: 'messages'.", "messages", "missing_required_parameter")
+    if not isinstance(messages, list):
+        raise _bad(f"Invalid type for 'messages': expected an array, but got {type(messages).__name__} instead.",
+                   "messages", "invalid_type")
+    if not messages:
+        raise _bad("Invalid 'messages': empty array. Expected an array with minimum length 1, "
+                   "but got an empty array instead.", "messages", "empty_array")
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict):
+            raise _bad(f"Invalid type for 'messages[{i}]': expected an object, but got "
+                       f"{type(m).__name__} instead.", f"messages[{i}]", "invalid_type")
+        role = m.get("role")
+        if role not in ROLES:
+            shown = ", ".join(f"'{r}'" for r in ROLES)
+            raise _bad(f"Invalid value: '{role}'. Supported values are: {shown}.",
+                       f"messages[{i}].role", "invalid_value")
+        if role == "tool" and "tool_call_id" not in m:
+            raise _bad(f"Missing required parameter: 'messages[{i}].tool_call_id'.",
+                       f"messages[{i}].tool_call_id", "missing_required_parameter")
+    _check_tool_turns(messages)
+    return messages
+
+
+def _check_tool_turns(messages: list[dict]) -> None:
+    """Every assistant ``tool_calls`` is answered, contiguously, by ``tool`` messages."""
+    pending: dict[str, int] = {}  # tool_call_id -> index of the assistant message
+    open_at: int | None = None
+    for i, m in enumerate(messages):
+        role = m["role"]
+        if role == "tool":
+            if open_at is None:
+                raise _bad("Invalid parameter: messages with role 'tool' must be a response to a "
+                           "preceding message with 'tool_calls'.", f"messages.[{i}].role")
+            call_id = m["tool_call_id"]
+            if call_id not in pending:
+                raise _bad(f"Invalid parameter: 'tool_call_id' of '{call_id}' not found in "
+                           f"'tool_calls' of previous message.", f"messages.[{i}].tool_call_id")
+            del pending[call_id]
+            continue
+        if pending:
+            ids = ", ".join(pending)
+            raise _bad("An assistant message with 'tool_calls' must be followed by tool messages "
+                       "responding to each 'tool_call_id'. The following tool_call_ids did not have "
+                       f"response messages: {ids}", f"messages.[{open_at}].role")
+        open_at = None
+        if role == "assistant" and m.get("tool_calls"):
+            calls = m["tool_calls"]
+            if not isinstance(calls, list):
+                raise _bad("Invalid type for 'tool_calls': expected an array.", f"messages[{i}].tool_calls",
+                           "invalid_type")
+            for j, c in enumerate(calls):
+                if not isinstance(c, dict) or "id" not in c or not isinstance(c.get("function"), dict):
+                    raise _bad(f"Invalid 'messages[{i}].tool_calls[{j}]': each tool call needs an 'id' "
+                               "and a 'function' with 'name' and 'arguments'.",
+                               f"messages[{i}].tool_calls[{j}]", "invalid_value")
+                pending[c["id"]] = i
+            open_at = i
+    if pending:
+        ids = ", ".join(pending)
+        raise _bad("An assistant message with 'tool_calls' must be followed by tool messages responding "
+                   f"to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+                   f"{ids}", f"messages.[{open_at}].role")
+
+
+def _check_tool(i: int, tool: Any) -> ToolSpec:
+    where = f"tools[{i}]"
+    if not isinstance(tool, dict) or tool.get("type") != "function" or not isinstance(tool.get("function"), dict):
+        raise _bad(f"Invalid '{where}': expected an object with \"type\": \"function\" and a 'function' "
+                   "object (Chat Completions shape; the Responses API uses a flat shape).", where, "invalid_value")
+    fn = tool["function"]
+    name = fn.get("name")
+    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+        raise _bad(f"Invalid '{where}.function.name': string does not match pattern. Expected a string "
+                   "that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.", f"{where}.function.name", "invalid_value")
+    params = fn.get("parameters", {"type": "object", "properties": {}})
+    if not isinstance(params, dict):
+        raise _bad(f"Invalid schema for function '{name}': parameters must be a JSON Schema object.",
+                   f"{where}.function.parameters", "invalid_function_parameters")
+    if params.get("type", "object") != "object":
+        raise _bad(f"Invalid schema for function '{name}': schema must be a JSON Schema of 'type: \"object\"', "
+                   f"got 'type: \"{params.get('type')}\"'.", f"{where}.function.parameters",
+                   "invalid_function_parameters")
+    try:
+        Draft202012Validator.check_schema(params)
+    except SchemaError as e:
+        path = "/".join(str(p) for p in e.path) or "(root)"
+        raise _bad(f"Invalid schema for function '{name}': {e.message} (at {path}).",
+                   f"{where}.function.parameters", "invalid_function_parameters") from None
+    strict = bool(fn.get("strict"))
+    if strict:
+        problems = strict_violations(params)
+        if problems:
+            raise _bad(f"Invalid schema for function '{name}': {problems[0]}",
+                       f"{where}.function.parameters", "invalid_function_parameters")
+    return ToolSpec(name, str(fn.get("description") or ""), params, strict)
+
+
+def _check_tools(tools: Any) -> list[ToolSpec]:
+    if tools is None:
+        return []
+    if not isinstance(tools, list):
+        raise _bad("Invalid type for 'tools': expected an array.", "tools", "invalid_type")
+    specs = [_check_tool(i, t) for i, t in enumerate(tools)]
+    seen: set[str] = set()
+    for i, s in enumerate(specs):
+        if s.name in seen:
+            raise _bad(f"Invalid 'tools': duplicate function name '{s.name}'. Tool names must be unique.",
+                       f"tools[{i}].function.name", "invalid_value")
+        seen.add(s.name)
+    return specs
+
+
+def _check_tool_choice(choice: Any, tools: list[ToolSpec]) -> tuple[str, str | None]:
+    if choice is None:
+        return ("auto" if tools else "none"), None
+    if not tools:
+        raise _bad("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+                   "tool_choice")
+    if choice in ("auto", "none", "required"):
+        return choice, None
+    if isinstance(choice, dict) and choice.get("type") == "function" and isinstance(choice.get("function"), dict):
+        name = choice["function"].get("name")
+        if not any(t.name == name for t in tools):
+            raise _bad(f"Invalid value for 'tool_choice': tool_choice '{name}' not found in 'tools' parameter.",
+                       "tool_choice")
+        return "function", name
+    raise _bad("Invalid value for 'tool_choice': expected 'none', 'auto', 'required', or "
+               "{\"type\": \"function\", \"function\": {\"name\": ...}}.", "tool_choice", "invalid_value")
+
+
+def parse_chat_request(body: Any) -> ChatRequest:
+    """Validate a Chat Completions request body and normalise it.
+
+    Args:
+        body: the decoded JSON body of ``POST /v1/chat/completions``.
+
+    Returns:
+        A :class:`ChatRequest`.
+
+    Raises:
+        MockAPIError: HTTP 400 with the message, ``param`` and ``code`` the real API
+            uses, for: a body that is not an object, a missing ``model`` or ``messages``,
+            an unknown role, a ``tool`` message that answers nothing, unanswered or
+            non-contiguous tool calls, an unknown ``tool_call_id``, an invalid tool name
+            or schema, a strict tool that breaks strict mode, a bad ``tool_choice``.
+
+    Example:
+        >>> parse_chat_request({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).tool_choice
+        'none'
+    """
+    if not isinstance(body, dict):
+        raise _bad("We could not parse the JSON body of your request: expected a JSON object.")
+    if not body.get("model"):
+        raise _bad("you must provide a model parameter", "model", "missing_required_parameter")
+    messages = _check_messages(body.get("messages"))
+    tools = _check_tools(body.get("tools"))
+    choice, forced = _check_tool_choice(body.get("tool_choice"), tools)
+    parallel = body.get("parallel_tool_calls", True)
+    if not isinstance(parallel, bool):
+        raise _bad("Invalid type for 'parallel_tool_calls': expected a boolean.", "parallel_tool_calls", "invalid_type")
+    stream = body.get("stream", False)
+    if not isinstance(stream, bool):
+        raise _bad("Invalid type for 'stream': expected a boolean.", "stream", "invalid_type")
+    if body.get("n", 1) not in (1, None):
+        raise _bad("The course's mock LLM only produces one choice: use n=1.", "n", "unsupported_value")
+    opts = body.get("stream_options") or {}
+    return ChatRequest(
+        model=str(body["model"]),
+        messages=messages,
+        tools=tools,
+        tool_choice=choice,
+        forced_tool=forced,
+        parallel_tool_calls=parallel,
+        stream=stream,
+        include_usage=bool(isinstance(opts, dict) and opts.get("include_usage")),
+    )
