@@ -376,6 +376,9 @@ def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decis
         elif remaining:
             return _emit(req, decision, remaining, "calls still needed for the request")
     results = [(c["function"]["name"], _args_of(c), r) for c, r in turn.done]
+    # A failed call that a later call of the same tool replaced is history, not news.
+    later_ok = {name for name, _, r in results if not error_of(_maybe_json(r))}
+    results = [x for x in results if x[0] not in later_ok or not error_of(_maybe_json(x[2]))]
     decision.content = compose_answer(results, turn.question)
     decision.reason = "answer from the tool results"
     return decision

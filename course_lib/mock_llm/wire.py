@@ -78,11 +78,22 @@ def _check_messages(messages: Any) -> list[dict]:
             shown = ", ".join(f"'{r}'" for r in ROLES)
             raise _bad(f"Invalid value: '{role}'. Supported values are: {shown}.",
                        f"messages[{i}].role", "invalid_value")
+        content = m.get("content")
+        if content is not None and not isinstance(content, (str, list)):
+            raise _bad(f"Invalid type for 'messages[{i}].content': expected one of a string or array of objects, "
+                       f"but got {_json_type(content)} instead.", f"messages[{i}].content", "invalid_type")
+        if content is None and role in ("user", "system", "developer", "tool"):
+            raise _bad(f"Invalid value for 'messages[{i}].content': expected a string, got null.",
+                       f"messages[{i}].content", "invalid_type")
         if role == "tool" and "tool_call_id" not in m:
             raise _bad(f"Missing required parameter: 'messages[{i}].tool_call_id'.",
                        f"messages[{i}].tool_call_id", "missing_required_parameter")
     _check_tool_turns(messages)
     return messages
+
+
+def _json_type(value: Any) -> str:
+    return {dict: "an object", bool: "a boolean", int: "a number", float: "a number"}.get(type(value), "a value")
 
 
 def _check_tool_turns(messages: list[dict]) -> None:

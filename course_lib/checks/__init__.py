@@ -1,0 +1,118 @@
+"""Exercise checks that explain themselves.
+
+A check cell in an exercise calls a function of this package. It runs every sub-check,
+prints one line per sub-check (✅ passed / ❌ failed + a kind, specific hint), and, if any
+failed, raises :class:`CheckFailed`. In Jupyter the exception shows only the summary
+(no traceback wall, thanks to ``_render_traceback_``); under nbval the cell counts as
+failed, which is how ``course check NN`` and the test suite see it.
+
+Each report is also displayed as ``application/vnd.course.check+json`` so tools can read
+the results without parsing text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+CHECK_MIME = "application/vnd.course.check+json"
+
+
+class CheckFailed(AssertionError):
+    """Raised by a check cell when at least one sub-check failed; its message is the report."""
+
+    def __init__(self, report: "CheckReport") -> None:
+        super().__init__(report.summary())
+        self.report = report
+
+    def _render_traceback_(self) -> list[str]:
+        # IPython shows these lines instead of a traceback: the learner sees hints, not internals.
+        return [f"\x1b[1;31mNot yet:\x1b[0m {self.report.summary()}",
+                "Fix the first ❌ above, then re-run your cell and this one."]
+
+
+@dataclass
+class CheckResult:
+    """One sub-check: its name, whether it passed, and the hint shown when it did not."""
+
+    name: str
+    passed: bool
+    hint: str = ""
+
+    def line(self) -> str:
+        return f"✅ {self.name}" if self.passed else f"❌ {self.name}\n     hint: {self.hint}"
+
+
+@dataclass
+class CheckReport:
+    """The results of one check cell.
+
+    Example:
+        >>> r = CheckReport("demo")
+        >>> r.check("two is even", 2 % 2 == 0, "use %")
+        True
+        >>> r.summary()
+        'demo: 1/1 checks pass'
+    """
+
+    exercise: str
+    results: list[CheckResult] = field(default_factory=list)
+
+    def check(self, name: str, passed: Any, hint: str) -> bool:
+        """Record a sub-check; ``hint`` says what to change when ``passed`` is false."""
+        self.results.append(CheckResult(name, bool(passed), hint))
+        return bool(passed)
+
+    def run(self, name: str, fn: Callable[[], Any], hint: str | Callable[[Exception], str]) -> Any:
+        """Record a sub-check that passes when ``fn()`` returns without raising.
+
+        Returns ``fn()``'s value, or None when it raised (the exception text joins the hint).
+        """
+        try:
+            value = fn()
+        except Exception as e:  # the learner's code failed: report it kindly
+            text = hint(e) if callable(hint) else f"{hint} (your code raised {type(e).__name__}: {e})"
+            self.results.append(CheckResult(name, False, text))
+            return None
+        self.results.append(CheckResult(name, True))
+        return value
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.results) and all(r.passed for r in self.results)
+
+    def summary(self) -> str:
+        ok = sum(r.passed for r in self.results)
+        return f"{self.exercise}: {ok}/{len(self.results)} checks pass"
+
+    def text(self) -> str:
+        return "\n".join([self.summary(), *(r.line() for r in self.results)])
+
+    def as_json(self) -> dict:
+        return {"exercise": self.exercise, "passed": self.passed,
+                "results": [{"name": r.name, "passed": r.passed, "hint": r.hint} for r in self.results]}
+
+    def finish(self) -> "CheckReport":
+        """Show the report; raise :class:`CheckFailed` if any sub-check failed."""
+        _show(self)
+        if not self.passed:
+            raise CheckFailed(self)
+        return self
+
+    def __repr__(self) -> str:
+        return f"CheckReport({self.summary()!r})"
+
+
+def _show(report: CheckReport) -> None:
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:  # plain Python: print
+        print(report.text())
+        return
+    if get_ipython() is None:
+        print(report.text())
+        return
+    display({"text/plain": report.text(), CHECK_MIME: report.as_json()}, raw=True)
+
+
+__all__ = ["CHECK_MIME", "CheckFailed", "CheckReport", "CheckResult"]

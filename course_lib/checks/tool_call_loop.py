@@ -1,0 +1,98 @@
+"""Checks of exercise 01: complete the tool-call loop for a two-city question.
+
+The learner writes ``answer_with_tools(client, question) -> (answer, messages)``. The
+check runs it against a fresh mock LLM that records every request, then inspects the
+conversation the function built. Each failure mode has its own hint.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import openai
+
+from ..examples import get_weather
+from ..function_calling import as_dict
+from ..mock_llm import MockLLM
+from . import CheckReport
+
+QUESTION = "What's the weather in Beijing and Shanghai?"
+
+_HINTS_400 = {
+    "must be a response to a preceding message": (
+        "A `tool` message must come right after the assistant message that holds `tool_calls`: "
+        "append `message` (the assistant's reply) to `messages` before the tool results."),
+    "did not have response messages": (
+        "Every tool call needs its own `tool` message: loop over *all* of `message.tool_calls` "
+        "(the model asked for two cities, so two calls)."),
+    "not found in 'tool_calls'": (
+        "Each tool message's `tool_call_id` must be the `id` of one of the calls (`call.id`), "
+        "not a name or a number you make up."),
+    "content': expected one of a string": (
+        "A tool message's `content` must be a string: send `json.dumps(result)`, not the dict itself."),
+}
+
+
+def _hint_for(error: Exception) -> str:
+    if isinstance(error, NotImplementedError):
+        return "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."
+    if isinstance(error, openai.BadRequestError):
+        for fragment, hint in _HINTS_400.items():
+            if fragment in error.message:
+                return hint + f" (the model's 400 said: {error.message})"
+        return f"The model rejected the conversation: {error.message}"
+    if isinstance(error, TypeError) and "argument" in str(error):
+        return ("`call.function.arguments` is a JSON *string*: decode it with `json.loads` before calling "
+                f"`get_weather(**args)` ({error})")
+    return f"Your function raised {type(error).__name__}: {error}"
+
+
+def check_tool_call_loop(answer_with_tools: Callable[[Any, str], Any]) -> CheckReport:
+    """Run the learner's loop on :data:`QUESTION` and check the conversation it builds.
+
+    Raises:
+        CheckFailed: when any sub-check fails (the report lists hints).
+    """
+    report = CheckReport("Exercise 01 · the tool-call loop")
+    mock = MockLLM()
+    client = mock.client(max_retries=0)
+    try:
+        result = answer_with_tools(client, QUESTION)
+    except Exception as e:  # any failure of the learner's code becomes one kind hint
+        report.check("your function runs to the end", False, _hint_for(e))
+        return report.finish()
+    report.check("your function runs to the end", True, "")
+    ok = report.check("it returns (answer, messages)",
+                      isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], list),
+                      "Return a pair: `return final_answer_text, messages`.")
+    if not ok:
+        return report.finish()
+    answer, messages = result
+    messages = [as_dict(m) for m in messages]
+    calls = [c for m in messages if m.get("role") == "assistant" for c in m.get("tool_calls") or []]
+    tool_msgs = [m for m in messages if m.get("role") == "tool"]
+    report.check("the assistant's tool_calls message is in `messages`", len(calls) == 2,
+                 "Append the assistant message (with both `tool_calls`) to `messages`: "
+                 "`messages.append(message)` or its dict form.")
+    report.check("one tool message per tool_call_id",
+                 sorted(m.get("tool_call_id") for m in tool_msgs) == sorted(c["id"] for c in calls) and calls,
+                 "Add one `{\"role\": \"tool\", \"tool_call_id\": call.id, \"content\": ...}` per call.")
+    expected = {c["id"]: get_weather(**json.loads(c["function"]["arguments"])) for c in calls}
+    report.check("tool contents are the real get_weather results (JSON text)",
+                 tool_msgs and all(_json(m.get("content")) == expected.get(m.get("tool_call_id")) for m in tool_msgs),
+                 "Run `get_weather(**json.loads(call.function.arguments))` and send `json.dumps(result)` as content.")
+    chat_requests = [x for x in mock.log if x.path.endswith("/chat/completions") and x.status == 200]
+    report.check("the model was asked again with the results (2 requests)", len(chat_requests) >= 2,
+                 "After adding the tool messages, call `client.chat.completions.create(...)` again with the "
+                 "whole `messages` list: the model writes the answer from the results.")
+    report.check("the final answer states both cities' temperatures",
+                 isinstance(answer, str) and "Beijing: 22 °C" in answer and "Shanghai: 28 °C" in answer,
+                 "Return the text of the *second* response: `final.choices[0].message.content`.")
+    return report.finish()
+
+
+def _json(text: Any) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return None

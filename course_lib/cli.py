@@ -1,0 +1,45 @@
+"""The ``course`` command line.
+
+Each sub-command lives in a module of :mod:`course_lib.commands` with a
+``register(subparsers)`` function; :data:`COMMAND_MODULES` lists them in help order.
+Heavy imports happen inside the commands, so ``course --help`` is instant.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMAND_MODULES = [
+    "course_lib.commands.check",
+    "course_lib.commands.exercises",
+    "course_lib.commands.llm",
+    "course_lib.commands.notebooks",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="course",
+        description="Agent Tool Systems: check exercises, serve the mock LLM, maintain notebooks.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``course`` command; returns the process exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except (FileNotFoundError, ValueError, RuntimeError) as e:
+        print(f"course {args.command}: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
