@@ -298,6 +298,8 @@ class _ASGIApp:
         if reply.delay:
             await asyncio.sleep(reply.delay)
         raw_headers = [(k.encode(), v.encode()) for k, v in reply.headers.items()]
+        if reply.chunks is None:  # a known length: one write, no chunked framing
+            raw_headers.append((b"content-length", str(len(reply.body)).encode()))
         await send({"type": "http.response.start", "status": reply.status, "headers": raw_headers})
         if reply.chunks is None:
             await send({"type": "http.response.body", "body": reply.body})

@@ -10,7 +10,9 @@ Every function here is pure: no sockets, no clocks. Taught in lesson 01.
 """
 from __future__ import annotations
 
+import json
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,7 +139,29 @@ def _check_tool_turns(messages: list[dict]) -> None:
                    f"{ids}", f"messages.[{open_at}].role")
 
 
+#: Tools already validated, by their canonical JSON: agents send the same tools on every
+#: request, and checking a JSON Schema costs milliseconds (far more than the decision).
+_VALID_TOOLS: OrderedDict[str, ToolSpec] = OrderedDict()
+_VALID_TOOLS_MAX = 4096
+
+
 def _check_tool(i: int, tool: Any) -> ToolSpec:
+    try:
+        key = json.dumps(tool, sort_keys=True)
+    except (TypeError, ValueError):
+        key = None
+    if key is not None and key in _VALID_TOOLS:
+        _VALID_TOOLS.move_to_end(key)
+        return _VALID_TOOLS[key]
+    spec = _check_tool_uncached(i, tool)
+    if key is not None:
+        _VALID_TOOLS[key] = spec
+        if len(_VALID_TOOLS) > _VALID_TOOLS_MAX:
+            _VALID_TOOLS.popitem(last=False)
+    return spec
+
+
+def _check_tool_uncached(i: int, tool: Any) -> ToolSpec:
     where = f"tools[{i}]"
     if not isinstance(tool, dict) or tool.get("type") != "function" or not isinstance(tool.get("function"), dict):
         raise _bad(f"Invalid '{where}': expected an object with \"type\": \"function\" and a 'function' "

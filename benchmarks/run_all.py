@@ -1,0 +1,37 @@
+"""Every benchmark of the course kit in one run (``make bench``).
+
+1. BFCL accuracy of the mock LLM through the ``openai`` SDK, beside the placeholder
+   baseline (a TestModel-style mock), per category (:mod:`benchmarks.bfcl`);
+2. latency of the mock beside the SDK's own floor, in-process and over loopback HTTP
+   (:mod:`benchmarks.latency`).
+
+Results print as tables and go to ``benchmarks/results/*.json``; ``benchmarks/README.md``
+records the figures of a reference run. Usage: ``python benchmarks/run_all.py [BFCL_DIR]``.
+"""
+from __future__ import annotations
+
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import bfcl, latency  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    import os
+
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}\n")
+    print("## BFCL (AST accuracy through the openai SDK)")
+    bfcl.main(argv[:1] + ["--baseline", "--json"])
+    print("\n## Latency (median ms per call through the openai SDK)")
+    latency.main(["--json"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
