@@ -1,40 +1,80 @@
 """Filling a tool's arguments from the user's words, guided by its JSON Schema.
 
-For each property the schema tells the mock what to look for: an ``enum`` is matched by
-value or synonym, ``integer``/``number`` by the number written nearest to the property's
-name, ``boolean`` by phrasing, ``array`` by a list ("a, b and c"), nested ``object`` by
-recursion, and ``string`` by what its name and description say it holds (a place, a
-date, a quoted title, a search query...). Optional properties with nothing in the text
-are left out, so the tool's defaults apply, as a real model does.
+The second step of reading a request (the first is :mod:`.reading`). Each property of the
+schema becomes a *slot*: what type it wants, which words name it (its name, its
+description, their synonyms), which dimension it measures ("seconds" -> time), what role a
+string plays (a place, a date, an id, a formula...). Each mention of the text is scored
+against each slot:
 
-Every filled value records the words it came from (:class:`Evidence`), which is what
+* **label**: the mention is explicitly named after the slot ("a = 3", "x=1");
+* **context**: the slot's words stand right before ("a radius *of* 4") or right after
+  ("3 *bedrooms*", "the *employees* database") the mention;
+* **unit**: the mention's unit measures what the slot measures ("5 *seconds*" -> ``time``);
+* **role**: a place for a city, a date for a date, a quoted title for a name, an id for an id;
+* **order**: when nothing else decides, the first number goes to the first numeric slot.
+
+Then the best (slot, mention) pairs are taken greedily, each mention used once. A required
+slot takes its best candidate; an optional slot only takes a value the text clearly gives,
+otherwise it is left out and the tool's default applies, as a real model does. A required
+slot with nothing to fill it is reported ``missing`` (the engine then asks a question).
+
+Every value keeps its :class:`Evidence` (the rule and the words), which is what
 ``MockLLM.explain`` shows. Deliberate shortcut: rules, not learning; each rule is short
-and named after the kind of phrase it reads.
+and named after the kind of phrase it reads. Taught in lessons 01 and 02.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from . import gazetteer as gz
 from . import language as lang
+from .reading import Mention, Reading, read
 
-LOCATION_HINTS = ("city", "location", "place", "town", "region", "country", "destination", "area", "地点", "城市")
-QUERY_HINTS = ("query", "keyword", "search", "question", "prompt", "topic", "term", "text", "q", "content", "message")
-DATE_HINTS = ("date", "day", "when", "日期")
+LOCATION_HINTS = ("city", "location", "place", "town", "region", "country", "destination", "area", "地点", "城市",
+                  "address", "state", "county", "origin", "venue", "where")
+QUERY_HINTS = ("query", "keyword", "keywords", "search", "question", "prompt", "topic", "term", "text", "q",
+               "content", "message", "subject")
+DATE_HINTS = ("date", "day", "when", "日期", "birthday", "deadline")
 
 _SYNONYMS: dict[str, tuple[str, ...]] = {
     "celsius": ("°c", "celsius", "centigrade", "摄氏", "metric"),
     "fahrenheit": ("°f", "fahrenheit", "华氏", "imperial"),
+    "metric": ("metric", "celsius", "°c", "kilometers", "km", "meters"),
+    "imperial": ("imperial", "fahrenheit", "°f", "miles", "feet"),
     "high": ("high", "urgent", "important", "critical", "asap", "高", "紧急"),
     "medium": ("medium", "normal", "moderate", "中"),
     "low": ("low", "minor", "whenever", "低"),
     "todo": ("todo", "to do", "to-do", "not started", "open", "pending", "待办", "未开始"),
     "in_progress": ("in progress", "in-progress", "ongoing", "started", "working on", "进行中"),
     "done": ("done", "finished", "complete", "completed", "closed", "已完成", "完成"),
-    "asc": ("ascending", "asc", "smallest first", "oldest first"),
-    "desc": ("descending", "desc", "largest first", "newest first", "latest"),
+    "asc": ("ascending", "asc", "smallest first", "oldest first", "lowest first", "increasing", "升序"),
+    "desc": ("descending", "desc", "largest first", "newest first", "highest first", "decreasing", "降序"),
+    "ascending": ("ascending", "asc", "smallest first", "lowest first", "increasing", "升序"),
+    "descending": ("descending", "desc", "largest first", "highest first", "decreasing", "降序"),
+    "km": ("km", "kilometer", "kilometers", "kilometre", "kilometres", "公里"),
+    "mi": ("mi", "mile", "miles", "英里"),
+    "miles": ("mi", "mile", "miles", "英里"),
+    "kilometers": ("km", "kilometer", "kilometers", "kilometre", "kilometres", "公里"),
+    "male": ("male", "man", "men", "boy", "男"), "female": ("female", "woman", "women", "girl", "女"),
+    "true": ("yes", "true"), "false": ("no", "false"),
+    "daily": ("daily", "every day", "each day", "per day", "每天"), "weekly": ("weekly", "every week", "每周"),
+    "monthly": ("monthly", "every month", "each month", "per month", "每月"),
+    "yearly": ("yearly", "annually", "annual", "every year", "per year", "每年"),
+    "annually": ("annually", "annual", "yearly", "every year", "per year"),
+    "quarterly": ("quarterly", "every quarter", "each quarter"),
+    "vegetarian": ("vegetarian", "veggie", "素食"), "vegan": ("vegan", "plant-based"),
+    "fastest": ("fastest", "quickest"), "shortest": ("shortest",),
 }
+_GENERIC_KEYS = frozenset("the a an of to in on for by with and or is are be get set use value values data info "
+                          "information type number num given specified specific provided optional default "
+                          "which that this it its parameter param field input output result whether list "
+                          "name".split())
+_NUMBERISH_NAMES = re.compile(r"^(?:[a-z]|[a-z]\d|num\d*|number\d+|value\d*|n\d*|x\d*|y\d*|arg\d*|side\d+|"
+                              r"[a-z]+_?\d+|operand\d*)$", re.I)
 
 
 @dataclass
@@ -50,215 +90,859 @@ class Evidence:
 
 @dataclass
 class Filled:
-    """The outcome of filling one tool's arguments."""
+    """The outcome of filling one tool's arguments.
+
+    Attributes:
+        arguments: the values, by property name (only what was found).
+        evidence: for each filled property, the rule and the words behind it.
+        missing: required properties nothing in the text could fill.
+        spread: properties whose value came from a coordination ("5, 10 and 15") that
+            held more values than one call can take, with all those values: the engine
+            turns them into parallel calls.
+    """
 
     arguments: dict[str, Any] = field(default_factory=dict)
     evidence: dict[str, Evidence] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
+    spread: dict[str, list[tuple[Any, Evidence]]] = field(default_factory=dict)
+    strength: dict[str, float] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"Filled({json.dumps(self.arguments, ensure_ascii=False)}, missing={self.missing})"
 
 
-def _hints(name: str, spec: dict) -> str:
-    return (" ".join(lang.split_identifier(name)) + " " + str(spec.get("description", ""))).lower()
+# ---------------------------------------------------------------------------- slots
+@dataclass(frozen=True)
+class Slot:
+    """One schema property, as the filler sees it."""
 
+    name: str
+    spec_json: str
+    kind: str  # integer | number | string | boolean | array | object | enum
+    required: bool
+    index: int
+    keys: frozenset[str]  # stems of the name and its synonyms
+    desc_keys: frozenset[str]  # stems of the description's content words
+    dims: frozenset[str]
+    role: str
+    item_kind: str = ""
+    options: tuple = ()  # enum values, or options quoted in the description
+    percent_as_number: bool = False  # "as a percentage": 5% -> 5.0, not 0.05
+    numberish: bool = False  # a, b, c / x, y / num1, num2: filled in order
 
-def _has_hint(hints: str, words: tuple[str, ...]) -> bool:
-    return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", hints) for w in words)
+    @property
+    def spec(self) -> dict:
+        return json.loads(self.spec_json)
+
+    def __repr__(self) -> str:
+        return f"Slot({self.name}: {self.kind}/{self.role}{' required' if self.required else ''})"
 
 
 def _types(spec: dict) -> list[str]:
     t = spec.get("type")
     if isinstance(t, list):
-        return [x for x in t if x != "null"]
+        return [x for x in t if x != "null"] or ["string"]
     if t:
         return [t]
     if "enum" in spec:
         return ["string"]
     if "properties" in spec:
         return ["object"]
+    if "items" in spec:
+        return ["array"]
     return ["string"]
 
 
+def _kind_of(spec: dict) -> str:
+    if spec.get("enum"):
+        return "enum"
+    t = _types(spec)[0]
+    return t if t in ("integer", "number", "string", "boolean", "array", "object") else "string"
+
+
+_ROLE_RULES: list[tuple[str, tuple[str, ...]]] = [
+    ("expr", ("function", "equation", "expression", "formula", "polynomial", "lambda")),
+    ("date", ("date", "birthday", "deadline", "dob", "日期")),
+    ("time", ("time of day", "hh:mm", "clock time", "showtime", "departure time", "start time", "end time")),
+    ("email", ("email", "e-mail", "mail address")),
+    ("path", ("path", "file", "filename", "directory", "folder", "url", "link", "uri")),
+    ("currency", ("currency", "currencies")),
+    ("unit", ("unit", "units", "measure", "measurement")),
+    ("id", ("id", "identifier", "number", "code", "docket", "key", "uuid", "sku", "isbn", "zip", "postal",
+            "ticker", "symbol", "serial", "account", "reference", "version", "rsid", "snp", "phone")),
+    ("state", ("state", "province")),
+    ("country", ("country", "nation", "nationality", "countries")),
+    ("city", ("city", "cities", "town", "城市")),
+    ("place", ("location", "place", "region", "area", "address", "destination", "origin", "venue", "where",
+               "county", "jurisdiction", "locality", "neighborhood", "neighbourhood", "地点", "位置", "start_location",
+               "end_location", "start", "end", "from", "to", "departure", "arrival", "route", "court")),
+    ("person", ("person", "name", "author", "artist", "actor", "player", "director", "composer", "writer",
+                "president", "leader", "scientist", "inventor", "user", "customer", "employee", "lawyer",
+                "owner", "singer", "band", "musician", "painter", "creator", "manager", "assignee", "recipient",
+                "athlete", "coach", "individual", "victim", "student", "who")),
+    ("org", ("company", "organization", "organisation", "team", "club", "institution", "bank", "brand",
+             "firm", "store", "university", "school", "league", "publisher", "studio", "platform", "entity")),
+    ("title", ("title", "book", "movie", "film", "song", "album", "game", "show", "series", "track", "event",
+               "battle", "war", "treaty", "act", "law", "case", "painting", "artwork", "sculpture", "paper")),
+    ("query", QUERY_HINTS),
+]
+
+
+def _role(name: str, desc: str, kind: str) -> str:
+    words = lang.split_identifier(name)
+    name_text = " ".join(words)
+    low = desc.lower()
+    for role, hints in _ROLE_RULES:
+        for h in hints:
+            if h in words or (" " in h and h in name_text) or h == name.lower():
+                if role == "id" and h == "number" and kind in ("integer", "number"):
+                    continue
+                return role
+    # the description decides when the name does not
+    first = re.split(r"[.;(]", low, maxsplit=1)[0]
+    for role, hints in _ROLE_RULES:
+        if role in ("unit", "id", "query", "title", "person", "org", "path"):
+            continue
+        for h in hints:
+            if re.search(rf"\b{re.escape(h)}\b", first):
+                return role
+    if re.search(r"\bin the format (?:of )?(?:yyyy|mm|dd)|yyyy-mm-dd|mm/dd|dd/mm|mm-dd", low):
+        return "date"
+    return "free"
+
+
+_PERCENT_NUMBER = re.compile(r"\b(?:as|in) (?:a )?percent(?:age)?\b|\bpercentage (?:value|points?)\b|\(%\)|"
+                             r"\bin %|\bpercent(?:age)? form\b|\be\.g\.,? \d+(?:\.\d+)? for \d+(?:\.\d+)?%|"
+                             r"\b\d+% (?:is|=|as) \d+(?:\.0)?\b(?!\.\d)", re.I)
+_PERCENT_FRACTION = re.compile(r"\bdecimal\b|\bfraction\b|\b\d+% (?:is|=|as) 0\.\d+|between 0 and 1|0(?:\.0)? (?:to|and) 1\b",
+                               re.I)
+
+
+def _dims(words: list[str], desc: str) -> frozenset[str]:
+    dims = set()
+    text = " ".join(words) + " " + desc.lower()
+    for dim, hints in gz.DIMENSION_WORDS.items():
+        if any(h in words for h in hints):
+            dims.add(dim)
+    for m in re.finditer(r"\b(?:in|as|per|of)\s+([a-z°%/^²³]+(?:\s[a-z]+)?)", text):
+        for cand in (m.group(1), m.group(1).split()[0]):
+            hit = gz.UNITS.get(cand)
+            if hit:
+                dims.add(hit[1])
+                break
+    for m in re.finditer(r"\(([a-zA-Zµ°/^²³%]+)\)", desc):
+        hit = gz.UNITS.get(m.group(1))
+        if hit:
+            dims.add(hit[1])
+    return frozenset(dims)
+
+
+def _quoted_options(desc: str) -> tuple[str, ...]:
+    """Options a description lists in quotes: "Can be 'melting', 'freezing' or 'boiling'"."""
+    opts = re.findall(r"'([^']{1,40})'|\"([^\"]{1,40})\"", desc)
+    vals = [a or b for a, b in opts]
+    if len(vals) >= 2 and re.search(r"\b(?:can be|one of|options?|choices?|either|or|e\.g\.|such as|like|could be|"
+                                    r"values?|supported|accepted|available|include|i\.e\.)\b", desc, re.I):
+        return tuple(dict.fromkeys(vals))
+    return ()
+
+
+@lru_cache(maxsize=8192)
+def make_slot(name: str, spec_json: str, required: bool, index: int) -> Slot:
+    """The :class:`Slot` for property ``name`` with JSON Schema ``spec_json`` (cached)."""
+    spec = json.loads(spec_json)
+    kind = _kind_of(spec)
+    desc = str(spec.get("description", ""))
+    words = [w for w in lang.split_identifier(name)]
+    keys = {lang.stem(w) for w in words if w not in _GENERIC_KEYS and len(w) > 1}
+    if not keys:
+        keys = {lang.stem(w) for w in words}
+    for w in list(keys):
+        keys.update(lang.synonyms(w))
+    desc_keys = {s for s in lang.content_stems(desc) if s not in _GENERIC_KEYS and len(s) > 2}
+    item_kind = ""
+    options: tuple = tuple(spec.get("enum") or ())
+    if kind == "array":
+        items = spec.get("items") if isinstance(spec.get("items"), dict) else {}
+        item_kind = _kind_of(items)
+        options = tuple(items.get("enum") or ()) or _quoted_options(str(items.get("description", "")) + " " + desc)
+    elif kind == "string" and not options:
+        options = _quoted_options(desc)
+    role = _role(name, desc, kind)
+    if kind == "array" and role in ("city", "place", "country", "state", "person", "org", "title"):
+        pass
+    dims = _dims(words, desc)
+    return Slot(name, spec_json, kind, required, index, frozenset(keys), frozenset(desc_keys), dims, role,
+                item_kind, options, bool(_PERCENT_NUMBER.search(desc)) and not _PERCENT_FRACTION.search(desc),
+                bool(_NUMBERISH_NAMES.match(name)))
+
+
+def slots_of(parameters: dict) -> list[Slot]:
+    """The slots of a tool's ``parameters`` schema, in declaration order."""
+    props = parameters.get("properties") or {}
+    required = set(parameters.get("required") or [])
+    out = []
+    for i, (name, spec) in enumerate(props.items()):
+        spec = spec if isinstance(spec, dict) else {}
+        out.append(make_slot(name, json.dumps(spec, sort_keys=True), name in required, i))
+    return out
+
+
+# ---------------------------------------------------------------------------- context
+_SKIP = frozenset("of is are was = : as at to be about around approximately roughly the a an its their his her "
+                  "with for equals equal equaling having has have being set called named titled by per "
+                  "value given say like eg e.g. i.e. my our your this that".split())
+_CLAUSE_BREAK = re.compile(r"[.;!?。；！？]|,\s*(?:and|but|then|also)\b|\b(?:and|but|then|also|while|whereas)\b", re.I)
+
+
+def _left_words(reading: Reading, pos: int, limit: int = 7) -> list[str]:
+    """Lower-case words before ``pos``, nearest first, stopping at a sentence break."""
+    out = []
+    text = reading.text
+    for w, s, e in reversed(reading.words):
+        if e > pos:
+            continue
+        if re.search(r"[.;!?。；！？]", text[e:pos]) and not re.fullmatch(r"[\s.]*", text[e:pos]):
+            break
+        out.append(w)
+        pos_gap = text[e:pos]
+        if len(out) >= limit or re.search(r"[.;!?]\s", pos_gap):
+            break
+        pos = s
+    return out
+
+
+def _right_words(reading: Reading, pos: int, limit: int = 3) -> list[str]:
+    out = []
+    for w, s, e in reading.words:
+        if s < pos:
+            continue
+        gap = reading.text[pos:s]
+        if re.search(r"[,.;!?()\[\]]", gap):
+            break
+        out.append(w)
+        if len(out) >= limit or w in ("and", "or", "with", "in", "for", "at", "from", "to", "on"):
+            break
+        pos = e
+    return out
+
+
+def _word_hits(words: list[str], keys: frozenset[str], skip_connectors: bool = True) -> float:
+    """The strength of the nearest word of ``words`` that names the slot (1.0 adjacent, less further)."""
+    dist = 0
+    for w in words:
+        st = lang.stem(w)
+        if lang.matches_any(st, keys):
+            return 1.0 / (1.0 + 0.45 * dist)
+        if w in ("and", "or", "but") and dist > 0:
+            return 0.0
+        if not (skip_connectors and w in _SKIP):
+            dist += 1
+        if dist > 5:
+            break
+    return 0.0
+
+
+def _context_score(slot: Slot, reading: Reading, m: Mention) -> tuple[float, str]:
+    """How strongly the words around ``m`` name ``slot``, and those words (for the evidence)."""
+    left = _left_words(reading, m.start)
+    right = _right_words(reading, m.end) if m.kind not in ("number",) or not m.unit else []
+    score = 3.0 * _word_hits(left, slot.keys)
+    if m.kind == "number" and m.unit and not m.dim and lang.matches_any(lang.stem(m.unit), slot.keys):
+        score = max(score, 3.0)  # "3 bedrooms"
+    score = max(score, 2.4 * _word_hits(right, slot.keys))
+    if score == 0 and slot.desc_keys:
+        score = 0.8 * max(_word_hits(left[:3], slot.desc_keys), _word_hits(right[:2], slot.desc_keys))
+    words = " ".join(reversed(left[:3])) + f" [{m.text}] " + " ".join(right[:2])
+    return score, words.strip()
+
+
+# ---------------------------------------------------------------------------- per-kind scoring
+def _number_value(slot: Slot, m: Mention) -> Any:
+    v = m.value
+    if m.get("percent") and slot.kind == "number" and not slot.percent_as_number:
+        v = round(v / 100, 10)
+    if slot.kind == "integer" and isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if slot.kind == "number" and isinstance(v, float) and v.is_integer() and m.get("int"):
+        v = int(v)
+    return _convert_prefixed(slot, m, v)
+
+
+_PREFIXED = {"µF": ("F", 1e-6), "uF": ("F", 1e-6), "nF": ("F", 1e-9), "pF": ("F", 1e-12), "mH": ("H", 1e-3),
+             "kPa": ("Pa", 1e3), "kW": ("W", 1e3), "kJ": ("J", 1e3), "kHz": ("Hz", 1e3), "MHz": ("Hz", 1e6),
+             "GHz": ("Hz", 1e9), "ms": ("s", 1e-3), "mm": ("m", 1e-3), "cm": ("m", 1e-2), "km": ("m", 1e3),
+             "g": ("kg", 1e-3), "mg": ("kg", 1e-6)}
+_BASE_WORDS = {"F": ("farad",), "H": ("henr",), "Pa": ("pascal",), "W": ("watt",), "J": ("joule",), "Hz": ("hertz",),
+               "s": ("in seconds", "(s)"), "m": ("in meters", "in metres", "(m)"), "kg": ("in kilograms", "(kg)", "in kg")}
+
+
+def _convert_prefixed(slot: Slot, m: Mention, v: Any) -> Any:
+    """"100µF" for a capacitance "in farads" -> 0.0001 (only when the description names the base unit)."""
+    hit = _PREFIXED.get(m.unit)
+    if not hit or slot.kind != "number":
+        return v
+    base, factor = hit
+    desc = str(slot.spec.get("description", "")).lower()
+    if any(w in desc for w in _BASE_WORDS.get(base, ())) or f"({base.lower()})" in desc:
+        return float(f"{v * factor:.12g}")
+    return v
+
+
+def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank: int) -> tuple[float, str]:
+    ctx, words = _context_score(slot, reading, m)
+    score = ctx
+    label = m.label.lower()
+    if label:
+        if label == slot.name.lower() or lang.matches_any(lang.stem(label), slot.keys):
+            score += 6.0
+        elif len(label) <= 2 and slot.numberish:
+            score -= 3.0  # "b = 6" is not the slot "a"
+    if m.dim:
+        if m.dim in slot.dims:
+            score += 2.0
+        elif slot.dims and not (m.dim == "percent" and "money" in slot.dims and False):
+            score -= 2.5 if m.dim != "percent" or slot.kind == "integer" else 1.5
+    elif m.unit and slot.dims and not ctx:
+        score -= 0.5
+    if m.get("percent"):
+        score += 1.0 if "percent" in slot.dims else -0.5
+    v = m.value
+    if slot.kind == "integer" and isinstance(v, float) and not float(v).is_integer() and not m.get("percent"):
+        score -= 3.0
+    year_like = isinstance(v, int) and 1800 <= v <= 2100 and not m.unit
+    if year_like:
+        score += 2.5 if ({"year", "yr"} & slot.keys or "year" in slot.name.lower()) else -0.8
+    elif {"year"} & slot.keys and "year" in slot.name.lower() and not (m.unit in ("year",) or m.dim == "time"):
+        score -= 1.0
+    if m.get("words") and m.unit and not m.dim and ctx == 0:
+        score -= 0.6  # "two sides": a count of things, rarely the value wanted
+    score -= 0.25 * abs(rank - slot_rank) if slot.numberish or ctx == 0 else 0.05 * abs(rank - slot_rank)
+    if slot.numberish and not label:
+        score += 0.8
+    return score, words
+
+
+def _place_value(slot: Slot, m: Mention) -> str:
+    """The place written the way the slot's description asks ("City, ST", full state...)."""
+    desc = str(slot.spec.get("description", ""))
+    name = m.value
+    state = m.get("state")
+    if slot.role == "state":
+        code = gz.state_code(state or name) if (state or gz.place_kind(name) == "state") else None
+        if code is None and gz.place_kind(name) == "city":
+            code = gz.city_state(name)
+        if code:
+            return code if re.search(r"\b(?:abbreviat|two[- ]letter|code|e\.g\.,? [A-Z]{2}\b|such as [A-Z]{2}\b)", desc) \
+                else gz.US_STATES.get(code, code) if not state or len(state) == 2 else state
+        return state or name
+    if slot.role == "country" and state and state in gz.COUNTRIES:
+        return state
+    wants_state = re.search(r"\b(?:city and state|city, state|format (?:it )?as city,? state|[A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z]{2}\b)",
+                            desc)
+    if wants_state and gz.place_kind(name) == "city":
+        code = gz.state_code(state) if state else gz.city_state(name)
+        if code:
+            full = re.search(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z][a-z]{3,}\b", desc) and not re.search(
+                r", [A-Z]{2}\b", desc)
+            return f"{name}, {gz.US_STATES.get(code, code) if full else code}"
+    if m.get("kind") == "area" or (slot.role in ("place",) and state and not wants_state):
+        return name if m.get("kind") != "area" else m.text
+    return name
+
+
+def _date_value(slot: Slot, m: Mention) -> str:
+    y, mo, d = m.value
+    desc = str(slot.spec.get("description", "")).lower()
+    if not y:
+        import datetime as _dt
+
+        y = _dt.date.today().year
+    if re.search(r"mm-dd-yyyy", desc):
+        return f"{mo:02d}-{d:02d}-{y}"
+    if re.search(r"mm/dd/yyyy", desc):
+        return f"{mo:02d}/{d:02d}/{y}"
+    if re.search(r"dd/mm/yyyy", desc):
+        return f"{d:02d}/{mo:02d}/{y}"
+    if re.search(r"dd-mm-yyyy", desc):
+        return f"{d:02d}-{mo:02d}-{y}"
+    return f"{y}-{mo:02d}-{d:02d}"
+
+
+def _time_value(slot: Slot, m: Mention) -> Any:
+    h, mi = m.value
+    if slot.kind == "integer":
+        return h
+    desc = str(slot.spec.get("description", "")).lower()
+    if re.search(r"hh:mm|24|military", desc):
+        return f"{h:02d}:{mi:02d}"
+    return m.text
+
+
+def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], tool_vocab: frozenset[str]
+                       ) -> list[tuple[float, Any, int, Evidence]]:
+    out: list[tuple[float, Any, int, Evidence]] = []
+    role = slot.role
+    wants_from = bool({"start", "origin", "from", "departur", "source", "begin", "initi", "sender"} & slot.keys)
+    wants_to = bool({"end", "destin", "to", "arriv", "target", "final", "recipi"} & slot.keys)
+    for i, m in enumerate(mentions):
+        ctx, words = _context_score(slot, reading, m)
+        base = ctx
+        value: Any = None
+        rule = m.kind
+        if m.kind == "place":
+            kind = m.get("kind")
+            if role in ("city", "place", "state", "country"):
+                base += 3.0
+                if role == "country" and kind not in ("country",):
+                    base -= 2.5 if kind == "city" else 1.0
+                if role == "state" and kind not in ("state",) and not m.get("state"):
+                    base -= 1.5
+                if role == "city" and kind in ("country", "state"):
+                    base -= 1.5
+                if kind == "guess":
+                    base -= 0.8
+            elif role in ("free", "query", "title", "org"):
+                base += 0.2 if ctx else -0.5
+            else:
+                base -= 1.0
+            prep = re.search(r"\b(from|to|towards|into|between|and|in|at|near|around)\s+(?:the\s+)?$",
+                             reading.text[max(0, m.start - 14): m.start], re.I)
+            p = prep.group(1).lower() if prep else ""
+            if wants_from:
+                base += 2.0 if p in ("from", "between") else -1.2 if p in ("to", "towards", "into") else 0
+            if wants_to:
+                base += 2.0 if p in ("to", "towards", "into") or p == "and" and "between" in reading.text[
+                    max(0, m.start - 40): m.start] else -1.2 if p in ("from", "between") else 0
+            value = _place_value(slot, m)
+        elif m.kind == "name":
+            if role in ("person", "org", "title", "free", "query", "id"):
+                base += 1.5 if role != "id" else 0.3
+            elif role in ("city", "place", "country", "state"):
+                base += 0.4 if re.search(r"\b(?:in|at|near|from|to)\s+$", reading.text[max(0, m.start - 6):m.start]) else -0.6
+            elif role in ("expr", "date", "time", "email", "path", "unit", "currency"):
+                base -= 3.0
+            value = m.value
+            if lang.stem(m.value.lower()) in tool_vocab and len(m.value.split()) == 1:
+                base -= 1.5  # the tool's own word ("NBA" in a basketball tool) is rarely the argument
+        elif m.kind == "quoted":
+            base += 2.0 if role not in ("expr", "date", "unit", "currency") else 0.5
+            value = m.value
+        elif m.kind == "code":
+            base += 2.5 if role in ("id", "path", "email") else 0.6 if role in ("free", "title", "org", "query", "person") else -1.0
+            if role == "email" and "@" not in m.value or role == "path" and not re.search(r"[/\\.]", m.value):
+                base -= 1.5
+            value = m.value
+        elif m.kind == "expr":
+            base += 4.0 if role == "expr" else -3.0
+            value = m.value
+        elif m.kind == "date":
+            base += 4.0 if role == "date" else -2.0
+            value = _date_value(slot, m)
+        elif m.kind == "time":
+            base += 3.0 if role == "time" or {"time"} & slot.keys else -2.0
+            value = _time_value(slot, m)
+        elif m.kind == "number":
+            if role == "id" or ctx >= 2.0 and not m.unit:
+                base += 1.0 if role == "id" else 0.0
+                value = m.text.strip() if m.get("int") else str(m.value)
+                if m.unit and not m.dim:
+                    value = str(m.value)
+            elif role == "unit" and m.unit:
+                base += 1.5 + (2.0 if not slot.dims or m.dim in slot.dims else -1.0)
+                value = m.text[len(m.text.rstrip()) - len(m.text.rstrip()):]
+                value = _unit_surface(reading, m)
+                rule = "unit of a number"
+                if not value:
+                    continue
+            elif {"year"} & slot.keys and isinstance(m.value, int) and 1800 <= m.value <= 2100:
+                base += 2.0
+                value = str(m.value)
+            else:
+                continue
+        elif m.kind == "unit":
+            if role == "unit" or "unit" in slot.keys or {"format", "measur"} & slot.keys:
+                base += 3.0 + (1.0 if not slot.dims or m.dim in slot.dims else -1.0)
+                value = m.value
+            else:
+                continue
+        else:
+            continue
+        if value is None or value == "":
+            continue
+        out.append((base, value, i, Evidence(rule, words if ctx else m.text)))
+    return out
+
+
+def _unit_surface(reading: Reading, m: Mention) -> str:
+    """The unit as written after a number: "4 inches" -> "inches"."""
+    text = m.text
+    num = re.match(r"[^A-Za-z°%µ]*", text)
+    return text[num.end():].strip() if num else ""
+
+
+# ---------------------------------------------------------------------------- phrases
+_VERBS = frozenset("""find get calculate compute determine give show tell list fetch retrieve search look identify predict
+    estimate generate create make book play provide check convert plot sort run perform train build analyze analyse
+    assess evaluate solve update delete add remove send translate order set use using need want know help like
+    would could should can will may might please me i my mine we our us you your what how who which where when why
+    is are was were be been being do does did have has had having the a an of to in on at for with from by about
+    and or but if then than that this these those there here it its they them their some any all each every
+    much many more most very so also just only not no yes up down out over into onto upon under again further
+    between through during before after above below per via within without across toward towards around near
+    next last past current currently right now today tonight tomorrow yesterday based given specific certain
+    particular following details detail information info data result results value values number numbers
+    please kindly able possible help hello hi hey thanks thank let lets let's s t don't doesn't isn't tell
+    one two three four five six seven eight nine ten first second third new old other another same such""".split())
+
+
+def _phrases(reading: Reading, tool_vocab: frozenset[str], used_spans: list[tuple[int, int]]) -> list[Mention]:
+    """Runs of content words the tool's definition does not already contain: the new information."""
+    out = []
+    run: list[tuple[str, int, int]] = []
+    text = reading.text
+
+    def flush() -> None:
+        if run:
+            s, e = run[0][1], run[-1][2]
+            phrase = text[s:e]
+            out.append(Mention("phrase", phrase, phrase, s, e))
+            run.clear()
+
+    last_end = -1
+    for w, s, e in reading.words:
+        if any(a <= s < b for a, b in used_spans):
+            flush()
+            last_end = e
+            continue
+        gap = text[last_end:s] if last_end >= 0 else ""
+        if re.search(r"[^\s'-]", gap):
+            flush()
+        st = lang.stem(w)
+        if w in _VERBS or w in lang.STOPWORDS or st in tool_vocab or len(w) < 2 or w.isdigit():
+            flush()
+        else:
+            run.append((w, s, e))
+        last_end = e
+    flush()
+    return out
+
+
+def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], offset: int
+                       ) -> list[tuple[float, Any, int, Evidence]]:
+    out = []
+    for j, m in enumerate(phrases):
+        ctx, words = _context_score(slot, reading, m)
+        base = 0.3 + ctx
+        if slot.role in ("expr", "date", "time", "email", "path", "unit", "currency", "id"):
+            base -= 2.5
+        elif slot.role in ("city", "place", "state", "country"):
+            base -= 1.0
+        out.append((base, m.value, offset + j, Evidence("words", words if ctx else m.text)))
+    return out
+
+
+# ---------------------------------------------------------------------------- enums, booleans
 def match_enum(text: str, values: list[Any]) -> tuple[Any, str] | None:
-    """The enum value ``text`` mentions (by value, case-insensitive, or a synonym)."""
+    """The enum value ``text`` mentions (by value, case-insensitive, a synonym, or a stem)."""
     low = text.lower()
-    best: tuple[int, Any, str] | None = None
+    best: tuple[int, int, Any, str] | None = None
     for v in values:
         if v is None:
             continue
         sv = str(v).lower()
         forms = {sv, sv.replace("_", " "), sv.replace("-", " ")} | set(_SYNONYMS.get(sv, ()))
         for form in forms:
+            if not form:
+                continue
             pat = re.escape(form) if lang.is_chinese(form) or not form[0].isalnum() else rf"\b{re.escape(form)}\b"
             m = re.search(pat, low)
-            if m and (best is None or m.start() < best[0]):
-                best = (m.start(), v, text[m.start() : m.end()])
-    return (best[1], best[2]) if best else None
+            if m is None and len(form) >= 4 and form.isalpha():
+                m = re.search(rf"\b{re.escape(lang.stem(form))}\w*", low)
+            if m and (best is None or (-len(form), m.start()) < (best[0], best[1])):
+                best = (-len(form), m.start(), v, text[m.start(): m.end()])
+    return (best[2], best[3]) if best else None
 
 
-def _number_near(name: str, spec: dict, text: str, numbers: list[tuple[float, int, int]], used: set[int]):
-    """The unused number closest to a mention of the property's name words."""
-    free = [n for n in numbers if n[1] not in used]
-    if not free:
+_NEGATION = re.compile(r"\b(?:no|not|without|exclude|excluding|except|disable|disabled|never|don'?t|do not|"
+                       r"doesn'?t|skip|omit|avoid(?:ing)?|turn off|off|false|hide|minus|ignore|ignoring)\b|不要|不|没有|关闭|无需",
+                       re.I)
+_BOOL_GENERIC = frozenset("is has include includes including use using enable enabled show get return with "
+                          "allow should do flag want need consider the a an of to in".split())
+
+
+def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
+    words = [w for w in lang.split_identifier(slot.name) if w not in _BOOL_GENERIC and len(w) > 1]
+    if not words:
         return None
-    keys = [w for w in lang.split_identifier(name) if len(w) > 2] + [
-        w for w in re.findall(r"[a-z]{4,}", str(spec.get("description", "")).lower()) if w not in lang.STOPWORDS
-    ][:3]
-    low = text.lower()
-    anchors = [m.start() for k in keys for m in re.finditer(rf"\b{re.escape(lang.stem(k))}", low)]
-    if anchors:
-        return min(free, key=lambda n: min(abs(n[1] - a) for a in anchors))
-    return free[0]
-
-
-def _coerce_number(value: float, spec: dict, types: list[str]):
-    if "integer" in types and "number" not in types:
-        return int(round(value))
-    return value
-
-
-_TRUE = re.compile(r"\b(include|including|with|enable|enabled|yes|true|turn on|show)\b|包含|开启|需要", re.I)
-_FALSE = re.compile(r"\b(exclude|excluding|without|disable|disabled|no|false|turn off|hide|don'?t|do not)\b|不要|关闭|不包含", re.I)
-
-
-def _boolean(name: str, spec: dict, text: str) -> tuple[bool, str] | None:
-    words = [w for w in lang.split_identifier(name) if w not in ("is", "has", "include", "use", "enable", "show")]
-    low = text.lower()
+    low = reading.text.lower()
+    hits = []
     for w in words:
-        pos = low.find(lang.stem(w))
-        if pos < 0:
+        st = lang.stem(w)
+        found = None
+        for word, s, e in reading.words:
+            if lang.word_matches(lang.stem(word), st):
+                found = (s, e)
+                break
+        if found:
+            hits.append(found)
+    need = 1 if len(words) <= 2 else 2
+    if len(hits) < min(need, len(words)):
+        return None
+    s, e = min(hits)
+    window = low[max(0, s - 30): s]
+    window = re.split(r"[,.;]|\band\b", window)[-1]
+    after = low[e: e + 20]
+    words_read = reading.text[max(0, s - 20): max(e2 for _, e2 in hits)].strip()
+    if _NEGATION.search(window) or re.match(r"\s*(?:avoided|excluded|disabled|off|not needed)\b", after):
+        # "avoid" in the slot's own name ("avoid_tolls") turns the negation into a yes
+        if any(lang.word_matches(lang.stem(n), "avoid") for n in lang.split_identifier(slot.name)):
+            return True, Evidence("boolean", words_read)
+        return False, Evidence("boolean (negated)", words_read)
+    return True, Evidence("boolean", words_read)
+
+
+# ---------------------------------------------------------------------------- arrays, objects
+def _array_candidates(slot: Slot, reading: Reading, mentions: list[Mention], tool_vocab: frozenset[str]
+                      ) -> list[tuple[float, Any, list[int], Evidence]]:
+    """Lists for an array slot: a bracketed group, a coordination, a range, enum values."""
+    out: list[tuple[float, Any, list[int], Evidence]] = []
+    items = slot.spec.get("items") if isinstance(slot.spec.get("items"), dict) else {}
+    ik = slot.item_kind
+    if slot.options and ik in ("enum", "string"):
+        hits = []
+        for opt in slot.options:
+            h = match_enum(reading.text, [opt])
+            if h:
+                hits.append((reading.text.lower().find(h[1].lower()), opt))
+        if hits:
+            vals = [v for _, v in sorted(hits)]
+            out.append((4.0, vals, [], Evidence("enum list", ", ".join(map(str, vals)))))
+    for i, m in enumerate(mentions):
+        ctx, words = _context_score(slot, reading, m)
+        if m.kind == "group":
+            flat = m.value
+            numeric = all(isinstance(v, (int, float)) for v in flat)
+            nested = all(isinstance(v, list) for v in flat)
+            if ik in ("integer", "number") and numeric or ik == "array" and nested or ik in ("string", "enum") and not numeric:
+                vals = [int(v) if ik == "integer" and isinstance(v, float) and v.is_integer() else v for v in flat]
+                if ik == "string":
+                    vals = [str(v) for v in vals]
+                out.append((3.0 + ctx, vals, [i], Evidence("list", m.text)))
+            elif ik in ("string",) and numeric:
+                out.append((0.5 + ctx, [str(v) for v in flat], [i], Evidence("list", m.text)))
+        elif m.kind == "range" and ik in ("integer", "number", ""):
+            lo, hi = m.value
+            bonus = 2.0 if {"interv", "range", "limit", "bound", "span"} & slot.keys or re.search(
+                r"\b(?:two|2|pair|lower and upper|start and end|range|interval)\b", str(slot.spec.get("description", "")),
+                re.I) else 0.5
+            vals = [float(lo), float(hi)] if ik == "number" else [lo, hi]
+            out.append((bonus + ctx, vals, [i], Evidence("range", m.text)))
+    for g in reading.groups:
+        members = [reading.mentions[k] for k in g]
+        kinds = {mm.kind for mm in members}
+        idx = [mentions.index(mm) for mm in members if mm in mentions]
+        first = members[0]
+        ctx, words = _context_score(slot, reading, first)
+        if ik in ("integer", "number") and kinds == {"number"}:
+            vals = [_number_value(make_slot("_", json.dumps(items or {"type": ik}), False, 0), mm) for mm in members]
+            out.append((2.5 + ctx, vals, idx, Evidence("list", reading.text[first.start: members[-1].end])))
+        elif ik in ("string", "enum", "") and kinds <= {"name", "place", "quoted", "code"}:
+            vals = [mm.value if mm.kind != "place" else mm.value for mm in members]
+            bonus = 2.5 if slot.role in ("city", "place", "country", "state") and kinds == {"place"} else 2.0
+            out.append((bonus + ctx, vals, idx, Evidence("list", reading.text[first.start: members[-1].end])))
+        elif ik == "array" and kinds == {"group"}:
+            out.append((2.5 + ctx, [mm.value for mm in members], idx, Evidence("list of lists", "")))
+    if ik in ("string", "") and not any(c[0] >= 2.0 for c in out):
+        lst = _word_list(slot, reading, tool_vocab)
+        if lst:
+            out.append(lst)
+    return out
+
+
+_LIST_RX = re.compile(r"((?:[\w'’-]+\s){0,3}[\w'’-]+)((?:\s*,\s*(?:[\w'’-]+\s){0,3}[\w'’-]+)*)\s*,?\s+(?:and|or|&)\s+"
+                      r"((?:[\w'’-]+\s){0,3}[\w'’-]+)")
+
+
+def _word_list(slot: Slot, reading: Reading, tool_vocab: frozenset[str]) -> tuple | None:
+    """"points per game, assists, and minutes per game" -> a list of short phrases."""
+    text = reading.text
+    best = None
+    for m in re.finditer(r"(?:[^,.;:?!]+,\s*)+(?:and|or)\s+[^,.;:?!]+|[^,.;:?!]+\s(?:and|or|&)\s[^,.;:?!]+", text):
+        chunk = m.group(0)
+        parts = [p.strip() for p in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", chunk) if p.strip()]
+        if len(parts) < 2:
             continue
-        window = low[max(0, pos - 25) : pos]
-        if _FALSE.search(window):
-            return False, text[max(0, pos - 25) : pos + len(w)].strip()
-        return True, text[max(0, pos - 25) : pos + len(w)].strip()
+        # trim the first part to its last words (after the verb/preposition that introduces the list)
+        first = re.split(r"\b(?:of|for|with|including|include|includes|like|as|are|is|about|on|in|to|from|that|has|have|"
+                         r"such as|namely|between|the|their|its|these|those|my|our|some)\s+", parts[0])[-1]
+        last = re.split(r"\s+(?:in|for|on|at|from|with|to|of|by|using|and then|that|which)\s", parts[-1])[0]
+        parts = [first] + parts[1:-1] + [last]
+        parts = [re.sub(r"^(?:the|a|an)\s+", "", p) for p in parts]
+        if any(len(p.split()) > 4 or not p for p in parts):
+            continue
+        content = [p for p in parts if any(w.lower() not in _VERBS for w in p.split())]
+        if len(content) != len(parts):
+            continue
+        score = 1.0 + _word_hits(_left_words(reading, m.start()), slot.keys) * 2.0
+        if best is None or score > best[0]:
+            best = (score, parts, [], Evidence("list of words", ", ".join(parts)))
+    return best
+
+
+def _object_value(slot: Slot, reading: Reading, mentions: list[Mention], depth: int) -> tuple[Any, Evidence] | None:
+    spec = slot.spec
+    for m in mentions:
+        if m.kind == "dict":
+            return m.value, Evidence("literal", m.text)
+    if spec.get("properties") and depth < 3:
+        sub = _fill(spec, reading, depth + 1, frozenset())
+        if sub.arguments:
+            return sub.arguments, Evidence("object", ", ".join(f"{k}={v!r}" for k, v in sub.arguments.items()))
     return None
 
 
-def _location(text: str) -> list[tuple[str, str]]:
-    cities = lang.find_cities(text)
-    if cities:
-        return [(c, c) for c, _ in cities]
-    m = re.search(r"\b(?:in|for|at|of|near|to)\s+((?:[A-Z][\w'.-]+)(?:\s+[A-Z][\w'.-]+)*)", text)
-    if m:
-        return [(m.group(1), m.group(0))]
-    m = re.search(r"([\u3400-\u9fff]{2,4}?)(?:市)?(?:今天|明天|现在|的)", text)
-    if m:
-        return [(m.group(1), m.group(0))]
-    return []
-
-
-_LEAD = re.compile(
-    r"^(?:please\s+|can you\s+|could you\s+|i want to\s+|i need to\s+|help me\s+)*"
-    r"(?:search|look up|find|query|google|check|ask)\b(?:\s+(?:the|our|my)?\s*[\w-]*\s*(?:wiki|web|docs?|database|internet|for|about))*\s*",
-    re.I,
-)
-
-
-def _query(text: str) -> str:
-    q = _LEAD.sub("", text.strip())
-    q = re.sub(r"^(?:for|about)\s+", "", q, flags=re.I)
-    q = re.sub(r"^(?:帮我|请|麻烦)?(?:搜索|查找|查一下|查询|检索|搜一下)(?:一下)?", "", q)
-    return q.strip(" ?.!。？！") or text.strip()
-
-
-def fill_arguments(parameters: dict, text: str) -> Filled:
+# ---------------------------------------------------------------------------- assignment
+def fill_arguments(parameters: dict, text: str, tool_words: frozenset[str] = frozenset()) -> Filled:
     """Fill the arguments of a tool whose ``parameters`` schema is given, from ``text``.
 
     Args:
         parameters: the tool's JSON Schema (``{"type": "object", "properties": ...}``).
         text: the user's request (one clause of it when the request asks several things).
+        tool_words: stems of the tool's name and description; words the tool already
+            knows are not taken as free-text argument values.
 
     Returns:
-        :class:`Filled` with the arguments found, the evidence for each, and the names
-        of required properties the text did not provide.
+        :class:`Filled` with the arguments found, the evidence for each, the names of
+        required properties the text did not provide, and the coordinations that could
+        spread into parallel calls.
 
     Example:
         >>> fill_arguments({"type": "object", "properties": {"city": {"type": "string"}},
         ...                 "required": ["city"]}, "What's the weather in Shanghai?").arguments
         {'city': 'Shanghai'}
     """
-    props: dict = parameters.get("properties") or {}
-    required = list(parameters.get("required") or [])
-    order = required + [p for p in props if p not in required]
-    numbers = lang.find_numbers(text)
-    quoted = lang.quoted_strings(text)
-    used_numbers: set[int] = set()
-    used_quotes: set[int] = set()
+    return _fill(parameters, read(text), 0, tool_words)
+
+
+def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[str]) -> Filled:
+    slots = slots_of(parameters)
     out = Filled()
-    for name in order:
-        spec = props.get(name) or {}
-        value = _fill_one(name, spec, text, numbers, quoted, used_numbers, used_quotes)
-        if value is None:
-            if name in required:
-                out.missing.append(name)
+    if not slots:
+        return out
+    mentions = reading.mentions
+    vocab = tool_words | frozenset(k for s in slots for k in s.keys)
+    cands: list[tuple[float, Slot, Any, tuple[int, ...], Evidence]] = []
+    numbers = [(i, m) for i, m in enumerate(mentions) if m.kind == "number" and not _nested(mentions, m)]
+    num_slots = [s for s in slots if s.kind in ("integer", "number")]
+    for s in slots:
+        if s.kind in ("integer", "number"):
+            rank_slot = num_slots.index(s)
+            for rank, (i, m) in enumerate(numbers):
+                score, words = _score_number(s, reading, m, rank, rank_slot)
+                cands.append((score, s, _number_value(s, m), (i,), Evidence(_number_rule(m), words)))
+            for i, m in enumerate(mentions):
+                if m.kind == "time" and s.kind == "integer" and ({"hour", "time", "open", "close"} & s.keys or
+                                                                 "hour" in str(s.spec.get("description", "")).lower()):
+                    cands.append((3.0, s, m.value[0], (i,), Evidence("time", m.text)))
+        elif s.kind == "string":
+            for score, value, i, ev in _string_candidates(s, reading, mentions, vocab):
+                cands.append((score, s, value, (i,), ev))
+    used_spans = [(m.start, m.end) for m in mentions if m.kind not in ("phrase",)]
+    phrases = _phrases(reading, vocab, used_spans)
+    all_mentions = list(mentions) + phrases
+    for s in slots:
+        if s.kind == "string" and not s.options:
+            for score, value, i, ev in _phrase_candidates(s, reading, phrases, len(mentions)):
+                cands.append((score, s, value, (i,), ev))
+    taken: set[int] = set()
+    filled: dict[str, tuple[Any, Evidence, float, tuple[int, ...]]] = {}
+    # enums, options, booleans, arrays and objects first: they read the text without consuming mentions
+    for s in slots:
+        if s.kind == "enum" or (s.kind == "string" and s.options):
+            hit = match_enum(reading.text, list(s.options))
+            if hit:
+                filled[s.name] = (hit[0], Evidence("enum" if s.kind == "enum" else "option", hit[1]), 5.0, ())
+        elif s.kind == "boolean":
+            b = _boolean(s, reading)
+            if b:
+                filled[s.name] = (b[0], b[1], 4.0, ())
+        elif s.kind == "array":
+            best = None
+            for score, value, idx, ev in _array_candidates(s, reading, list(mentions), vocab):
+                if best is None or score > best[0]:
+                    best = (score, value, idx, ev)
+            if best and (s.required or best[0] >= 2.5):
+                filled[s.name] = (best[1], best[3], best[0], tuple(best[2]))
+                taken.update(best[2])
+        elif s.kind == "object":
+            obj = _object_value(s, reading, list(mentions), depth)
+            if obj:
+                filled[s.name] = (obj[0], obj[1], 3.0, ())
+    cands.sort(key=lambda c: (-c[0], c[1].index))
+    for score, s, value, idx, ev in cands:
+        if s.name in filled or any(i in taken for i in idx):
             continue
-        out.arguments[name], out.evidence[name] = value
+        threshold = 0.25 if s.required else (2.0 if s.kind in ("integer", "number") else 2.2)
+        if score < threshold:
+            continue
+        filled[s.name] = (value, ev, score, idx)
+        taken.update(idx)
+    for s in slots:
+        if s.name in filled:
+            value, ev, score, idx = filled[s.name]
+            out.arguments[s.name] = value
+            out.evidence[s.name] = ev
+            out.strength[s.name] = score
+            if len(idx) == 1 and idx[0] < len(mentions):
+                spread = _spread(s, reading, mentions, idx[0], taken, cands)
+                if spread:
+                    out.spread[s.name] = spread
+        elif s.required:
+            default = s.spec.get("default")
+            if default is not None:
+                out.arguments[s.name] = default
+                out.evidence[s.name] = Evidence("schema default", repr(default))
+                out.strength[s.name] = 0.1
+            else:
+                out.missing.append(s.name)
+    # keep the schema's order in the arguments (a model writes them in that order)
     return out
 
 
-def _fill_one(name, spec, text, numbers, quoted, used_numbers, used_quotes):
-    types = _types(spec)
-    hints = _hints(name, spec)
-    if "enum" in spec:
-        hit = match_enum(text, spec["enum"])
-        return (hit[0], Evidence("enum", hit[1])) if hit else None
-    kind = types[0]
-    if kind in ("integer", "number"):
-        hit = _number_near(name, spec, text, numbers, used_numbers)
-        if hit is None:
-            return None
-        used_numbers.add(hit[1])
-        return _coerce_number(hit[0], spec, types), Evidence("number", text[hit[1] : hit[2]])
-    if kind == "boolean":
-        hit = _boolean(name, spec, text)
-        return (hit[0], Evidence("boolean", hit[1])) if hit else None
-    if kind == "array":
-        return _array(name, spec, text)
-    if kind == "object":
-        sub = fill_arguments(spec, text)
-        if not sub.arguments:
-            return None
-        return sub.arguments, Evidence("object", ", ".join(f"{k}={v!r}" for k, v in sub.arguments.items()))
-    return _string(name, spec, hints, text, quoted, used_quotes)
+def _nested(mentions: list[Mention], m: Mention) -> bool:
+    return any(o is not m and o.kind == "range" and o.start <= m.start and m.end <= o.end for o in mentions)
 
 
-def _string(name, spec, hints, text, quoted, used_quotes):
-    if _has_hint(hints, LOCATION_HINTS):
-        found = _location(text)
-        return (found[0][0], Evidence("place", found[0][1])) if found else None
-    for i, (inner, _, _) in enumerate(quoted):
-        if i not in used_quotes:
-            used_quotes.add(i)
-            return inner, Evidence("quoted", inner)
-    if _has_hint(hints, DATE_HINTS):
-        m = re.search(r"\d{4}-\d{2}-\d{2}|\b(?:today|tomorrow|yesterday)\b|今天|明天|昨天", text, re.I)
-        return (m.group(0), Evidence("date", m.group(0))) if m else None
-    if _has_hint(hints, QUERY_HINTS):
-        q = _query(text)
-        return q, Evidence("query", q)
-    m = re.search(rf"\b{re.escape(lang.split_identifier(name)[-1])}\s*(?:is|=|:|of|named|called)?\s+([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)", text)
-    if m:
-        return m.group(1), Evidence("after name", m.group(0))
-    return None
+def _number_rule(m: Mention) -> str:
+    if m.label:
+        return "named number"
+    if m.get("percent"):
+        return "percent"
+    if m.dim == "money":
+        return "amount"
+    if m.unit:
+        return f"number with unit {m.unit}"
+    if m.get("words"):
+        return "number in words"
+    return "number"
 
 
-def _array(name, spec, text):
-    items = spec.get("items") or {}
-    item_types = _types(items)
-    if "enum" in items:
-        hits = [v for v in items["enum"] if match_enum(text, [v])]
-        return (hits, Evidence("enum list", ", ".join(map(str, hits)))) if hits else None
-    if item_types[0] in ("integer", "number"):
-        nums = [_coerce_number(v, items, item_types) for v, _, _ in lang.find_numbers(text)]
-        return (nums, Evidence("number list", ", ".join(map(str, nums)))) if nums else None
-    if _has_hint(_hints(name, spec), LOCATION_HINTS):
-        cities = [c for c, _ in lang.find_cities(text)]
-        return (cities, Evidence("places", ", ".join(cities))) if cities else None
-    quoted = [q for q, _, _ in lang.quoted_strings(text)]
-    if quoted:
-        return quoted, Evidence("quoted list", ", ".join(quoted))
-    m = re.search(r"([\w'-]+(?:\s*,\s*[\w'-]+)*\s*,?\s+(?:and|or)\s+[\w'-]+)", text)
-    if m:
-        parts = [p.strip() for p in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group(1)) if p.strip()]
-        return parts, Evidence("list", m.group(1))
-    return None
+def _spread(s: Slot, reading: Reading, mentions: list[Mention], index: int, taken: set[int],
+            cands: list) -> list[tuple[Any, Evidence]]:
+    """The other values of the coordination the slot's value belongs to, when no other slot took them."""
+    group = reading.group_of(index)
+    if len(group) < 2:
+        return []
+    if any(g in taken and g != index for g in group):
+        return []
+    values = []
+    for g in group:
+        m = mentions[g]
+        for score, cs, value, idx, ev in cands:
+            if cs is s and idx == (g,):
+                values.append((value, ev))
+                break
+        else:
+            return []
+    return values

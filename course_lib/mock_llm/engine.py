@@ -83,19 +83,38 @@ class Decision:
 
 
 # --------------------------------------------------------------------------- scoring
+#: Words in tool names that say little about what the tool is for.
+GENERIC_NAME_WORDS = frozenset("get set calculate calc compute find fetch retrieve do make run perform info "
+                               "information details detail data api tool function by for of and the a to in on "
+                               "with from v1 v2 v3 util utils helper service query check lookup look".split())
+NAME_WEIGHT, NAMESPACE_WEIGHT, DESC_WEIGHT, PARAM_WEIGHT, ENUM_WEIGHT = 3.0, 1.2, 1.0, 0.6, 1.0
+
+
 @dataclass(frozen=True)
 class _Profile:
-    weights: dict[str, float]
+    name_words: tuple[tuple[str, float], ...]  # (stem, weight) of the name's words
+    weights: dict[str, float]  # stem -> weight, for description, parameter and enum words
     strong: frozenset[str]
     has_location: bool
+    vocab: frozenset[str]  # every stem the definition uses (not argument material)
+    zh: frozenset[str]  # Chinese bigrams and concepts of the description
+
+
+_PROFILES: dict[int, tuple[ToolSpec, _Profile]] = {}
 
 
 def _profile(tool: ToolSpec) -> _Profile:
-    return _profile_cached(tool.name, tool.description, json.dumps(tool.parameters, sort_keys=True))
+    hit = _PROFILES.get(id(tool))
+    if hit is not None and hit[0] is tool:
+        return hit[1]
+    prof = _build_profile(tool)
+    if len(_PROFILES) > 4096:
+        _PROFILES.clear()
+    _PROFILES[id(tool)] = (tool, prof)
+    return prof
 
 
-@lru_cache(maxsize=2048)
-def _profile_cached(name: str, description: str, params_json: str) -> _Profile:
+def _build_profile(tool: ToolSpec) -> _Profile:
     weights: dict[str, float] = {}
 
     def add(concept: str, w: float) -> None:
@@ -103,56 +122,130 @@ def _profile_cached(name: str, description: str, params_json: str) -> _Profile:
             w = min(w, 0.3)
         weights[concept] = max(weights.get(concept, 0.0), w)
 
-    for part in lang.split_identifier(name):
-        if part not in lang.STOPWORDS:
-            add(lang.stem(part), 3.0)
-    for s in lang.content_stems(description):
-        add(s, 1.0)
-    for c in lang.chinese_concepts(description) + lang.chinese_concepts(name):
-        add(c, 1.0)
-    for g in lang.cjk_bigrams(description):
-        add(g, 1.5)
-    params = json.loads(params_json)
+    parts = tool.name.replace("-", "_").split(".") if "." in tool.name else [tool.name]
+    name_words: dict[str, float] = {}
+    segments = re.split(r"[.]", tool.name)
+    for k, seg in enumerate(segments):
+        for part in lang.split_identifier(seg):
+            if part in lang.STOPWORDS:
+                continue
+            w = NAMESPACE_WEIGHT if k < len(segments) - 1 else NAME_WEIGHT
+            if part in GENERIC_NAME_WORDS:
+                w = 0.3
+            st = lang.stem(part)
+            name_words[st] = max(name_words.get(st, 0.0), w)
+    del parts
+    for st in lang.content_stems(tool.description):
+        add(st, DESC_WEIGHT)
+    for c in lang.chinese_concepts(tool.description) + lang.chinese_concepts(tool.name):
+        add(c, DESC_WEIGHT)
+    zh = frozenset(lang.cjk_bigrams(tool.description)) | frozenset(lang.chinese_concepts(tool.description))
     has_location = False
-    for pname, spec in (params.get("properties") or {}).items():
+    for pname, spec in (tool.parameters.get("properties") or {}).items():
         spec = spec if isinstance(spec, dict) else {}
         for part in lang.split_identifier(pname):
             if part not in lang.STOPWORDS:
-                add(lang.stem(part), 0.7)
-        for s in lang.content_stems(str(spec.get("description", ""))):
-            add(s, 0.4)
+                add(lang.stem(part), PARAM_WEIGHT)
+        for st in lang.content_stems(str(spec.get("description", ""))):
+            add(st, 0.3)
         for v in spec.get("enum") or []:
-            for s in lang.content_stems(str(v)):
-                add(s, 1.0)
+            for st in lang.content_stems(str(v)):
+                add(st, ENUM_WEIGHT)
         hints = " ".join(lang.split_identifier(pname)) + " " + str(spec.get("description", "")).lower()
         if any(h in hints.split() or h in hints for h in LOCATION_HINTS):
             has_location = True
-    strong = frozenset(c for c, w in weights.items() if w >= 1.0)
-    return _Profile(weights, strong, has_location)
+    for st in list(weights):
+        for syn in lang.synonyms(st):
+            if " " not in syn:
+                weights.setdefault(syn, weights[st] * 0.8)
+    strong = frozenset(c for c, w in weights.items() if w >= 1.0) | frozenset(
+        st for st, w in name_words.items() if w >= NAMESPACE_WEIGHT)
+    vocab = frozenset(weights) | frozenset(name_words)
+    return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh)
 
 
-def _user_concepts(text: str) -> set[str]:
-    return set(lang.content_stems(text)) | set(lang.chinese_concepts(text)) | lang.cjk_bigrams(text)
+def _user_concepts(text: str) -> tuple[set[str], str]:
+    stems = set(lang.content_stems(text)) | set(lang.chinese_concepts(text))
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", text.lower()) if w not in ("of", "the", "and", "a"))
+    return stems, initials
+
+
+def _name_hit(st: str, weight: float, concepts: set[str], text_low: str, initials: str) -> str | None:
+    if st in concepts:
+        return st
+    for c in concepts:
+        if lang.word_matches(c, st):
+            return c
+    for syn in lang.synonyms(st):
+        if " " in syn and syn in text_low:
+            return syn
+    if 2 <= len(st) <= 5 and st.isalpha() and weight >= NAMESPACE_WEIGHT and len(st) >= 3 and st in initials:
+        return st.upper()  # an acronym spelled out: "greatest common divisor" -> gcd
+    return None
 
 
 def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float, list[str]]]:
     """Score every tool against ``text``; best first, ties broken by declaration order.
 
+    The score adds the weights of the tool's words that the request uses: words of the
+    tool's name weigh most (3), then its description (1), its parameters (0.6); a word
+    shared by all the tools offered counts less (it cannot tell them apart). Words match
+    by stem, synonym, abbreviation ("hypot" ~ "hypotenuse") or acronym ("GCD").
+
     Returns:
         ``(tool, score, matched words)`` for every tool.
     """
-    concepts = _user_concepts(text)
+    concepts, initials = _user_concepts(text)
+    text_low = text.lower()
+    bigrams = lang.cjk_bigrams(text)
     has_place = bool(lang.find_cities(text))
+    profiles = [_profile(t) for t in tools]
+    df: dict[str, int] = {}
+    if len(tools) > 1:
+        for prof in profiles:
+            for st, _ in prof.name_words:
+                df[st] = df.get(st, 0) + 1
+            for st in prof.weights:
+                df[st] = df.get(st, 0) + 1
+    n = len(tools)
     scored = []
-    for i, tool in enumerate(tools):
-        prof = _profile(tool)
-        matched = sorted(c for c in concepts if c in prof.weights)
-        score = sum(prof.weights[c] for c in matched)
-        if not any(c in prof.strong for c in matched):
+    for i, (tool, prof) in enumerate(zip(tools, profiles)):
+        matched: list[str] = []
+        score = 0.0
+        strong = False
+        seen: set[str] = set()
+        for st, w in prof.name_words:
+            hit = _name_hit(st, w, concepts, text_low, initials)
+            if hit is None:
+                continue
+            idf = 1.0 if n == 1 else (1.0 / (1.0 + 2.0 * (df.get(st, 1) - 1) / max(n - 1, 1)))
+            score += w * idf
+            matched.append(st if hit == st else f"{st}~{hit}")
+            seen.add(st)
+            if hit in concepts:
+                seen.add(hit)
+            if w >= NAMESPACE_WEIGHT:
+                strong = True
+        for c in concepts:
+            if c in seen:
+                continue
+            w = prof.weights.get(c)
+            if w:
+                idf = 1.0 if n == 1 else (1.0 / (1.0 + 2.0 * (df.get(c, 1) - 1) / max(n - 1, 1)))
+                score += w * idf
+                matched.append(c)
+                if c in prof.strong:
+                    strong = strong or w >= 1.0
+        zh_hits = sorted(g for g in bigrams if g in prof.zh)
+        if zh_hits:
+            score += 1.5 * len(zh_hits)
+            matched += zh_hits
+            strong = True
+        if not strong:
             score = min(score, THRESHOLD - 0.01)  # weak words alone never justify a call
         elif has_place and prof.has_location:
             score += 1.0
-        scored.append((tool, round(score, 2), matched, i))
+        scored.append((tool, round(score, 2), sorted(matched), i))
     scored.sort(key=lambda x: (-x[1], x[3]))
     return [(t, s, m) for t, s, m, _ in scored]
 
@@ -170,28 +263,61 @@ def split_clauses(text: str) -> list[str]:
     return [c.strip(" ,，") for c in _CLAUSE_SPLIT.split(text) if c and c.strip(" ,，")]
 
 
-def _location_param(tool: ToolSpec) -> str | None:
-    for pname, spec in (tool.parameters.get("properties") or {}).items():
-        spec = spec if isinstance(spec, dict) else {}
-        hints = " ".join(lang.split_identifier(pname)) + " " + str(spec.get("description", "")).lower()
-        t = spec.get("type", "string")
-        if (t == "string" or t == ["string", "null"]) and "enum" not in spec and any(h in hints for h in LOCATION_HINTS):
-            return pname
-    return None
+_SEGMENT_SPLIT = re.compile(
+    r"(?<=[.?!;。？！；])\s+|,?\s+(?:and\s+)?(?:then|also|as well as|while|plus)\s+(?=\w)|"
+    r",\s*and\s+(?=(?:another|one|the same|for|in|at|with|do|repeat|same)\b)|"
+    r"\s+and\s+(?=(?:another|one|ones|those|the same|repeat|do the same)\b)|(?:然后|另外|还有|同时|以及)", re.I)
+
+
+def _segments(text: str) -> list[str]:
+    return [s.strip(" ,，") for s in _SEGMENT_SPLIT.split(text) if s and len(s.strip(" ,，")) > 2]
 
 
 def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
-    filled = fill_arguments(tool.parameters, text)
+    """The calls of ``tool`` that ``text`` asks for: one, or several from a list or from clauses."""
+    vocab = _profile(tool).vocab
+    filled = fill_arguments(tool.parameters, text, vocab)
     base = PlannedCall(tool.name, filled.arguments, filled.evidence, filled.missing)
-    loc = _location_param(tool)
-    places = [c for c, _ in lang.find_cities(text)] if loc else []
-    if len(places) < 2:
+    spread = {k: v for k, v in filled.spread.items() if len(v) >= 2}
+    if spread:
+        n = max(len(v) for v in spread.values())
+        cols = {k: v for k, v in spread.items() if len(v) == n}
+        calls = []
+        for j in range(n):
+            args = dict(filled.arguments)
+            ev = dict(filled.evidence)
+            for k, vals in cols.items():
+                args[k], ev[k] = vals[j]
+            calls.append(PlannedCall(tool.name, args, ev, list(filled.missing)))
+        return calls
+    segs = _segments(text)
+    if len(segs) < 2:
         return [base]
-    calls = []
-    for place in places:
-        args = dict(filled.arguments, **{loc: place})
-        ev = dict(filled.evidence, **{loc: Evidence("place", place)})
-        calls.append(PlannedCall(tool.name, args, ev, [m for m in filled.missing if m != loc]))
+    first = fill_arguments(tool.parameters, segs[0], vocab)
+    if len(first.arguments) < max(1, len(filled.arguments) // 2):
+        return [base]
+    base_args = dict(filled.arguments)
+    base_ev = dict(filled.evidence)
+    for k, v in first.arguments.items():
+        base_args[k], base_ev[k] = v, first.evidence[k]
+    calls = [PlannedCall(tool.name, base_args, base_ev, [m for m in filled.missing if m not in base_args])]
+    for seg in segs[1:]:
+        sub = fill_arguments(tool.parameters, seg, vocab)
+        strong = {k: v for k, v in sub.arguments.items() if sub.strength.get(k, 0) >= 1.5}
+        changed = {k: v for k, v in strong.items() if k in base_args and base_args[k] != v}
+        if not changed:
+            for k, v in strong.items():  # new details ("Also apply standardization") apply to every call
+                if k not in base_args:
+                    for c in calls:
+                        c.arguments.setdefault(k, v)
+                        c.evidence.setdefault(k, sub.evidence[k])
+            continue
+        prev = calls[-1]
+        args = dict(prev.arguments)
+        ev = dict(prev.evidence)
+        for k, v in strong.items():
+            args[k], ev[k] = v, sub.evidence[k]
+        calls.append(PlannedCall(tool.name, args, ev, [m for m in prev.missing if m not in args]))
     return calls
 
 
@@ -204,18 +330,23 @@ def plan_calls(text: str, tools: list[ToolSpec]) -> tuple[list[PlannedCall], dic
         return [], scores, matched
     clauses = split_clauses(text)
     picks: list[tuple[ToolSpec, str]] = []
-    if len(clauses) > 1:
+    if len(clauses) > 1 and len(tools) > 1:
         for clause in clauses:
             best = score_tools(clause, tools)[0]
             if best[1] >= THRESHOLD:
                 picks.append((best[0], clause))
     if len({t.name for t, _ in picks}) <= 1:
-        picks = [(ranked[0][0], text)] if not picks or len(picks) == 1 else picks
+        picks = [(ranked[0][0], text)]
     calls: list[PlannedCall] = []
     for tool, clause in picks:
         for call in _calls_for(tool, clause):
             if call.missing and clause != text:  # a clause may omit what the sentence says
-                call = _calls_for(tool, text)[0] if len(picks) == 1 else call
+                whole = fill_arguments(tool.parameters, text, _profile(tool).vocab)
+                for m in list(call.missing):
+                    if m in whole.arguments:
+                        call.arguments[m] = whole.arguments[m]
+                        call.evidence[m] = whole.evidence[m]
+                        call.missing.remove(m)
             if all(c.key() != call.key() for c in calls):
                 calls.append(call)
     return calls, scores, matched

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from . import gazetteer as _gz
+
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*|\d+(?:\.\d+)?")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -46,21 +48,8 @@ ZH_LEXICON: dict[str, str] = {
     "网上": "web", "上网": "web", "互联网": "web internet",
 }
 
-#: English city name -> Chinese name. Used both ways.
-CITIES: dict[str, str] = {
-    "Shanghai": "上海", "Beijing": "北京", "Shenzhen": "深圳", "Guangzhou": "广州", "Hangzhou": "杭州",
-    "Chengdu": "成都", "Wuhan": "武汉", "Nanjing": "南京", "Xi'an": "西安", "Chongqing": "重庆",
-    "Tianjin": "天津", "Suzhou": "苏州", "Hong Kong": "香港", "Taipei": "台北", "Macau": "澳门",
-    "Tokyo": "东京", "Osaka": "大阪", "Kyoto": "京都", "Seoul": "首尔", "Singapore": "新加坡",
-    "Bangkok": "曼谷", "Mumbai": "孟买", "Delhi": "德里", "New Delhi": "新德里", "Dubai": "迪拜",
-    "Paris": "巴黎", "London": "伦敦", "Berlin": "柏林", "Madrid": "马德里", "Rome": "罗马",
-    "Amsterdam": "阿姆斯特丹", "Vienna": "维也纳", "Zurich": "苏黎世", "Moscow": "莫斯科",
-    "Istanbul": "伊斯坦布尔", "Cairo": "开罗", "Nairobi": "内罗毕", "Lagos": "拉各斯",
-    "New York": "纽约", "Los Angeles": "洛杉矶", "San Francisco": "旧金山", "Chicago": "芝加哥",
-    "Seattle": "西雅图", "Boston": "波士顿", "Toronto": "多伦多", "Vancouver": "温哥华",
-    "Mexico City": "墨西哥城", "Sao Paulo": "圣保罗", "Buenos Aires": "布宜诺斯艾利斯",
-    "Sydney": "悉尼", "Melbourne": "墨尔本", "Auckland": "奥克兰", "Lisbon": "里斯本",
-}
+#: English city name -> Chinese name. Used both ways (the table lives in :mod:`.gazetteer`).
+CITIES: dict[str, str] = _gz.CITIES
 _ZH_CITIES = {zh: en for en, zh in CITIES.items()}
 _CITY_EN = re.compile(r"\b(" + "|".join(sorted(map(re.escape, CITIES), key=len, reverse=True)) + r")\b", re.I)
 _CITY_ZH = re.compile("|".join(sorted(map(re.escape, _ZH_CITIES), key=len, reverse=True)))
@@ -92,7 +81,9 @@ def stem(word: str) -> str:
     if len(w) <= 3:
         return w
     for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and re.search(r"[aeiouy]", w[: len(w) - len(suffix)]):
+            if suffix == "ed" and w.endswith("eed"):
+                continue  # "speed", "need": not a past tense
             if suffix == "es" and not w.endswith(("ches", "shes", "xes", "sses", "zes")):
                 continue
             if suffix == "s" and w.endswith(("ss", "us", "is")):
@@ -217,3 +208,78 @@ def quoted_strings(text: str) -> list[tuple[str, int, int]]:
         inner = next(g for g in m.groups() if g is not None)
         out.append((inner.strip(), m.start(), m.end()))
     return out
+
+
+#: Groups of words that mean the same to a tool description (compared as stems).
+SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("speed", "velocity"), ("car", "vehicle", "automobile", "auto"), ("film", "movie", "cinema"),
+    ("picture", "image", "photo"), ("song", "music", "track", "tune"), ("buy", "purchase"),
+    ("price", "cost"), ("begin", "start", "initial", "origin", "departure", "source"),
+    ("end", "final", "destination", "arrival"), ("town", "city"), ("nation", "country"),
+    ("doctor", "physician"), ("lawyer", "attorney"), ("lawsuit", "litigation"), ("weight", "mass"),
+    ("quantity", "amount", "count"), ("temperature", "temp"), ("employee", "staff", "worker"),
+    ("company", "firm", "corporation", "business", "enterprise"), ("hotel", "accommodation", "lodging"),
+    ("book", "reserve", "booking", "reservation"), ("distance", "length"), ("author", "writer"),
+    ("document", "doc", "file"), ("delete", "remove", "erase"), ("create", "add", "make", "new"),
+    ("search", "find", "look", "lookup", "query"), ("fetch", "retrieve", "obtain"),
+    ("calculate", "compute", "calc", "determine", "estimate"), ("show", "display"), ("email", "mail", "e-mail"),
+    ("convert", "conversion", "exchange"), ("revenue", "sales", "turnover"), ("profit", "earnings", "gain"),
+    ("average", "mean", "avg"), ("probability", "odds", "chance", "likelihood"), ("sum", "total"),
+    ("number", "num"), ("information", "info", "details", "detail"), ("statistics", "stats", "stat"),
+    ("maximum", "max", "highest", "largest", "biggest"), ("minimum", "min", "lowest", "smallest"),
+    ("database", "db"), ("identifier", "id"), ("description", "desc"), ("photo", "photograph"),
+    ("weather", "forecast"), ("location", "place", "where"), ("kid", "child", "children"), ("adult", "grown-up"),
+    ("rating", "score", "review"), ("capacity", "volume"), ("population", "inhabitants", "people"),
+    ("recipe", "dish", "cook", "cooking"), ("restaurant", "eatery", "diner"), ("nutrition", "nutritional", "nutrient"),
+    ("medicine", "drug", "medication"), ("illness", "disease", "sickness"), ("shop", "store"),
+    ("route", "directions", "direction", "way"), ("hypotenuse", "hypot"), ("factorial", "fact"),
+    ("timezone", "zone"), ("wage", "salary", "pay"), ("tax", "taxes"), ("loan", "mortgage", "credit"),
+    ("translate", "translation"), ("schedule", "timetable", "calendar"), ("player", "athlete"),
+    ("game", "match"), ("team", "club", "squad"), ("concert", "gig", "show"), ("ticket", "tickets"),
+    ("artwork", "painting", "art"), ("sculpture", "statue"), ("language", "lang"), ("duration", "length", "period"),
+    ("year", "annual", "yearly", "annually"), ("month", "monthly"), ("week", "weekly"), ("day", "daily"),
+    ("growth", "grow", "increase"), ("decline", "decrease", "drop"), ("size", "dimension"),
+    ("gcd", "greatest common divisor"), ("hcf", "highest common factor"), ("lcm", "least common multiple"),
+    ("bmi", "body mass index"), ("roi", "return on investment"), ("npv", "net present value"),
+    ("yoy", "year over year"), ("eps", "earnings per share"), ("gdp", "gross domestic product"),
+    ("dna", "deoxyribonucleic"), ("stock", "share", "equity", "ticker"), ("genre", "category", "kind", "type"),
+    ("ingredient", "ingredients"), ("vegan", "plant-based"), ("hour", "hours", "hrs"),
+)
+
+
+def _synonym_index() -> dict[str, frozenset[str]]:
+    index: dict[str, set[str]] = {}
+    for group in SYNONYM_GROUPS:
+        stems = {stem(w) if " " not in w else w for w in group}
+        for s_ in stems:
+            index.setdefault(s_, set()).update(stems - {s_})
+    return {k: frozenset(v) for k, v in index.items()}
+
+
+_SYNONYMS = _synonym_index()
+
+
+def synonyms(word_stem: str) -> frozenset[str]:
+    """Stems that mean the same as ``word_stem`` (``"velocity"`` -> ``{"speed"}``)."""
+    return _SYNONYMS.get(word_stem, frozenset())
+
+
+@lru_cache(maxsize=65536)
+def word_matches(a: str, b: str) -> bool:
+    """Whether two stems name the same thing: equal, a synonym, or one abbreviating the other.
+
+    ``"hypot"`` ~ ``"hypotenus"`` and ``"calc"`` ~ ``"calcul"`` (a prefix of 4+ letters).
+    """
+    if a == b:
+        return True
+    if len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)):
+        short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+        return len(short) >= 5 or len(long_) - len(short) <= 6
+    return b in _SYNONYMS.get(a, ())
+
+
+def matches_any(word_stem: str, keys: frozenset[str] | set[str]) -> bool:
+    """Whether ``word_stem`` names one of ``keys`` (see :func:`word_matches`)."""
+    if word_stem in keys:
+        return True
+    return any(word_matches(word_stem, k) for k in keys)

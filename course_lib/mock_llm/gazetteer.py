@@ -1,0 +1,242 @@
+"""What the mock knows about the world, listed in full: places, currencies, units, companies.
+
+A real model knows that "NY" is New York, that "$" means US dollars, that "5 seconds" is a
+duration and that Apple trades as AAPL. The mock has no weights, so its world knowledge is
+these small tables, kept short and readable on purpose: a learner can see exactly what it
+knows (and therefore what it cannot know). Nothing here names a benchmark item; every
+entry is general knowledge.
+"""
+from __future__ import annotations
+
+import re
+
+#: English city name -> Chinese name (used both ways).
+CITIES: dict[str, str] = {
+    "Shanghai": "上海", "Beijing": "北京", "Shenzhen": "深圳", "Guangzhou": "广州", "Hangzhou": "杭州",
+    "Chengdu": "成都", "Wuhan": "武汉", "Nanjing": "南京", "Xi'an": "西安", "Chongqing": "重庆",
+    "Tianjin": "天津", "Suzhou": "苏州", "Hong Kong": "香港", "Taipei": "台北", "Macau": "澳门",
+    "Tokyo": "东京", "Osaka": "大阪", "Kyoto": "京都", "Seoul": "首尔", "Singapore": "新加坡",
+    "Bangkok": "曼谷", "Mumbai": "孟买", "Delhi": "德里", "New Delhi": "新德里", "Dubai": "迪拜",
+    "Paris": "巴黎", "London": "伦敦", "Berlin": "柏林", "Madrid": "马德里", "Rome": "罗马",
+    "Amsterdam": "阿姆斯特丹", "Vienna": "维也纳", "Zurich": "苏黎世", "Moscow": "莫斯科",
+    "Istanbul": "伊斯坦布尔", "Cairo": "开罗", "Nairobi": "内罗毕", "Lagos": "拉各斯",
+    "New York": "纽约", "Los Angeles": "洛杉矶", "San Francisco": "旧金山", "Chicago": "芝加哥",
+    "Seattle": "西雅图", "Boston": "波士顿", "Toronto": "多伦多", "Vancouver": "温哥华",
+    "Mexico City": "墨西哥城", "Sao Paulo": "圣保罗", "Buenos Aires": "布宜诺斯艾利斯",
+    "Sydney": "悉尼", "Melbourne": "墨尔本", "Auckland": "奥克兰", "Lisbon": "里斯本",
+    "Oslo": "奥斯陆", "Stockholm": "斯德哥尔摩", "Helsinki": "赫尔辛基", "Copenhagen": "哥本哈根",
+    "Dublin": "都柏林", "Barcelona": "巴塞罗那", "Milan": "米兰", "Munich": "慕尼黑", "Prague": "布拉格",
+    "Warsaw": "华沙", "Athens": "雅典", "Edinburgh": "爱丁堡", "Manchester": "曼彻斯特", "Venice": "威尼斯",
+    "Florence": "佛罗伦萨", "Jakarta": "雅加达", "Manila": "马尼拉", "Hanoi": "河内", "Kuala Lumpur": "吉隆坡",
+}
+
+#: US cities a request often names without their state, -> state code.
+US_CITIES: dict[str, str] = {
+    "New York": "NY", "New York City": "NY", "Los Angeles": "CA", "San Francisco": "CA", "San Diego": "CA",
+    "San Jose": "CA", "Sacramento": "CA", "Oakland": "CA", "Berkeley": "CA", "Palo Alto": "CA",
+    "Chicago": "IL", "Houston": "TX", "Dallas": "TX", "Austin": "TX", "San Antonio": "TX", "Phoenix": "AZ",
+    "Philadelphia": "PA", "Pittsburgh": "PA", "Seattle": "WA", "Boston": "MA", "Miami": "FL", "Orlando": "FL",
+    "Tampa": "FL", "Atlanta": "GA", "Denver": "CO", "Las Vegas": "NV", "Portland": "OR", "Detroit": "MI",
+    "Minneapolis": "MN", "Nashville": "TN", "Memphis": "TN", "New Orleans": "LA", "Baltimore": "MD",
+    "Cleveland": "OH", "Columbus": "OH", "Cincinnati": "OH", "Indianapolis": "IN", "Kansas City": "MO",
+    "St. Louis": "MO", "Salt Lake City": "UT", "Honolulu": "HI", "Anchorage": "AK", "Charlotte": "NC",
+    "Raleigh": "NC", "Milwaukee": "WI", "Albuquerque": "NM", "Omaha": "NE", "Brooklyn": "NY",
+    "Manhattan": "NY", "Washington D.C.": "DC", "Washington, D.C.": "DC", "Washington DC": "DC",
+}
+
+US_STATES: dict[str, str] = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
+    "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho",
+    "IL": "Illinois", "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana",
+    "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota",
+    "MS": "Mississippi", "MO": "Missouri", "MT": "Montana", "NE": "Nebraska", "NV": "Nevada",
+    "NH": "New Hampshire", "NJ": "New Jersey", "NM": "New Mexico", "NY": "New York", "NC": "North Carolina",
+    "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania",
+    "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas",
+    "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington", "WV": "West Virginia",
+    "WI": "Wisconsin", "WY": "Wyoming", "DC": "District of Columbia",
+}
+STATE_CODES = {name.lower(): code for code, name in US_STATES.items()}
+
+COUNTRIES: dict[str, str] = {  # English name -> Chinese name
+    "United States": "美国", "USA": "美国", "China": "中国", "Japan": "日本", "Korea": "韩国", "South Korea": "韩国",
+    "India": "印度", "Germany": "德国", "France": "法国", "United Kingdom": "英国", "UK": "英国", "Italy": "意大利",
+    "Spain": "西班牙", "Canada": "加拿大", "Mexico": "墨西哥", "Brazil": "巴西", "Argentina": "阿根廷",
+    "Australia": "澳大利亚", "Russia": "俄罗斯", "Egypt": "埃及", "Nigeria": "尼日利亚", "Kenya": "肯尼亚",
+    "South Africa": "南非", "Turkey": "土耳其", "Netherlands": "荷兰", "Sweden": "瑞典", "Norway": "挪威",
+    "Switzerland": "瑞士", "Singapore": "新加坡", "Thailand": "泰国", "Vietnam": "越南", "Indonesia": "印度尼西亚",
+    "Greece": "希腊", "Portugal": "葡萄牙", "Ireland": "爱尔兰", "Poland": "波兰", "New Zealand": "新西兰",
+    "Saudi Arabia": "沙特阿拉伯", "Israel": "以色列", "Iran": "伊朗", "Pakistan": "巴基斯坦", "Peru": "秘鲁",
+    "Chile": "智利", "Colombia": "哥伦比亚", "Ukraine": "乌克兰", "Finland": "芬兰", "Denmark": "丹麦",
+    "Belgium": "比利时", "Austria": "奥地利", "Philippines": "菲律宾", "Malaysia": "马来西亚",
+}
+
+#: Currency names and symbols -> ISO 4217 code.
+CURRENCIES: dict[str, str] = {
+    "us dollar": "USD", "us dollars": "USD", "dollar": "USD", "dollars": "USD", "usd": "USD", "$": "USD",
+    "euro": "EUR", "euros": "EUR", "eur": "EUR", "€": "EUR", "pound": "GBP", "pounds": "GBP",
+    "british pound": "GBP", "british pounds": "GBP", "pound sterling": "GBP", "gbp": "GBP", "£": "GBP",
+    "yen": "JPY", "japanese yen": "JPY", "jpy": "JPY", "yuan": "CNY", "renminbi": "CNY", "rmb": "CNY",
+    "cny": "CNY", "chinese yuan": "CNY", "¥": "CNY", "元": "CNY", "人民币": "CNY", "美元": "USD", "欧元": "EUR",
+    "英镑": "GBP", "日元": "JPY", "canadian dollar": "CAD", "canadian dollars": "CAD", "cad": "CAD",
+    "australian dollar": "AUD", "australian dollars": "AUD", "aud": "AUD", "swiss franc": "CHF",
+    "swiss francs": "CHF", "chf": "CHF", "indian rupee": "INR", "indian rupees": "INR", "rupee": "INR",
+    "rupees": "INR", "inr": "INR", "won": "KRW", "krw": "KRW", "peso": "MXN", "mexican peso": "MXN",
+    "mexican pesos": "MXN", "mxn": "MXN", "hkd": "HKD", "sgd": "SGD", "bitcoin": "BTC", "btc": "BTC",
+}
+
+#: Companies -> ticker symbol (for parameters that ask for a "ticker" or "symbol").
+TICKERS: dict[str, str] = {
+    "apple": "AAPL", "microsoft": "MSFT", "google": "GOOGL", "alphabet": "GOOGL", "amazon": "AMZN",
+    "meta": "META", "facebook": "META", "tesla": "TSLA", "nvidia": "NVDA", "netflix": "NFLX", "intel": "INTC",
+    "ibm": "IBM", "oracle": "ORCL", "amd": "AMD", "salesforce": "CRM", "adobe": "ADBE", "walmart": "WMT",
+    "coca-cola": "KO", "coca cola": "KO", "disney": "DIS", "nike": "NKE", "boeing": "BA", "visa": "V",
+    "jpmorgan": "JPM", "goldman sachs": "GS", "berkshire hathaway": "BRK.A", "alibaba": "BABA",
+    "tencent": "TCEHY", "baidu": "BIDU", "uber": "UBER", "paypal": "PYPL", "starbucks": "SBUX",
+    "mcdonald's": "MCD", "pfizer": "PFE", "exxon": "XOM", "general electric": "GE", "ford": "F",
+}
+
+#: Units: surface form -> (canonical symbol, dimension). Longer forms are tried first.
+UNITS: dict[str, tuple[str, str]] = {}
+
+
+def _units(dimension: str, canonical: str, *forms: str) -> None:
+    for f in (canonical, *forms):
+        UNITS[f] = (canonical, dimension)
+
+
+_units("time", "s", "sec", "secs", "second", "seconds", "秒")
+_units("time", "ms", "millisecond", "milliseconds")
+_units("time", "min", "mins", "minute", "minutes", "分钟")
+_units("time", "h", "hr", "hrs", "hour", "hours", "小时")
+_units("time", "day", "days", "天")
+_units("time", "week", "weeks", "周", "星期")
+_units("time", "month", "months", "个月")
+_units("time", "year", "years", "yr", "yrs", "年")
+_units("time", "decade", "decades")
+_units("time", "generation", "generations")
+_units("length", "m", "meter", "meters", "metre", "metres", "米")
+_units("length", "km", "kilometer", "kilometers", "kilometre", "kilometres", "公里", "千米")
+_units("length", "cm", "centimeter", "centimeters", "厘米")
+_units("length", "mm", "millimeter", "millimeters")
+_units("length", "mi", "mile", "miles", "英里")
+_units("length", "ft", "foot", "feet")
+_units("length", "in", "inch", "inches")
+_units("length", "yd", "yard", "yards")
+_units("length", "ly", "light year", "light years", "light-year", "light-years")
+_units("area", "m²", "m^2", "m2", "square meter", "square meters", "square metre", "square metres", "sq m",
+       "sqm", "平方米")
+_units("area", "ft²", "ft^2", "sq ft", "sq. ft", "sq. ft.", "sqft", "square foot", "square feet")
+_units("area", "km²", "km^2", "square kilometer", "square kilometers", "sq km")
+_units("area", "acre", "acres")
+_units("area", "hectare", "hectares", "ha")
+_units("volume", "m³", "m^3", "cubic meter", "cubic meters", "cubic metre", "cubic metres")
+_units("volume", "L", "l", "liter", "liters", "litre", "litres", "升")
+_units("volume", "ml", "mL", "milliliter", "milliliters")
+_units("volume", "gal", "gallon", "gallons")
+_units("mass", "kg", "kilogram", "kilograms", "kgs", "公斤", "千克")
+_units("mass", "g", "gram", "grams", "克")
+_units("mass", "mg", "milligram", "milligrams")
+_units("mass", "lb", "lbs", "pound-mass")
+_units("mass", "oz", "ounce", "ounces")
+_units("mass", "t", "ton", "tons", "tonne", "tonnes", "吨")
+_units("speed", "m/s", "meters/second", "meters per second", "metres per second", "mps")
+_units("speed", "km/h", "kmh", "kph", "kilometers per hour", "km per hour", "公里每小时")
+_units("speed", "mph", "miles per hour")
+_units("acceleration", "m/s^2", "m/s²", "m/s2", "meters/second^2", "meters per second squared")
+_units("temperature", "°C", "°c", "celsius", "degrees celsius", "degree celsius", "degrees c", "摄氏度", "度")
+_units("temperature", "°F", "°f", "fahrenheit", "degrees fahrenheit", "degree fahrenheit", "degrees f", "华氏度")
+_units("temperature", "K", "kelvin", "kelvins")
+_units("temperature", "degrees", "degree")
+_units("percent", "%", "percent", "per cent", "pct", "％")
+_units("current", "A", "amp", "amps", "ampere", "amperes")
+_units("voltage", "V", "volt", "volts")
+_units("resistance", "Ω", "ohm", "ohms")
+_units("charge", "C", "coulomb", "coulombs")
+_units("capacitance", "F", "farad", "farads")
+_units("capacitance", "µF", "uF", "microfarad", "microfarads")
+_units("inductance", "H", "henry", "henries")
+_units("inductance", "mH", "millihenry", "millihenries")
+_units("magnetic", "T", "tesla", "teslas")
+_units("power", "W", "watt", "watts", "kW", "kilowatt", "kilowatts")
+_units("energy", "J", "joule", "joules", "kJ", "kilojoule", "kilojoules", "cal", "calories", "kcal", "kWh")
+_units("frequency", "Hz", "hz", "hertz", "kHz", "MHz", "GHz")
+_units("force", "N", "newton", "newtons")
+_units("pressure", "Pa", "pascal", "pascals", "kPa", "atm", "atmosphere", "atmospheres", "bar", "psi", "mmHg")
+_units("amount", "mol", "mole", "moles")
+_units("angle", "rad", "radian", "radians")
+_units("data", "GB", "MB", "KB", "TB", "bytes")
+_units("money", "USD", "dollar", "dollars", "bucks", "美元")
+_units("money", "EUR", "euro", "euros", "欧元")
+_units("money", "GBP", "pounds", "pound")
+_units("money", "JPY", "yen", "日元")
+_units("money", "CNY", "yuan", "rmb", "元", "块")
+
+#: Dimension -> words a parameter about that dimension is likely to use.
+DIMENSION_WORDS: dict[str, tuple[str, ...]] = {
+    "time": ("time", "duration", "period", "year", "years", "day", "days", "hour", "hours", "minute", "minutes",
+             "second", "seconds", "month", "months", "week", "weeks", "term", "interval", "timeframe", "age",
+             "delay", "lifetime", "span", "horizon", "length of time", "decade", "generations", "generation"),
+    "length": ("length", "distance", "height", "width", "radius", "diameter", "depth", "side", "base", "altitude",
+               "elevation", "wavelength", "displacement", "proximity", "size", "perimeter", "range", "thickness",
+               "circumference", "tall", "long", "far"),
+    "area": ("area", "size", "surface", "footage", "space"),
+    "volume": ("volume", "capacity"),
+    "mass": ("mass", "weight", "weighs", "load"),
+    "speed": ("speed", "velocity"),
+    "acceleration": ("acceleration", "gravity", "accelerat"),
+    "temperature": ("temperature", "temp", "heat"),
+    "money": ("amount", "price", "cost", "income", "budget", "salary", "value", "investment", "principal",
+              "revenue", "payment", "fee", "loan", "capital", "gain", "loss", "sum", "balance", "equity", "asset",
+              "dividend", "tax", "rent", "expense", "sales", "profit", "earning", "deposit", "money", "cash",
+              "spend", "worth", "wage", "pay", "debt", "bill", "charge", "premium", "fund", "contribution",
+              "purchase", "net", "flow"),
+    "percent": ("rate", "percent", "percentage", "ratio", "return", "growth", "yield", "interest", "discount",
+                "probability", "share", "fraction", "proportion", "confidence", "efficiency", "humidity"),
+    "current": ("current", "ampere"), "voltage": ("voltage", "volt", "potential", "emf"),
+    "resistance": ("resistance", "ohm"), "charge": ("charge", "coulomb"), "capacitance": ("capacitance",),
+    "inductance": ("inductance",), "magnetic": ("magnetic", "field", "tesla"), "power": ("power", "watt"),
+    "energy": ("energy", "work", "heat", "joule", "calorie"), "frequency": ("frequency", "hertz", "hz"),
+    "force": ("force", "newton", "weight"), "pressure": ("pressure", "atm", "pascal"),
+    "amount": ("mole", "moles", "amount", "quantity"), "angle": ("angle", "radian", "degree"),
+}
+
+
+def city_state(city: str) -> str | None:
+    """The US state code of a well-known US city, e.g. ``"Chicago"`` -> ``"IL"``."""
+    return US_CITIES.get(city)
+
+
+def state_code(name: str) -> str | None:
+    """``"California"`` -> ``"CA"``; a code is returned as is (``"CA"`` -> ``"CA"``)."""
+    if name.upper() in US_STATES and len(name) == 2:
+        return name.upper()
+    return STATE_CODES.get(name.lower())
+
+
+def currency_code(text: str) -> str | None:
+    """``"euros"`` -> ``"EUR"``, ``"$"`` -> ``"USD"``; None when unknown."""
+    return CURRENCIES.get(text.strip().lower())
+
+
+def _place_pattern() -> re.Pattern:
+    names = set(CITIES) | set(US_CITIES) | set(COUNTRIES) | set(US_STATES.values())
+    names -= {"Washington, D.C."}
+    alts = sorted((re.escape(n) for n in names), key=len, reverse=True)
+    return re.compile(r"(?<![A-Za-z])(" + "|".join(alts) + r")(?![A-Za-z])")
+
+
+PLACE_EN = _place_pattern()
+_ZH_PLACES = {zh: en for en, zh in list(CITIES.items()) + list(COUNTRIES.items())}
+PLACE_ZH = re.compile("|".join(sorted(map(re.escape, _ZH_PLACES), key=len, reverse=True)))
+
+
+def place_kind(name: str) -> str | None:
+    """``"city"``, ``"state"``, ``"country"`` or None for a name in the tables."""
+    if name in CITIES or name in US_CITIES or name in _ZH_PLACES and _ZH_PLACES[name] in CITIES:
+        return "city"
+    if name in STATE_CODES or name.lower() in STATE_CODES:
+        return "state"
+    if name in COUNTRIES or name in _ZH_PLACES:
+        return "country"
+    return None

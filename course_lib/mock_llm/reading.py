@@ -1,0 +1,705 @@
+"""Reading a request: the typed *mentions* a tool's arguments can be filled from.
+
+A model fills ``{"radius": 4, "unit": "inches"}`` from "a circle with a radius of 4
+inches" because it sees a number, its unit and the word before it. The mock does the same
+in two steps. This module is the first: it reads the text once and lists its mentions,
+
+* numbers with their unit, currency, percent sign and multiplier ("$1.2M", "5 seconds",
+  "1e-9", "five", "三十", "-3"), named numbers ("a = 3", "x=1"), ranges ("from 1 to 3");
+* bracketed groups ("[1, 2, 3]", "(3, 4)", "{'a': 1}"), quoted text, math expressions
+  ("3x^2 + 2x - 1"), dates ("March 3rd 2022", "2024年3月5日"), times ("7:30 pm");
+* places (from :mod:`.gazetteer`, and capitalised names after "in", "near", "from"...),
+  proper names ("LeBron James", "Battle of Stalingrad"), codes ("DNA123", "C:/data/x.csv");
+* coordinations: mentions of one kind joined by commas and "and" ("5, 10 and 15").
+
+The second step (:mod:`.arguments`) matches these mentions to a schema. Every mention
+keeps its character span, so the explanation can show the exact words behind a value.
+Everything is cached per text: the same request is read once.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from . import gazetteer as gz
+from . import language as lang
+
+MONTHS = {m: i + 1 for i, m in enumerate(
+    "january february march april may june july august september october november december".split())}
+MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
+MONTHS["sept"] = 9
+_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+
+#: Words that start a sentence in capitals without being a name.
+_NOT_NAMES = frozenset("""a an the i what what's whats how who whom whose which where when why is are was were do does did
+    can could would should will shall may might must please find get calculate compute determine give show tell
+    list fetch retrieve search look identify predict estimate generate create make book play provide check
+    convert plot sort run perform train build analyze analyse assess evaluate solve let lets let's i'm i'd i'll
+    hello hi hey also then and or but if in on at for from to of with by about after before during into
+    my our your their his her its this that these those there here it they we you he she also now today
+    tomorrow yesterday next last first second third one two three four five six seven eight nine ten
+    update delete add remove send translate order set use using given help need want like know
+    monday tuesday wednesday thursday friday saturday sunday average mean total number""".split())
+_CONNECT = frozenset({"of", "the", "de", "del", "da", "van", "von", "v.", "vs", "vs.", "&", "la", "le", "du", "al"})
+_GEO_NOUNS = ("river", "rainforest", "forest", "county", "state", "city", "park", "national park", "lake",
+              "mountains", "mountain", "valley", "island", "islands", "ocean", "sea", "bay", "desert", "region",
+              "district", "province", "coast", "reserve", "canyon", "falls", "beach", "peninsula", "basin")
+_PLACE_PREP = re.compile(r"\b(in|at|near|around|from|to|within|towards|via)\s+(?:the\s+)?$", re.I)
+
+_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_SPECIAL = {"dozen": 12, "a dozen": 12, "half a dozen": 6, "a couple of": 2, "a pair of": 2, "twice": 2,
+            "once": 1, "thrice": 3, "single": 1, "a decade": 10, "decade": 10, "a century": 100, "century": 100,
+            "a hundred": 100, "a thousand": 1000, "a million": 10**6, "a billion": 10**9, "half": 0.5}
+_MULT = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
+         "billion": 1e9, "t": 1e12, "trillion": 1e12, "万": 1e4, "亿": 1e8, "千": 1e3, "百万": 1e6}
+_CURRENCY_SIGNS = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "￥": "CNY"}
+_UNIT_KEYS = sorted(gz.UNITS, key=len, reverse=True)
+_UNIT_RE = re.compile(r"\s?(" + "|".join(re.escape(u) for u in _UNIT_KEYS) + r")(?![A-Za-z0-9])")
+_PER_RE = re.compile(r"\s?(?:per|/|a|an|each)\s+(second|minute|hour|day|week|month|year|annum|person|unit|item|"
+                     r"night|mile|km|kilometer|share|hectare|acre|square foot|kg)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One thing the text says that could become an argument value.
+
+    Attributes:
+        kind: ``number``, ``range``, ``group``, ``quoted``, ``expr``, ``date``, ``time``,
+            ``place``, ``name``, ``code``, ``unit`` or ``dict``.
+        value: the parsed value (a number, a string, a list, a ``(low, high)`` pair...).
+        text: the words as written; ``start``/``end``: their character span.
+        unit: the canonical unit after a number (``"s"``, ``"kg"``, ``"%"``, ``"USD"``...),
+            or the noun that follows it ("3 *bedrooms*"); ``dim``: its dimension.
+        label: the name a number was given (``"a"`` in "a = 3"); ``extra``: details
+            (a place's kind, a date's parts, a percent flag...).
+    """
+
+    kind: str
+    value: Any
+    text: str
+    start: int
+    end: int
+    unit: str = ""
+    dim: str = ""
+    label: str = ""
+    extra: tuple = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict(self.extra).get(key, default)
+
+    def __repr__(self) -> str:
+        bits = [self.kind, repr(self.value)]
+        if self.unit:
+            bits.append(self.unit)
+        if self.label:
+            bits.append(f"label={self.label}")
+        return f"Mention({', '.join(bits)} @{self.start})"
+
+
+@dataclass
+class Reading:
+    """Everything :func:`read` found in one text, in order of appearance."""
+
+    text: str
+    mentions: list[Mention] = field(default_factory=list)
+    groups: list[list[int]] = field(default_factory=list)  # coordinations: indexes into mentions
+    words: list[tuple[str, int, int]] = field(default_factory=list)  # (lower-case word, start, end)
+
+    def of_kind(self, *kinds: str) -> list[Mention]:
+        return [m for m in self.mentions if m.kind in kinds]
+
+    def group_of(self, index: int) -> list[int]:
+        """The coordination that holds mention ``index`` (just ``[index]`` when none)."""
+        for g in self.groups:
+            if index in g:
+                return g
+        return [index]
+
+    def __repr__(self) -> str:
+        return f"Reading({len(self.mentions)} mentions: {', '.join(m.kind for m in self.mentions)})"
+
+
+# ---------------------------------------------------------------------------- numbers
+def parse_number_words(words: list[str]) -> tuple[float, int] | None:
+    """Value of English number words at the start of ``words`` and how many words it used.
+
+    ``["twenty", "five", "apples"]`` -> ``(25, 2)``; ``["three", "hundred"]`` -> ``(300, 2)``.
+    """
+    total, current, used, seen = 0, 0, 0, False
+    for i, w in enumerate(words):
+        if w in _WORDS:
+            if seen and current % 10 == 0 and 0 < _WORDS[w] < 10 and current % 100 != 0:
+                current += _WORDS[w]
+            elif seen and current and _WORDS[w] >= 10 and current % 100 != 0:
+                break  # "five ten" is two numbers
+            else:
+                current += _WORDS[w]
+            seen, used = True, i + 1
+        elif w in _SCALES and seen:
+            scale = _SCALES[w]
+            if scale == 100:
+                current *= 100
+            else:
+                total += current * scale
+                current = 0
+            used = i + 1
+        elif w == "and" and seen and i + 1 < len(words) and words[i + 1] in _WORDS and current >= 100:
+            continue
+        else:
+            break
+    return (total + current, used) if seen else None
+
+
+_NUM_RX = re.compile(
+    r"(?P<cur>US\$|[$€£¥￥])?\s?(?P<num>(?<![\w.])[-−–]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|"
+    r"(?<![\w.])[-−]?\.\d+)(?P<sci>\s?(?:x|×|\*)\s?10\^\s?[-−]?\d+)?(?P<mult>\s?(?:[kKMB]|mn|bn|thousand|million|"
+    r"billion|trillion)(?![A-Za-z]))?")
+_WORD_NUM_RX = re.compile(r"\b(?:(?:a |an )?(?:" + "|".join(sorted(list(_WORDS) + list(_SCALES), key=len, reverse=True))
+                          + r")(?:[\s-]+(?:and\s+)?(?:" + "|".join(list(_WORDS) + list(_SCALES))
+                          + r"))*|half a dozen|a dozen|dozen|a couple of|a pair of|twice|thrice|a decade|decade|"
+                          r"a century|century)\b", re.I)
+_ZH_NUM_RX = re.compile(r"(百分之)?([零〇一二两三四五六七八九十百千万亿点]+|\d+(?:\.\d+)?)(万|亿|千)?")
+_ASSIGN_RX = re.compile(r"(?<![\w.])([A-Za-z][A-Za-z0-9_]{0,20})\s*(?:=|:|equals?(?: to)?|is)\s*(?=[-−$€£]?\d)")
+
+
+def _to_float(raw: str) -> float:
+    return float(raw.replace(",", "").replace("−", "-").replace("–", "-"))
+
+
+def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
+    """``(canonical unit, dimension, surface, end)`` of a unit right after position ``end``."""
+    m = _UNIT_RE.match(text, end)
+    if m:
+        surface = m.group(1)
+        canon, dim = gz.UNITS.get(surface) or gz.UNITS.get(surface.lower()) or (surface, "")
+        stop = m.end()
+        # compound units: "meters/second", "m/s^2", "grams/mole"
+        tail = re.match(r"(?:/|\s?per\s)\s?([A-Za-z]+(?:\^?[23²³])?)", text[stop:])
+        if tail and dim not in ("speed", "acceleration"):
+            surface = text[m.start(1): stop + tail.end()]
+            stop += tail.end()
+            canon = gz.UNITS.get(surface.lower(), (surface, dim))[0]
+            dim = gz.UNITS.get(surface.lower(), (surface, "rate" if dim else ""))[1]
+        return canon, dim, surface, stop
+    m = re.match(r"\s?(?:-\s?)?([A-Za-z]{3,}(?:\s(?:per|of)\s[A-Za-z]+)?)", text[end:])
+    if m:  # a plain noun after the number: "3 bedrooms", "100 generations"
+        noun = m.group(1).split()[0].lower()
+        if noun not in lang.STOPWORDS and noun not in ("and", "or", "to", "in", "of", "at", "for"):
+            return noun, "", m.group(1).split()[0], end + m.start(1) + len(noun)
+    return "", "", "", end
+
+
+def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
+    out: list[Mention] = []
+
+    def free(s: int, e: int) -> bool:
+        return not any(a < e and s < b for a, b in taken)
+
+    for m in _NUM_RX.finditer(text):
+        s, e = m.start("num"), m.end()
+        if not free(s, m.end("num")):
+            continue
+        raw = m.group("num")
+        if s > 0 and (text[s - 1].isalpha() or text[s - 1] in "_") and raw[0] not in "-−":
+            continue  # inside a word: "DNA123", "C6H12O6"
+        after = text[m.end("num"): m.end("num") + 1]
+        if after.isalpha() and after.lower() not in "kmbx" and not _UNIT_RE.match(text, m.end("num")):
+            if re.match(r"[A-Za-z]+\d", text[m.end("num"):]):
+                continue  # "3D", "2x2" style codes
+        value = _to_float(raw)
+        if m.group("sci"):
+            value *= 10 ** int(re.sub(r"[^\d-]", "", m.group("sci").replace("−", "-"))[2:] or 0)
+        currency = _CURRENCY_SIGNS.get((m.group("cur") or "").strip(), "")
+        mult = (m.group("mult") or "").strip()
+        if mult:
+            if mult == "M" or mult.lower() in ("million", "billion", "trillion", "thousand", "mn", "bn") or \
+                    (currency and mult.lower() in ("k", "m", "b")) or mult in ("K", "B"):
+                value *= _MULT[mult.lower()]
+            else:
+                e = m.end("num")
+        else:
+            e = m.end("num") if not m.group("sci") else m.end("sci")
+        is_int = re.fullmatch(r"[-−–]?[\d,]+", raw) is not None and value == int(value)
+        unit, dim, surface, stop = ("", "", "", e)
+        if currency:
+            unit, dim = currency, "money"
+        else:
+            unit, dim, surface, stop = _unit_after(text, e)
+            if unit in ("USD", "EUR", "GBP", "JPY", "CNY"):
+                dim = "money"
+        per = _PER_RE.match(text, stop)
+        extra: list[tuple[str, Any]] = [("int", is_int and not mult)]
+        if per:
+            extra.append(("per", per.group(1).lower()))
+        # coordinates: "33.4484 N, 112.0740 W"
+        hemi = re.match(r"\s?°?\s?([NSEW])(?![A-Za-z])", text[e:])
+        if hemi and not unit[:1].isupper() or (hemi and unit in ("N", "S", "E", "W")):
+            if hemi.group(1) in "SW":
+                value = -abs(value)
+            unit, dim, stop = "deg", "angle", e + hemi.end()
+        if unit == "%":
+            extra.append(("percent", True))
+        value = int(value) if is_int and value == int(value) and not mult else value
+        if mult and float(value).is_integer():
+            value = int(value)
+        out.append(Mention("number", value, text[m.start():stop], m.start() if currency else s, stop, unit, dim,
+                           extra=tuple(extra)))
+        taken.append((s, stop))
+    for m in _WORD_NUM_RX.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        phrase = m.group(0).lower()
+        if phrase in _SPECIAL:
+            value = _SPECIAL[phrase]
+            if phrase in ("once", "single", "half") or phrase.startswith("a ") and phrase not in (
+                    "a dozen", "a decade", "a century", "a hundred", "a thousand", "a million", "a billion"):
+                if phrase not in ("a couple of", "a pair of"):
+                    continue
+        else:
+            words = re.split(r"[\s-]+", phrase)
+            if words[0] in ("a", "an"):
+                words = ["one"] + words[1:]
+            parsed = parse_number_words(words)
+            if parsed is None:
+                continue
+            value = parsed[0]
+            if words == ["one"]:
+                # "one" is mostly a pronoun ("the one", "one of"); keep it only before a noun or unit
+                nxt = text[m.end(): m.end() + 12].lower()
+                if not re.match(r"\s(?:[a-z]+s\b|year|day|hour|minute|second|week|month|meter|mile|kilo|dollar|person|"
+                                r"adult|child|room|bed|time|unit)", nxt):
+                    continue
+        unit, dim, surface, stop = _unit_after(text, m.end())
+        if phrase in ("a decade", "decade", "a century", "century"):
+            unit, dim, stop = "year", "time", m.end()
+        out.append(Mention("number", value, text[m.start():stop], m.start(), stop, unit, dim,
+                           extra=(("int", float(value).is_integer()), ("words", True))))
+        taken.append((m.start(), stop))
+    for m in _ZH_NUM_RX.finditer(text):
+        if not free(m.start(), m.end()) or not lang.is_chinese(m.group(0)) and not m.group(3) and not m.group(1):
+            continue
+        core = m.group(2)
+        if len(core) == 1 and core in "一二两三四五六七八九十" and not m.group(3) and not re.match(
+                r"个|天|年|月|周|次|本|张|条|家|位|人|小时|分钟|秒|公里|千米|米|厘米|公斤|千克|克|吨|度|美元|欧元|元|块|名|件|份|只|号|日|点|$|[^\u3400-\u9fff]",
+                text[m.end():]):
+            continue  # "一下", "一些": not numbers
+        if re.fullmatch(r"[\d.]+", core):
+            value: float | None = float(core)
+        elif "点" in core:
+            a, _, b = core.partition("点")
+            ia = lang.chinese_number(a)
+            value = None if ia is None or not b else float(f"{ia}.{''.join(str(lang.chinese_number(c)) for c in b)}")
+        else:
+            value = lang.chinese_number(core)
+        if value is None or core in ("万", "亿", "千", "百"):
+            continue
+        if m.group(3):
+            value *= _MULT[m.group(3)]
+        unit, dim, surface, stop = _unit_after(text, m.end())
+        zh_unit = re.match(r"个?(小时|分钟|秒|天|周|星期|个月|月|年|公里|千米|米|厘米|公斤|千克|克|吨|度|美元|欧元|英镑|日元|元|块|人|次|本|张|条|家|位)",
+                           text[m.end():])
+        if zh_unit:
+            surface = zh_unit.group(1)
+            unit, dim = gz.UNITS.get(surface, (surface, ""))
+            stop = m.end() + zh_unit.end()
+        extra = [("int", float(value).is_integer())]
+        if m.group(1):
+            unit, dim = "%", "percent"
+            extra.append(("percent", True))
+        value = int(value) if float(value).is_integer() else value
+        out.append(Mention("number", value, text[m.start():stop], m.start(), stop, unit, dim, extra=tuple(extra)))
+        taken.append((m.start(), stop))
+    return out
+
+
+def _label_numbers(text: str, numbers: list[Mention]) -> list[Mention]:
+    """Attach the name a number is given: "a = 3", "x=1", "alpha equals to 0.05"."""
+    starts = {n.start: i for i, n in enumerate(numbers)}
+    out = list(numbers)
+    for m in _ASSIGN_RX.finditer(text):
+        pos = m.end()
+        while pos < len(text) and text[pos] == " ":
+            pos += 1
+        i = starts.get(pos)
+        if i is not None and not out[i].label:
+            n = out[i]
+            out[i] = Mention(n.kind, n.value, n.text, n.start, n.end, n.unit, n.dim, m.group(1), n.extra)
+    return out
+
+
+# ---------------------------------------------------------------------------- other kinds
+_QUOTE_RX = re.compile(r"\"([^\"]+)\"|“([^”]+)”|「([^」]+)」|『([^』]+)』|《([^》]+)》|`([^`]+)`|‘([^’]+)’|"
+                       r"(?<![\w])'([^']+?)'(?![\w])")
+
+
+def _quoted(text: str) -> list[Mention]:
+    out = []
+    for m in _QUOTE_RX.finditer(text):
+        inner = next(g for g in m.groups() if g is not None).strip()
+        if inner:
+            out.append(Mention("quoted", inner, m.group(0), m.start(), m.end()))
+    return out
+
+
+def _literal(raw: str) -> Any:
+    s = raw.strip()
+    try:
+        return json.loads(s)
+    except ValueError:
+        pass
+    try:
+        return ast.literal_eval(s.replace("(", "[").replace(")", "]") if s[0] == "(" else s)
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+        return None
+
+
+def _groups(text: str) -> list[Mention]:
+    """Bracketed literals: ``[1, 2]``, ``(3,4)``, ``[[1, 2], [3, 4]]``, ``{'a': 1}``."""
+    out = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "[({":
+            close = {"[": "]", "(": ")", "{": "}"}[ch]
+            depth, j = 0, i
+            while j < len(text):
+                if text[j] in "[({":
+                    depth += 1
+                elif text[j] in "])}":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            if j < len(text) and text[j] == close:
+                raw = text[i: j + 1]
+                value = _literal(raw)
+                if isinstance(value, (list, tuple)) and value and all(
+                        isinstance(v, (int, float, str, list, tuple)) for v in value):
+                    value = [list(v) if isinstance(v, tuple) else v for v in value]
+                    if not (len(value) == 1 and isinstance(value[0], str) and ch == "("):
+                        out.append(Mention("group", value, raw, i, j + 1))
+                        i = j + 1
+                        continue
+                elif isinstance(value, dict) and value:
+                    out.append(Mention("dict", value, raw, i, j + 1))
+                    i = j + 1
+                    continue
+                elif ch == "(" and re.fullmatch(r"\(\s*-?[\d.]+\s*[NS]?\s*,\s*-?[\d.]+\s*[EW]?\s*\)", raw):
+                    nums = [n.value for n in _numbers(raw, [])]
+                    out.append(Mention("group", nums, raw, i, j + 1))
+                    i = j + 1
+                    continue
+        i += 1
+    return out
+
+
+_EXPR_RX = re.compile(
+    r"(?:(?:[a-zA-Z]\s*\(\s*[a-z]\s*\)|y)\s*=\s*)?"
+    r"(?P<e>[-+]?\s*(?:\d+(?:\.\d+)?\s*\*?\s*)?(?:[a-z]\s*(?:\^|\*\*)\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*\*?\s*x|"
+    r"(?:sin|cos|tan|exp|log|ln|sqrt)\s*\(\s*[^)]*\))"
+    r"(?:\s*[-+*/]\s*(?:\d+(?:\.\d+)?\s*\*?\s*)?(?:[a-z]\s*(?:\^|\*\*)\s*\d+(?:\.\d+)?|"
+    r"(?:sin|cos|tan|exp|log|ln|sqrt)\s*\(\s*[^)]*\)|[a-z](?![a-z])|\d+(?:\.\d+)?(?!\d)(?!\.\d)))*)")
+
+
+def _expressions(text: str) -> list[Mention]:
+    out = []
+    for m in _EXPR_RX.finditer(text):
+        e = m.group("e").strip()
+        if len(e) < 2 or not re.search(r"[a-z]", e) or re.fullmatch(r"\d+\s*x", e) and "^" not in text[m.start():m.end()]:
+            if not re.search(r"[a-z]\s*(?:\^|\*\*)", e) and not re.search(r"\d\s*\*?\s*x\s*[-+]", e):
+                continue
+        out.append(Mention("expr", e.replace("**", "^"), m.group(0), m.start(), m.end(),
+                           extra=(("full", m.group(0).strip()),)))
+    return out
+
+
+_DATE_RXS = [
+    (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"), "ymd"),
+    (re.compile(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b"), "ymd"),
+    (re.compile(r"\b(\d{1,2})[/-](\d{1,2})[/-](\d{4})\b"), "mdy"),
+    (re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "ymd"),
+    (re.compile(r"\b(" + _MONTH + r")\.?\s*(\d{1,2})(?:st|nd|rd|th)?(?:,|\s)\s*(\d{4})\b", re.I), "Mdy"),
+    (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH + r")\.?,?\s+(\d{4})\b", re.I), "dMy"),
+    (re.compile(r"\b(" + _MONTH + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:,\s*)?\d{4})", re.I), "Md"),
+    (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\s+(?:of\s+)?(" + _MONTH + r")\b", re.I), "dM"),
+    (re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "md"),
+]
+
+
+def _dates(text: str) -> list[Mention]:
+    out: list[Mention] = []
+    for rx, order in _DATE_RXS:
+        for m in rx.finditer(text):
+            if any(d.start <= m.start() < d.end for d in out):
+                continue
+            g = m.groups()
+            try:
+                if order == "ymd":
+                    y, mo, d = int(g[0]), int(g[1]), int(g[2])
+                elif order == "mdy":
+                    mo, d, y = int(g[0]), int(g[1]), int(g[2])
+                elif order == "Mdy":
+                    mo, d, y = MONTHS[g[0].lower()[:4].rstrip(".") if g[0].lower()[:4] == "sept" else g[0].lower()[:3]], int(g[1]), int(g[2])
+                elif order == "dMy":
+                    d, mo, y = int(g[0]), MONTHS[g[1].lower()[:3]], int(g[2])
+                elif order == "Md":
+                    mo, d, y = MONTHS[g[0].lower()[:3]], int(g[1]), 0
+                elif order == "dM":
+                    d, mo, y = int(g[0]), MONTHS[g[1].lower()[:3]], 0
+                else:
+                    mo, d, y = int(g[0]), int(g[1]), 0
+            except (KeyError, ValueError):
+                continue
+            if not (1 <= mo <= 12 and 1 <= d <= 31):
+                continue
+            out.append(Mention("date", (y, mo, d), m.group(0), m.start(), m.end()))
+    return out
+
+
+_TIME_RX = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])|\b(\d{1,2}):(\d{2})\b|\b(noon|midnight)\b",
+                      re.I)
+
+
+def _times(text: str) -> list[Mention]:
+    out = []
+    for m in _TIME_RX.finditer(text):
+        if m.group(6):
+            h, mi = (12 if m.group(6).lower() == "noon" else 0), 0
+        elif m.group(1):
+            h, mi = int(m.group(1)) % 12, int(m.group(2) or 0)
+            if m.group(3).lower().startswith("p"):
+                h += 12
+        else:
+            h, mi = int(m.group(4)), int(m.group(5))
+        if h < 24 and mi < 60:
+            out.append(Mention("time", (h, mi), m.group(0), m.start(), m.end()))
+    return out
+
+
+_CODE_RX = re.compile(r"(?<![\w@./-])(?:[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
+                      r"(?:[\w-]+/)+[\w.-]+\.\w{1,5}|[\w-]+\.(?:csv|json|txt|xlsx?|pdf|png|jpg|py|md|html|xml|yaml|yml|sql|db)\b|"
+                      r"\d+/[A-Za-z]+\d+|[A-Za-z]+[-_]?\d[\w-]*|\d+[-_][A-Za-z][\w-]*|[A-Za-z]+_[\w]+)(?![\w@/])")
+
+
+def _codes(text: str) -> list[Mention]:
+    out = []
+    for m in _CODE_RX.finditer(text):
+        raw = m.group(0).rstrip(".")
+        if re.fullmatch(r"[A-Za-z]+\d?", raw) and "_" not in raw:
+            continue
+        if re.fullmatch(r"\d+[a-zA-Z]{1,2}", raw) or re.fullmatch(r"(?:mp3|mp4|h264|3d|2d|4k|x\d)", raw.lower()):
+            continue
+        out.append(Mention("code", raw, raw, m.start(), m.start() + len(raw)))
+    return out
+
+
+_CAP_WORD = re.compile(r"[A-Z][\w'’&.-]*|[A-Z]{2,}|\d+[A-Za-z]*")
+
+
+def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
+    """Runs of capitalised words: ``"LeBron James"``, ``"Battle of Stalingrad"``, ``"Maroon 5"``."""
+    out = []
+    tokens = [(m.group(0), m.start(), m.end()) for m in re.finditer(r"[\w'’&.-]+|[^\w\s]", text)]
+    i = 0
+    sentence_start = True
+    while i < len(tokens):
+        word, s, e = tokens[i]
+        if word in ".?!;:":
+            sentence_start = True
+            i += 1
+            continue
+        cap = word[:1].isupper() and not word.isdigit()
+        if not cap or word.lower().strip(".") in _NOT_NAMES and (sentence_start or word.lower() in ("i", "i'm")):
+            sentence_start = sentence_start and not word[:1].isalnum()
+            i += 1
+            continue
+        j = i
+        end_tok = i
+        while j + 1 < len(tokens):
+            nxt = tokens[j + 1][0]
+            if nxt[:1].isupper() or (nxt.isdigit() and len(nxt) <= 4 and tokens[j + 1][1] == tokens[j][2] + 1):
+                j += 1
+                end_tok = j
+            elif nxt.lower() in _CONNECT and j + 2 < len(tokens) and tokens[j + 2][0][:1].isupper():
+                j += 2
+                end_tok = j
+            else:
+                break
+        start, end = tokens[i][1], tokens[end_tok][2]
+        phrase = text[start:end].rstrip(".,") if not text[start:end].endswith(("Inc.", "Ltd.", "Co.", "D.C.", "Jr.", "Sr.")) \
+            else text[start:end]
+        words = phrase.split()
+        while words and words[0].lower().strip(".") in _NOT_NAMES and sentence_start:
+            words = words[1:]
+        if words:
+            phrase = " ".join(words)
+            start = text.index(phrase, start)
+            end = start + len(phrase)
+            if not any(a < end and start < b for a, b in taken):
+                out.append(Mention("name", phrase, phrase, start, end))
+        sentence_start = False
+        i = end_tok + 1
+    return out
+
+
+def _places(text: str) -> list[Mention]:
+    out: list[Mention] = []
+    for m in gz.PLACE_EN.finditer(text):
+        out.append(Mention("place", m.group(1), m.group(1), m.start(), m.end(),
+                           extra=(("kind", gz.place_kind(m.group(1)) or "city"),)))
+    for m in gz.PLACE_ZH.finditer(text):
+        out.append(Mention("place", m.group(0), m.group(0), m.start(), m.end(),
+                           extra=(("kind", gz.place_kind(m.group(0)) or "city"),)))
+    # "Chicago, Illinois" / "Los Angeles, CA": a city and its state as one place
+    merged: list[Mention] = []
+    i = 0
+    out.sort(key=lambda p: p.start)
+    while i < len(out):
+        p = out[i]
+        tail = re.match(r",\s*([A-Z]{2})(?![A-Za-z])|,\s*([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)", text[p.end:])
+        state = None
+        if tail:
+            state = tail.group(1) if tail.group(1) and tail.group(1) in gz.US_STATES else None
+            if tail.group(2) and gz.state_code(tail.group(2)):
+                state = tail.group(2)
+            if tail.group(2) and tail.group(2) in gz.COUNTRIES and p.get("kind") == "city":
+                state = tail.group(2)
+        if state and p.get("kind") == "city":
+            end = p.end + text[p.end:].index(state) + len(state)
+            merged.append(Mention("place", p.value, text[p.start:end], p.start, end,
+                                  extra=(("kind", "city"), ("state", state))))
+            i += 1
+            if i < len(out) and out[i].start < end:
+                i += 1
+            continue
+        merged.append(p)
+        i += 1
+    return merged
+
+
+def _geo_names(text: str, names: list[Mention], places: list[Mention]) -> list[Mention]:
+    """Names that read as places: after "in"/"near"/"from", or followed by "river", "county"..."""
+    out = []
+    for n in names:
+        if any(p.start <= n.start < p.end or n.start <= p.start < n.end for p in places):
+            continue
+        before = text[max(0, n.start - 12): n.start]
+        geo = re.match(r"\s+(" + "|".join(_GEO_NOUNS) + r")\b", text[n.end:], re.I)
+        if geo:
+            full = text[n.start: n.end + geo.end()]
+            out.append(Mention("place", full, full, n.start, n.end + geo.end(), extra=(("kind", "area"),)))
+        elif _PLACE_PREP.search(before) and not re.match(r"\s*(?:Inc|Ltd|Corp|LLC)\b", text[n.end:]):
+            out.append(Mention("place", n.value, n.text, n.start, n.end, extra=(("kind", "guess"),)))
+    return out
+
+
+def _units_alone(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
+    """Units named without a number: "in miles", "to km/h", "in Celsius", "grams/mole"."""
+    out = []
+    for m in re.finditer(r"\b(?:in|into|to|as|using|per)\s+(?:the\s+)?([A-Za-z°%/^²³]+(?:/[A-Za-z]+)?)", text):
+        s = m.start(1)
+        if any(a <= s < b for a, b in taken):
+            continue
+        word = m.group(1)
+        hit = gz.UNITS.get(word) or gz.UNITS.get(word.lower())
+        if hit is None and "/" in word:
+            hit = (word, "rate")
+        if hit is None:
+            continue
+        out.append(Mention("unit", word, word, s, s + len(word), unit=hit[0], dim=hit[1]))
+    return out
+
+
+def _ranges(text: str, numbers: list[Mention]) -> list[Mention]:
+    """"from 1 to 3", "between 2 and 5", "1-5", "x=1 to x=3": a ``(low, high)`` pair."""
+    out = []
+    by_start = sorted(numbers, key=lambda n: n.start)
+    for a, b in zip(by_start, by_start[1:]):
+        gap = text[a.end: b.start]
+        before = text[max(0, a.start - 14): a.start].lower()
+        if re.fullmatch(r"\s*(?:to|and|through|until|till|-|–|~|至|到)\s*(?:[a-z]\s*=\s*)?", gap, re.I) and (
+                re.search(r"(?:from|between|range|within|interval|limits?)\s*(?:of\s*)?(?:[a-z]\s*=\s*)?\$?$", before)
+                or gap.strip() in ("-", "–", "~", "至", "到")):
+            if gap.strip() in ("-", "–") and (a.unit and a.unit != b.unit or re.search(r"\d-\d", text[a.start:b.end]) and
+                                              len(str(a.value)) == 4):
+                continue
+            out.append(Mention("range", (a.value, b.value), text[a.start:b.end], a.start, b.end,
+                               unit=b.unit or a.unit, dim=b.dim or a.dim))
+    return out
+
+
+def _coordinations(text: str, mentions: list[Mention]) -> list[list[int]]:
+    """Mentions of one kind joined only by commas, "and", "or", "和", "、": ``5, 10 and 15``."""
+    # nested mentions (the numbers inside a range) do not coordinate
+    order = [i for i in sorted(range(len(mentions)), key=lambda i: mentions[i].start)
+             if not any(j != i and mentions[j].start <= mentions[i].start and mentions[i].end <= mentions[j].end
+                        and (mentions[j].end - mentions[j].start) > (mentions[i].end - mentions[i].start)
+                        for j in range(len(mentions)))]
+    groups: list[list[int]] = []
+    current: list[int] = []
+    for i in order:
+        m = mentions[i]
+        if current:
+            prev = mentions[current[-1]]
+            gap = text[prev.end: m.start]
+            same = prev.kind == m.kind or {prev.kind, m.kind} <= {"name", "place", "quoted", "code"}
+            if prev.kind == "number" == m.kind and prev.unit != m.unit:
+                same = False
+            if same and re.fullmatch(r"\s*(?:(?:,|，|、|;)\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+|(?:和|及|与|以及|或))"
+                                     r"\s*(?:also\s+)?(?:the\s+)?(?:for\s+|in\s+|of\s+|at\s+)?", gap, re.I):
+                current.append(i)
+                continue
+            if len(current) > 1:
+                groups.append(current)
+        current = [i]
+    if len(current) > 1:
+        groups.append(current)
+    return groups
+
+
+# ---------------------------------------------------------------------------- the reading
+@lru_cache(maxsize=1024)
+def read(text: str) -> Reading:
+    """Read ``text`` once: every mention, in order, and the coordinations between them.
+
+    Example:
+        >>> [m.value for m in read("radius of 4 inches and height 2.5 m").of_kind("number")]
+        [4, 2.5]
+    """
+    taken: list[tuple[int, int]] = []
+    quoted = _quoted(text)
+    taken += [(q.start, q.end) for q in quoted]
+    codes = [c for c in _codes(text) if not any(q.start <= c.start < q.end for q in quoted)]
+    groups = [g for g in _groups(text) if not any(q.start <= g.start < q.end for q in quoted)]
+    quoted = [q for q in quoted if not any(g.start <= q.start < g.end for g in groups)]
+    taken += [(g.start, g.end) for g in groups]
+    dates = [d for d in _dates(text) if not any(a <= d.start < b for a, b in taken)]
+    taken += [(d.start, d.end) for d in dates]
+    times = [t for t in _times(text) if not any(a <= t.start < b for a, b in taken)]
+    taken += [(t.start, t.end) for t in times]
+    exprs = [x for x in _expressions(text) if not any(a <= x.start < b for a, b in taken)]
+    taken += [(x.start, x.end) for x in exprs]
+    codes = [c for c in codes if not any(a <= c.start < b for a, b in taken)]
+    numbers = _label_numbers(text, _numbers(text, list(taken) + [(c.start, c.end) for c in codes]))
+    taken += [(c.start, c.end) for c in codes]
+    ranges = _ranges(text, numbers)
+    places = [p for p in _places(text) if not any(a <= p.start < b for a, b in taken)]
+    taken_names = taken + [(n.start, n.end) for n in numbers if not n.get("words")]
+    names = _names(text, taken_names)
+    places += _geo_names(text, names, places)
+    names = [n for n in names if not any(p.start <= n.start < p.end or n.start <= p.start < n.end for p in places)]
+    units = _units_alone(text, taken + [(n.start, n.end) for n in numbers])
+    mentions = sorted(quoted + codes + groups + dates + times + exprs + numbers + ranges + places + names + units,
+                      key=lambda m: (m.start, -m.end))
+    words = [(w.group(0).lower(), w.start(), w.end()) for w in re.finditer(r"[A-Za-z][A-Za-z0-9'_-]*", text)]
+    return Reading(text, mentions, _coordinations(text, [m for m in mentions]), words)
