@@ -188,8 +188,17 @@ _ROLE_RULES: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
+_VAGUE_NAMES = frozenset({"to", "from", "start", "end", "q", "value", "type", "target", "source", "input", "key", "item",
+                          "name", "number", "id", "data", "text", "body", "content", "field"})
+
+
 def _role(name: str, desc: str, kind: str) -> str:
     words = lang.split_identifier(name)
+    if name.lower() in _VAGUE_NAMES:
+        low = desc.lower()
+        for role, hints in (("email", ("email", "e-mail")), ("date", ("date",)), ("path", ("file path", "url"))):
+            if any(re.search(rf"\b{h}\b", low) for h in hints):
+                return role
     name_text = " ".join(words)
     low = desc.lower()
     for role, hints in _ROLE_RULES:
@@ -393,11 +402,14 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
     ctx, words = _context_score(slot, reading, m)
     score = ctx
     label = m.label.lower()
+    named = False
     if label:
         if label == slot.name.lower() or lang.matches_any(lang.stem(label), slot.keys):
             score += 6.0
-        elif len(label) <= 2 and slot.numberish:
+            named = True
+        elif (len(label) <= 3 or re.search(r"[_\d]", label)) and slot.numberish:
             score -= 3.0  # "b = 6" is not the slot "a"
+            named = True
     if m.dim:
         if m.dim in slot.dims:
             score += 2.0
@@ -415,10 +427,12 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
         score += 2.5 if ({"year", "yr"} & slot.keys or "year" in slot.name.lower()) else -0.8
     elif {"year"} & slot.keys and "year" in slot.name.lower() and not (m.unit in ("year",) or m.dim == "time"):
         score -= 1.0
-    if m.get("words") and m.unit and not m.dim and ctx == 0:
-        score -= 0.6  # "two sides": a count of things, rarely the value wanted
+    if _is_count(m) and not ({"count", "number", "num", "quantiti", "total", "size"} & slot.keys or
+                             lang.matches_any(lang.stem(m.unit), slot.keys) and "number of" in
+                             str(slot.spec.get("description", "")).lower()):
+        score -= 3.0  # "two charges", "two numbers": a count of the values that follow, not one of them
     score -= 0.25 * abs(rank - slot_rank) if slot.numberish or ctx == 0 else 0.05 * abs(rank - slot_rank)
-    if slot.numberish and not label:
+    if slot.numberish and not named:
         score += 0.8
     return score, words
 
@@ -446,8 +460,10 @@ def _place_value(slot: Slot, m: Mention) -> str:
             full = re.search(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z][a-z]{3,}\b", desc) and not re.search(
                 r", [A-Z]{2}\b", desc)
             return f"{name}, {gz.US_STATES.get(code, code) if full else code}"
-    if m.get("kind") == "area" or (slot.role in ("place",) and state and not wants_state):
-        return name if m.get("kind") != "area" else m.text
+    if m.get("kind") == "area":
+        return m.text
+    if slot.role == "place" and m.get("as_written"):
+        return m.get("as_written")  # "Boston, MA" as the user wrote it
     return name
 
 
@@ -523,8 +539,15 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             elif role in ("expr", "date", "time", "email", "path", "unit", "currency"):
                 base -= 3.0
             value = m.value
-            if lang.stem(m.value.lower()) in tool_vocab and len(m.value.split()) == 1:
+            words_ = value.split()
+            while len(words_) > 1 and lang.stem(words_[0].lower()) in tool_vocab:
+                words_ = words_[1:]  # "Lawyer John Doe" for a lawyer tool: the name is "John Doe"
+            value = " ".join(words_)
+            if lang.stem(value.lower()) in tool_vocab and len(words_) == 1:
                 base -= 1.5  # the tool's own word ("NBA" in a basketball tool) is rarely the argument
+            nxt = re.match(r"\s+([a-z]+)", reading.text[m.end:])
+            if nxt and lang.stem(nxt.group(1)) in tool_vocab and len(words_) == 1:
+                base -= 1.0  # "Patent lawsuit": a modifier of the tool's noun, not the entity
         elif m.kind == "quoted":
             base += 2.0 if role not in ("expr", "date", "unit", "currency") else 0.5
             value = m.value
@@ -549,6 +572,9 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 if m.unit and not m.dim:
                     value = str(m.value)
             elif role == "unit" and m.unit:
+                dims = {n.dim or n.unit for n in mentions if n.kind == "number" and n.unit and not n.get("idiom")}
+                if len(dims) > 1 or m.dim in ("money", "percent"):
+                    continue  # "50 km in 2 hours": which unit would the answer be in?
                 base += 1.5 + (2.0 if not slot.dims or m.dim in slot.dims else -1.0)
                 value = m.text[len(m.text.rstrip()) - len(m.text.rstrip()):]
                 value = _unit_surface(reading, m)
@@ -596,6 +622,10 @@ _VERBS = frozenset("""find get calculate compute determine give show tell list f
     one two three four five six seven eight nine ten first second third new old other another same such""".split())
 
 
+_TIME_WORDS = frozenset("month months week weeks year years day days hour hours minute minutes second seconds time "
+                        "times upcoming recent latest future past ago annual monthly weekly daily".split())
+
+
 def _phrases(reading: Reading, tool_vocab: frozenset[str], used_spans: list[tuple[int, int]]) -> list[Mention]:
     """Runs of content words the tool's definition does not already contain: the new information."""
     out = []
@@ -619,7 +649,8 @@ def _phrases(reading: Reading, tool_vocab: frozenset[str], used_spans: list[tupl
         if re.search(r"[^\s'-]", gap):
             flush()
         st = lang.stem(w)
-        if w in _VERBS or w in lang.STOPWORDS or st in tool_vocab or len(w) < 2 or w.isdigit():
+        if w in _VERBS or w in lang.STOPWORDS or st in tool_vocab or len(w) < 2 or w.isdigit() or w in _TIME_WORDS \
+                or (w.endswith(("ed", "ing")) and len(w) > 5 and not run):
             flush()
         else:
             run.append((w, s, e))
@@ -834,11 +865,13 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     vocab = tool_words | frozenset(k for s in slots for k in s.keys)
     cands: list[tuple[float, Slot, Any, tuple[int, ...], Evidence]] = []
     numbers = [(i, m) for i, m in enumerate(mentions) if m.kind == "number" and not _nested(mentions, m)]
+    values = [(i, m) for i, m in numbers if not _is_count(m)]
     num_slots = [s for s in slots if s.kind in ("integer", "number")]
     for s in slots:
         if s.kind in ("integer", "number"):
             rank_slot = num_slots.index(s)
-            for rank, (i, m) in enumerate(numbers):
+            for i, m in numbers:
+                rank = next((r for r, (j, _) in enumerate(values) if j == i), len(values))
                 score, words = _score_number(s, reading, m, rank, rank_slot)
                 cands.append((score, s, _number_value(s, m), (i,), Evidence(_number_rule(m), words)))
             for i, m in enumerate(mentions):
@@ -847,7 +880,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     cands.append((3.0, s, m.value[0], (i,), Evidence("time", m.text)))
         elif s.kind == "string":
             for score, value, i, ev in _string_candidates(s, reading, mentions, vocab):
-                cands.append((score, s, value, (i,), ev))
+                consumes = not (ev.rule == "unit of a number")
+                cands.append((score, s, value, (i,) if consumes else (), ev))
     used_spans = [(m.start, m.end) for m in mentions if m.kind not in ("phrase",)]
     phrases = _phrases(reading, vocab, used_spans)
     all_mentions = list(mentions) + phrases
@@ -894,10 +928,6 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             out.arguments[s.name] = value
             out.evidence[s.name] = ev
             out.strength[s.name] = score
-            if len(idx) == 1 and idx[0] < len(mentions):
-                spread = _spread(s, reading, mentions, idx[0], taken, cands)
-                if spread:
-                    out.spread[s.name] = spread
         elif s.required:
             default = s.spec.get("default")
             if default is not None:
@@ -906,8 +936,15 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 out.strength[s.name] = 0.1
             else:
                 out.missing.append(s.name)
-    # keep the schema's order in the arguments (a model writes them in that order)
+    if depth == 0:
+        groups = list(reading.groups) + [[len(mentions) + k for k in g] for g in _coordinations_of(reading, phrases)]
+        out.spread = _spreads(slots, filled, groups, all_mentions, taken, cands, reading.text)
     return out
+
+
+def _is_count(m: Mention) -> bool:
+    """"two numbers", "three sides": a count of things named in words, not a value to pass."""
+    return bool(m.get("words")) and bool(m.unit) and not m.dim
 
 
 def _nested(mentions: list[Mention], m: Mention) -> bool:
@@ -928,21 +965,68 @@ def _number_rule(m: Mention) -> str:
     return "number"
 
 
-def _spread(s: Slot, reading: Reading, mentions: list[Mention], index: int, taken: set[int],
-            cands: list) -> list[tuple[Any, Evidence]]:
-    """The other values of the coordination the slot's value belongs to, when no other slot took them."""
-    group = reading.group_of(index)
-    if len(group) < 2:
-        return []
-    if any(g in taken and g != index for g in group):
-        return []
-    values = []
-    for g in group:
-        m = mentions[g]
-        for score, cs, value, idx, ev in cands:
-            if cs is s and idx == (g,):
-                values.append((value, ev))
-                break
-        else:
-            return []
-    return values
+_MANY = re.compile(r"\b(?:and|another|also|respectively|each|both|then|same|as well|vs\.?|versus|or)\b|,|、|和|以及|分别",
+                   re.I)
+
+
+def _coordinations_of(reading: Reading, phrases: list[Mention]) -> list[list[int]]:
+    from .reading import _coordinations
+
+    return _coordinations(reading.text, phrases) if len(phrases) > 1 else []
+
+
+def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions: list[Mention], taken: set[int],
+             cands: list, text: str) -> dict[str, list[tuple[Any, Evidence]]]:
+    """Values that ask for several calls: "factorial of 5, 10 and 15", "3 and 4, 5 and 12".
+
+    1. A coordination whose first members went to k slots and that holds n*k members: n calls.
+    2. Otherwise, a slot whose runner-up mentions (unused, nearly as good, same kind) repeat the
+       pattern: "$500,000 from HSBC ... and $700,000 for Wells Fargo" -> two calls.
+    """
+    if not _MANY.search(text):
+        return {}
+    by_slot_cands: dict[str, dict[int, tuple[float, Any, Evidence]]] = {}
+    for score, s, value, idx, ev in cands:
+        if len(idx) == 1:
+            by_slot_cands.setdefault(s.name, {}).setdefault(idx[0], (score, value, ev))
+    chosen = {name: v[3][0] for name, v in filled.items() if len(v[3]) == 1}
+    out: dict[str, list[tuple[Any, Evidence]]] = {}
+    for g in groups:
+        owners = sorted(((g.index(i), name) for name, i in chosen.items() if i in g))
+        if not owners:
+            continue
+        k = len(owners)
+        others = [i for i in g if i not in chosen.values()]
+        if any(i in taken for i in others) or len(g) <= k or len(g) % k:
+            continue
+        if k > 1 and [p for p, _ in owners] != list(range(k)):
+            continue
+        n = len(g) // k
+        for p, name in owners:
+            col = []
+            for j in range(n):
+                member = g[j * k + p] if k > 1 else g[j]
+                hit = by_slot_cands.get(name, {}).get(member)
+                if hit is None:
+                    col = []
+                    break
+                col.append((hit[1], hit[2]))
+            if col:
+                out[name] = col
+    if out:
+        return out
+    alts: dict[str, list[tuple[int, Any, Evidence]]] = {}
+    for name, i in chosen.items():
+        score0 = filled[name][2]
+        kind = mentions[i].kind
+        if kind not in ("number", "place", "name", "date", "code", "time") or score0 < 1.5:
+            continue
+        options = [(mentions[j].start, c[1], c[2]) for j, c in by_slot_cands.get(name, {}).items()
+                   if j != i and j not in taken and mentions[j].kind == kind and c[0] >= max(1.5, 0.6 * score0)
+                   and c[1] != filled[name][0] and not _is_count(mentions[j])]
+        if options:
+            alts[name] = sorted(options + [(mentions[i].start, filled[name][0], filled[name][1])], key=lambda x: x[0])
+    if not alts:
+        return {}
+    n = max(len(v) for v in alts.values())
+    return {name: [(v, e) for _, v, e in vals] for name, vals in alts.items() if len(vals) == n}

@@ -160,7 +160,11 @@ def _build_profile(tool: ToolSpec) -> _Profile:
                 weights.setdefault(syn, weights[st] * 0.8)
     strong = frozenset(c for c, w in weights.items() if w >= 1.0) | frozenset(
         st for st, w in name_words.items() if w >= NAMESPACE_WEIGHT)
-    vocab = frozenset(weights) | frozenset(name_words)
+    # what the definition names itself: its name's words and its parameters' names (the description's
+    # words are not in it: descriptions quote example values, "e.g. 'fraud'", that users then type)
+    param_names = {lang.stem(p) for pname in (tool.parameters.get("properties") or {})
+                   for p in lang.split_identifier(pname)}
+    vocab = frozenset(name_words) | frozenset(param_names)
     return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh)
 
 
@@ -265,7 +269,7 @@ def split_clauses(text: str) -> list[str]:
 
 _SEGMENT_SPLIT = re.compile(
     r"(?<=[.?!;。？！；])\s+|,?\s+(?:and\s+)?(?:then|also|as well as|while|plus)\s+(?=\w)|"
-    r",\s*and\s+(?=(?:another|one|the same|for|in|at|with|do|repeat|same)\b)|"
+    r",\s*(?:and\s+)?(?=(?:another|the same|do the same|repeat)\b)|,\s*and\s+(?=(?:one|for|in|at|with|do|same)\b)|"
     r"\s+and\s+(?=(?:another|one|ones|those|the same|repeat|do the same)\b)|(?:然后|另外|还有|同时|以及)", re.I)
 
 

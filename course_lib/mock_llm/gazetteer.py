@@ -221,7 +221,6 @@ def currency_code(text: str) -> str | None:
 
 def _place_pattern() -> re.Pattern:
     names = set(CITIES) | set(US_CITIES) | set(COUNTRIES) | set(US_STATES.values())
-    names -= {"Washington, D.C."}
     alts = sorted((re.escape(n) for n in names), key=len, reverse=True)
     return re.compile(r"(?<![A-Za-z])(" + "|".join(alts) + r")(?![A-Za-z])")
 

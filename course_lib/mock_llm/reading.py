@@ -64,6 +64,8 @@ _MULT = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1
          "billion": 1e9, "t": 1e12, "trillion": 1e12, "万": 1e4, "亿": 1e8, "千": 1e3, "百万": 1e6}
 _CURRENCY_SIGNS = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "￥": "CNY"}
 _UNIT_KEYS = sorted(gz.UNITS, key=len, reverse=True)
+_AMBIGUOUS_UNITS = frozenset({"in", "a", "t", "l", "h", "g", "s", "m", "A", "C", "F", "H", "T", "V", "W", "N", "K", "L",
+                              "degree", "degrees", "度", "year", "day", "pound", "pounds"} - {"m", "s", "year", "day", "g"})
 _UNIT_RE = re.compile(r"\s?(" + "|".join(re.escape(u) for u in _UNIT_KEYS) + r")(?![A-Za-z0-9])")
 _PER_RE = re.compile(r"\s?(?:per|/|a|an|each)\s+(second|minute|hour|day|week|month|year|annum|person|unit|item|"
                      r"night|mile|km|kilometer|share|hectare|acre|square foot|kg)\b", re.I)
@@ -179,6 +181,9 @@ def _to_float(raw: str) -> float:
 def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     """``(canonical unit, dimension, surface, end)`` of a unit right after position ``end``."""
     m = _UNIT_RE.match(text, end)
+    if m and m.group(1) in _AMBIGUOUS_UNITS and text[end:end + 1] == " " and not re.match(r"[\s]*(?:[.,;:)?!]|$|and\b|or\b|tall\b|long\b|wide\b|away\b)",
+                                                           text[m.end():]):
+        m = None  # "35000 in the next 5 years": "in" is not inches
     if m:
         surface = m.group(1)
         canon, dim = gz.UNITS.get(surface) or gz.UNITS.get(surface.lower()) or (surface, "")
@@ -322,6 +327,16 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     return out
 
 
+def _at_rest(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
+    """"started from rest", "dropped from rest": an initial speed of 0 (a physics idiom)."""
+    out = []
+    for m in re.finditer(r"\b(?:from|at)\s+rest\b|\bdropped\b(?!\s+from\s+\d)", text, re.I):
+        if not any(a <= m.start() < b for a, b in taken):
+            out.append(Mention("number", 0, m.group(0), m.start(), m.end(), "m/s", "speed", "initial",
+                               extra=(("int", True), ("idiom", True))))
+    return out
+
+
 def _label_numbers(text: str, numbers: list[Mention]) -> list[Mention]:
     """Attach the name a number is given: "a = 3", "x=1", "alpha equals to 0.05"."""
     starts = {n.start: i for i, n in enumerate(numbers)}
@@ -405,7 +420,7 @@ def _groups(text: str) -> list[Mention]:
 
 _EXPR_RX = re.compile(
     r"(?:(?:[a-zA-Z]\s*\(\s*[a-z]\s*\)|y)\s*=\s*)?"
-    r"(?P<e>[-+]?\s*(?:\d+(?:\.\d+)?\s*\*?\s*)?(?:[a-z]\s*(?:\^|\*\*)\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*\*?\s*x|"
+    r"(?P<e>[-+]?\s*(?:\d+(?:\.\d+)?\s*\*?\s*)?(?:(?<![/A-Za-z])[xyztn]\s*(?:\^|\*\*)\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*\*?\s*x|"
     r"(?:sin|cos|tan|exp|log|ln|sqrt)\s*\(\s*[^)]*\))"
     r"(?:\s*[-+*/]\s*(?:\d+(?:\.\d+)?\s*\*?\s*)?(?:[a-z]\s*(?:\^|\*\*)\s*\d+(?:\.\d+)?|"
     r"(?:sin|cos|tan|exp|log|ln|sqrt)\s*\(\s*[^)]*\)|[a-z](?![a-z])|\d+(?:\.\d+)?(?!\d)(?!\.\d)))*)")
@@ -555,6 +570,11 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
 def _places(text: str) -> list[Mention]:
     out: list[Mention] = []
     for m in gz.PLACE_EN.finditer(text):
+        geo = re.match(r"\s+(" + "|".join(g for g in _GEO_NOUNS if g not in ("state", "city")) + r")\b", text[m.end():], re.I)
+        if geo:
+            full = text[m.start(): m.end() + geo.end()]
+            out.append(Mention("place", full, full, m.start(), m.end() + geo.end(), extra=(("kind", "area"),)))
+            continue
         out.append(Mention("place", m.group(1), m.group(1), m.start(), m.end(),
                            extra=(("kind", gz.place_kind(m.group(1)) or "city"),)))
     for m in gz.PLACE_ZH.finditer(text):
@@ -566,10 +586,11 @@ def _places(text: str) -> list[Mention]:
     out.sort(key=lambda p: p.start)
     while i < len(out):
         p = out[i]
-        tail = re.match(r",\s*([A-Z]{2})(?![A-Za-z])|,\s*([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)", text[p.end:])
+        tail = re.match(r",\s*([A-Z]{2,3})(?![A-Za-z])|,\s*([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)", text[p.end:])
         state = None
         if tail:
-            state = tail.group(1) if tail.group(1) and tail.group(1) in gz.US_STATES else None
+            state = tail.group(1) if tail.group(1) and (tail.group(1) in gz.US_STATES or tail.group(1) in gz.COUNTRIES) \
+                else None
             if tail.group(2) and gz.state_code(tail.group(2)):
                 state = tail.group(2)
             if tail.group(2) and tail.group(2) in gz.COUNTRIES and p.get("kind") == "city":
@@ -577,7 +598,7 @@ def _places(text: str) -> list[Mention]:
         if state and p.get("kind") == "city":
             end = p.end + text[p.end:].index(state) + len(state)
             merged.append(Mention("place", p.value, text[p.start:end], p.start, end,
-                                  extra=(("kind", "city"), ("state", state))))
+                                  extra=(("kind", "city"), ("state", state), ("as_written", text[p.start:end]))))
             i += 1
             if i < len(out) and out[i].start < end:
                 i += 1
@@ -653,8 +674,8 @@ def _coordinations(text: str, mentions: list[Mention]) -> list[list[int]]:
             prev = mentions[current[-1]]
             gap = text[prev.end: m.start]
             same = prev.kind == m.kind or {prev.kind, m.kind} <= {"name", "place", "quoted", "code"}
-            if prev.kind == "number" == m.kind and prev.unit != m.unit:
-                same = False
+            if prev.kind == "number" == m.kind and prev.unit != m.unit and prev.unit:
+                same = False  # "5 kg and 3 m" are two quantities; "10, 20 and 30 years" share a unit
             if same and re.fullmatch(r"\s*(?:(?:,|，|、|;)\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+|(?:和|及|与|以及|或))"
                                      r"\s*(?:also\s+)?(?:the\s+)?(?:for\s+|in\s+|of\s+|at\s+)?", gap, re.I):
                 current.append(i)
@@ -691,6 +712,13 @@ def read(text: str) -> Reading:
     taken += [(x.start, x.end) for x in exprs]
     codes = [c for c in codes if not any(a <= c.start < b for a, b in taken)]
     numbers = _label_numbers(text, _numbers(text, list(taken) + [(c.start, c.end) for c in codes]))
+    for g in groups:  # "(45, 60)": a pair for a list parameter, or two numbers for two parameters
+        if g.kind == "group" and 1 < len(g.value) <= 4 and all(isinstance(v, (int, float)) for v in g.value):
+            inner = _numbers(g.text, [])
+            if len(inner) == len(g.value):
+                numbers += [Mention("number", v.value, v.text, g.start + v.start, g.start + v.end, v.unit, v.dim,
+                                    extra=v.extra + (("grouped", g.start),)) for v in inner]
+    numbers += _at_rest(text, taken)
     taken += [(c.start, c.end) for c in codes]
     ranges = _ranges(text, numbers)
     places = [p for p in _places(text) if not any(a <= p.start < b for a, b in taken)]
