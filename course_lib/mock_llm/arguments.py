@@ -1015,6 +1015,30 @@ def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions:
                 out[name] = col
     if out:
         return out
+    # "(45, 60) and (81, 27)": k slots took the k numbers of one bracket; each other bracket of k is a call
+    grouped = {name: mentions[i].get("grouped") for name, i in chosen.items() if mentions[i].get("grouped") is not None}
+    if grouped and len(set(grouped.values())) == 1:
+        g0 = next(iter(grouped.values()))
+        brackets: dict[int, list[int]] = {}
+        for j, m in enumerate(mentions):
+            if m.kind == "number" and m.get("grouped") is not None:
+                brackets.setdefault(m.get("grouped"), []).append(j)
+        k = len(grouped)
+        order = sorted(grouped, key=lambda n: chosen[n])
+        same = [b for b in sorted(brackets) if len(brackets[b]) == k]
+        if len(same) > 1 and g0 in same:
+            for p, name in enumerate(order):
+                col = []
+                for b in same:
+                    hit = by_slot_cands.get(name, {}).get(brackets[b][p])
+                    if hit is None:
+                        break
+                    col.append((hit[1], hit[2]))
+                if len(col) == len(same):
+                    out[name] = col
+            if len(out) == k:
+                return out
+            out = {}
     alts: dict[str, list[tuple[int, Any, Evidence]]] = {}
     for name, i in chosen.items():
         score0 = filled[name][2]

@@ -297,31 +297,39 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     segs = _segments(text)
     if len(segs) < 2:
         return [base]
-    first = fill_arguments(tool.parameters, segs[0], vocab)
-    if len(first.arguments) < max(1, len(filled.arguments) // 2):
-        return [base]
-    base_args = dict(filled.arguments)
-    base_ev = dict(filled.evidence)
-    for k, v in first.arguments.items():
-        base_args[k], base_ev[k] = v, first.evidence[k]
-    calls = [PlannedCall(tool.name, base_args, base_ev, [m for m in filled.missing if m not in base_args])]
-    for seg in segs[1:]:
+    parts = []
+    for seg in segs:
         sub = fill_arguments(tool.parameters, seg, vocab)
-        strong = {k: v for k, v in sub.arguments.items() if sub.strength.get(k, 0) >= 1.5}
-        changed = {k: v for k, v in strong.items() if k in base_args and base_args[k] != v}
-        if not changed:
-            for k, v in strong.items():  # new details ("Also apply standardization") apply to every call
-                if k not in base_args:
-                    for c in calls:
-                        c.arguments.setdefault(k, v)
-                        c.evidence.setdefault(k, sub.evidence[k])
+        strong = {k: (v, sub.evidence[k]) for k, v in sub.arguments.items() if sub.strength.get(k, 0) >= 1.5}
+        if strong:
+            parts.append((sub, strong))
+    conflict = any(k in a[1] and k in b[1] and a[1][k][0] != b[1][k][0]
+                   for i, a in enumerate(parts) for b in parts[i + 1:] for k in a[1])
+    if len(parts) < 2 or not conflict:
+        return [base]
+    calls: list[PlannedCall] = []
+    shared = {k: (v, filled.evidence[k]) for k, v in filled.arguments.items()
+              if not any(k in p[1] for p in parts)}  # details said once for all ("in Paris")
+    for sub, strong in parts:
+        if calls and not any(k in calls[-1].arguments and calls[-1].arguments[k] != v for k, (v, _) in strong.items()):
+            for k, (v, e) in strong.items():  # more details of the same call
+                calls[-1].arguments.setdefault(k, v)
+                calls[-1].evidence.setdefault(k, e)
             continue
-        prev = calls[-1]
-        args = dict(prev.arguments)
-        ev = dict(prev.evidence)
-        for k, v in strong.items():
-            args[k], ev[k] = v, sub.evidence[k]
-        calls.append(PlannedCall(tool.name, args, ev, [m for m in prev.missing if m not in args]))
+        prev = calls[-1] if calls else None
+        args: dict = {}
+        ev: dict = {}
+        for k in (tool.parameters.get("properties") or {}):
+            if k in strong:
+                args[k], ev[k] = strong[k]
+            elif k in sub.arguments and sub.strength.get(k, 0) >= 0.8:
+                args[k], ev[k] = sub.arguments[k], sub.evidence[k]
+            elif prev is not None and k in prev.arguments:
+                args[k], ev[k] = prev.arguments[k], prev.evidence[k]  # "the same", "another one with..."
+            elif k in shared:
+                args[k], ev[k] = shared[k]
+        missing = [m for m in filled.missing + sub.missing if m not in args]
+        calls.append(PlannedCall(tool.name, args, ev, list(dict.fromkeys(missing))))
     return calls
 
 

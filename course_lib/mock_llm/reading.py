@@ -698,7 +698,7 @@ def read(text: str) -> Reading:
         [4, 2.5]
     """
     taken: list[tuple[int, int]] = []
-    quoted = _quoted(text)
+    quoted = [q for q in _quoted(text) if (q.end - q.start) < 0.8 * len(text.strip())]  # a request in quotes
     taken += [(q.start, q.end) for q in quoted]
     codes = [c for c in _codes(text) if not any(q.start <= c.start < q.end for q in quoted)]
     groups = [g for g in _groups(text) if not any(q.start <= g.start < q.end for q in quoted)]
