@@ -219,6 +219,47 @@ def _nullable(schema: dict) -> dict:
     return {"anyOf": [schema, {"type": "null"}]}
 
 
+#: ``annotated_types`` constraint class -> (its attribute, the JSON Schema keyword).
+_CONSTRAINTS = {"Ge": ("ge", "minimum"), "Le": ("le", "maximum"), "Gt": ("gt", "exclusiveMinimum"),
+                "Lt": ("lt", "exclusiveMaximum"), "MultipleOf": ("multiple_of", "multipleOf")}
+
+
+def _apply_metadata(schema: dict, extra: Any) -> None:
+    """Fold one ``Annotated`` metadata item into ``schema``.
+
+    A string is the description; ``annotated_types`` constraints (``Ge(1)``, ``Le(20)``,
+    ``MinLen(2)``, ``Interval(ge=1, le=20)``...) and a pydantic ``Field(description=..., ge=...)``
+    become the matching keywords.
+    """
+    if isinstance(extra, str):
+        schema["description"] = extra
+        return
+    kind = type(extra).__name__
+    if kind in _CONSTRAINTS:
+        attr, keyword = _CONSTRAINTS[kind]
+        schema[keyword] = getattr(extra, attr)
+    elif kind in ("MinLen", "MaxLen", "Len"):
+        lo, hi = getattr(extra, "min_length", None), getattr(extra, "max_length", None)
+        array = schema.get("type") == "array"
+        if lo is not None and (kind != "Len" or lo):
+            schema["minItems" if array else "minLength"] = lo
+        if hi is not None:
+            schema["maxItems" if array else "maxLength"] = hi
+    elif kind == "Interval":
+        for attr, keyword in (v for v in _CONSTRAINTS.values() if v[0] != "multiple_of"):
+            if getattr(extra, attr, None) is not None:
+                schema[keyword] = getattr(extra, attr)
+    elif kind == "FieldInfo":  # pydantic.Field(...): its description, examples and constraints
+        if extra.description:
+            schema["description"] = extra.description
+        if extra.examples:
+            schema["examples"] = list(extra.examples)
+        for item in extra.metadata:
+            _apply_metadata(schema, item)
+    elif hasattr(extra, "pattern") and kind.endswith("Pattern"):
+        schema["pattern"] = extra.pattern
+
+
 def _is_typeddict(tp: Any) -> bool:
     return isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__annotations__") and hasattr(tp, "__total__")
 
@@ -230,7 +271,7 @@ def type_schema(annotation: Any) -> dict:
     ``UUID`` (string + ``format``), ``Literal[...]`` and ``Enum`` subclasses (``enum``),
     ``Optional[X]`` / ``X | None`` (nullable), other unions (``anyOf``), ``list[X]``,
     ``tuple[X, ...]``, ``set[X]`` (``uniqueItems``), ``dict[str, X]``, dataclasses and
-    ``TypedDict`` (nested objects), ``Annotated[X, "description" | {keywords}]``, and
+    ``TypedDict`` (nested objects), ``Annotated[X, "description", Ge(1), Field(le=20)...]``, and
     ``Any`` / no annotation (``{}``: any JSON value).
 
     Args:
@@ -259,10 +300,7 @@ def type_schema(annotation: Any) -> dict:
     if origin is typing.Annotated:
         schema = type_schema(args[0])
         for extra in args[1:]:
-            if isinstance(extra, str):
-                schema["description"] = extra
-            elif isinstance(extra, Mapping):
-                schema.update(copy.deepcopy(dict(extra)))
+            _apply_metadata(schema, extra)
         return schema
     if origin is Literal:
         return _enum_schema(list(args))

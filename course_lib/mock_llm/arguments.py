@@ -5,7 +5,8 @@ value or synonym, ``integer``/``number`` by the number written nearest to the pr
 name, ``boolean`` by phrasing, ``array`` by a list ("a, b and c"), nested ``object`` by
 recursion, and ``string`` by what its name and description say it holds (a place, a
 date, a quoted title, a search query...). Optional properties with nothing in the text
-are left out, so the tool's defaults apply, as a real model does.
+are left out, so the tool's defaults apply, as a real model does; a required but nullable
+property (how strict mode spells "optional") gets ``null``.
 
 Every filled value records the words it came from (:class:`Evidence`), which is what
 ``MockLLM.explain`` shows. Deliberate shortcut: rules, not learning; each rule is short
@@ -76,6 +77,16 @@ def _types(spec: dict) -> list[str]:
     if "properties" in spec:
         return ["object"]
     return ["string"]
+
+
+def accepts_null(spec: dict) -> bool:
+    """True when the property schema allows ``null`` (``type: [..., "null"]``, a null ``anyOf`` branch or enum value)."""
+    t = spec.get("type")
+    if t == "null" or (isinstance(t, list) and "null" in t):
+        return True
+    if None in (spec.get("enum") or []):
+        return True
+    return any(isinstance(b, dict) and b.get("type") == "null" for b in spec.get("anyOf") or spec.get("oneOf") or [])
 
 
 def match_enum(text: str, values: list[Any]) -> tuple[Any, str] | None:
@@ -161,12 +172,27 @@ def _query(text: str) -> str:
     return q.strip(" ?.!。？！") or text.strip()
 
 
-def fill_arguments(parameters: dict, text: str) -> Filled:
+def deref(spec: dict, root: dict) -> dict:
+    """``spec`` with a local ``$ref`` (``#/$defs/X``) replaced by its target (its own keys win)."""
+    seen = 0
+    while isinstance(spec.get("$ref"), str) and spec["$ref"].startswith("#/") and seen < 8:
+        target: Any = root
+        for part in spec["$ref"][2:].split("/"):
+            target = target.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(target, dict) else None
+        if not isinstance(target, dict):
+            return spec
+        spec = {**target, **{k: v for k, v in spec.items() if k != "$ref"}}
+        seen += 1
+    return spec
+
+
+def fill_arguments(parameters: dict, text: str, root: dict | None = None) -> Filled:
     """Fill the arguments of a tool whose ``parameters`` schema is given, from ``text``.
 
     Args:
         parameters: the tool's JSON Schema (``{"type": "object", "properties": ...}``).
         text: the user's request (one clause of it when the request asks several things).
+        root: the tool's whole schema, where ``$ref`` targets (``$defs``) live (default: ``parameters``).
 
     Returns:
         :class:`Filled` with the arguments found, the evidence for each, and the names
@@ -186,17 +212,21 @@ def fill_arguments(parameters: dict, text: str) -> Filled:
     used_quotes: set[int] = set()
     out = Filled()
     for name in order:
-        spec = props.get(name) or {}
-        value = _fill_one(name, spec, text, numbers, quoted, used_numbers, used_quotes)
+        spec = deref(props.get(name) or {}, root or parameters)  # lossless schemas keep $defs + $ref
+        value = _fill_one(name, spec, text, numbers, quoted, used_numbers, used_quotes, root or parameters)
         if value is None:
-            if name in required:
+            if name in required and accepts_null(spec):
+                # A strict schema lists every field as required and marks the optional ones
+                # nullable: a model sends null for what the user did not say (C-03).
+                out.arguments[name], out.evidence[name] = None, Evidence("nullable", "not mentioned")
+            elif name in required:
                 out.missing.append(name)
             continue
         out.arguments[name], out.evidence[name] = value
     return out
 
 
-def _fill_one(name, spec, text, numbers, quoted, used_numbers, used_quotes):
+def _fill_one(name, spec, text, numbers, quoted, used_numbers, used_quotes, root=None):
     types = _types(spec)
     hints = _hints(name, spec)
     if "enum" in spec:
@@ -215,7 +245,7 @@ def _fill_one(name, spec, text, numbers, quoted, used_numbers, used_quotes):
     if kind == "array":
         return _array(name, spec, text)
     if kind == "object":
-        sub = fill_arguments(spec, text)
+        sub = fill_arguments(spec, text, root)
         if not sub.arguments:
             return None
         return sub.arguments, Evidence("object", ", ".join(f"{k}={v!r}" for k, v in sub.arguments.items()))
