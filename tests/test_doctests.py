@@ -6,7 +6,8 @@ import importlib
 
 import pytest
 
-MODULES = ["course_lib.tool_schemas", "course_lib.tool_registry", "course_lib.agent", "course_lib.strict_mode"]
+MODULES = ["course_lib.tool_schemas", "course_lib.tool_registry", "course_lib.agent", "course_lib.strict_mode",
+           "course_lib.examples"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -165,10 +165,22 @@ _LEAD = re.compile(
 )
 
 
+#: "the top 3 wiki pages about", "5 results on": how many, not what (the topic follows).
+_QUANTITY = re.compile(
+    r"^(?:the\s+|a\s+|an\s+)?(?:(?:top|first|best|latest|last|most|relevant|\d+|[a-z]+)\s+){0,3}?"
+    r"(?:pages?|results?|articles?|documents?|docs|entries|links?|items?|hits?)\s+"
+    r"(?:about|on|for|regarding|mentioning|related to)\s+", re.I)
+#: 在公司 Wiki 里 / 从知识库中: where to search, not what.
+_ZH_PLACE = re.compile(r"^(?:帮我|请|麻烦)?(?:在|从)[^，。,？?]{1,15}?(?:里面|里|中|上|内)")
+_ZH_VERB = re.compile(r"^(?:帮我|请|麻烦)?(?:搜索|查找|查一下|查询|检索|搜一下|找一下|找)(?:一下)?(?:关于)?")
+
+
 def _query(text: str) -> str:
     q = _LEAD.sub("", text.strip())
     q = re.sub(r"^(?:for|about)\s+", "", q, flags=re.I)
-    q = re.sub(r"^(?:帮我|请|麻烦)?(?:搜索|查找|查一下|查询|检索|搜一下)(?:一下)?", "", q)
+    q = _QUANTITY.sub("", q)
+    q = _ZH_VERB.sub("", _ZH_PLACE.sub("", q))
+    q = re.sub(r"(?:的)?(?:相关)?(?:页面|文档|资料)$", "", q)
     return q.strip(" ?.!。？！") or text.strip()
 
 
