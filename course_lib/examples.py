@@ -15,9 +15,8 @@ Later lessons add theirs here (project manager, finance database).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
-
-from .mock_llm.language import CITIES
 
 #: Invented but fixed weather, keyed by English city name.
 WEATHER_TABLE: dict[str, dict[str, Any]] = {
@@ -27,7 +26,16 @@ WEATHER_TABLE: dict[str, dict[str, Any]] = {
     "Shenzhen": {"temp": 30, "humidity": 78}, "Singapore": {"temp": 31, "humidity": 84},
     "Berlin": {"temp": 16, "humidity": 60}, "Sydney": {"temp": 19, "humidity": 58},
 }
-_ZH_TO_EN = {zh: en for en, zh in CITIES.items()}
+
+
+@lru_cache(maxsize=1)
+def _zh_to_en() -> dict[str, str]:
+    # Imported on first use: the mock LLM package is heavy, and MCP servers started as stdio
+    # child processes import this module only for the wiki (lesson 09).
+    from .mock_llm.language import CITIES
+
+    return {zh: en for en, zh in CITIES.items()}
+
 
 WEATHER_TOOL: dict[str, Any] = {
     "type": "function",
@@ -67,7 +75,7 @@ def get_weather(city: str, unit: str = "celsius") -> dict[str, Any]:
         >>> get_weather("上海")
         {'temp': 28, 'humidity': 65}
     """
-    key = _ZH_TO_EN.get(city.strip(), city.strip().title())
+    key = _zh_to_en().get(city.strip(), city.strip().title())
     if key not in WEATHER_TABLE:
         raise UnknownCity(f"no weather data for {city!r}; known cities: {', '.join(WEATHER_TABLE)}")
     data = dict(WEATHER_TABLE[key])
