@@ -1,15 +1,32 @@
 """Agent Tool Systems: the library behind the course notebooks.
 
 The learner-facing names are re-exported here; each lives in a module named after the idea
-it teaches (see ``docs/architecture.md`` for the map).
+it teaches (see ``docs/architecture.md`` for the map). They are imported lazily (PEP 562),
+so a child process that needs one small module (an MCP server over stdio, lesson 09) does
+not pay for importing the openai SDK and the mock LLM at start-up.
 """
-from .function_calling import as_dict, parse_arguments, run_tool_call, run_tool_calls, tool_loop
-from .llm_client import backend, default_model, get_client
-from .mock_llm import MockLLM
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "MockLLM", "as_dict", "backend", "default_model", "get_client", "parse_arguments", "run_tool_call",
-    "run_tool_calls", "tool_loop",
-]
+_EXPORTS = {
+    "as_dict": "function_calling", "parse_arguments": "function_calling", "run_tool_call": "function_calling",
+    "run_tool_calls": "function_calling", "tool_loop": "function_calling",
+    "backend": "llm_client", "default_model": "llm_client", "get_client": "llm_client",
+    "MockLLM": "mock_llm",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

@@ -12,6 +12,11 @@ import sys
 
 COMMAND_MODULES = [
     "course_lib.commands.check",
+    "course_lib.commands.hint",
+    "course_lib.commands.progress",
+    "course_lib.commands.reset",
+    "course_lib.commands.preflight",
+    "course_lib.commands.slides",
     "course_lib.commands.exercises",
     "course_lib.commands.llm",
     "course_lib.commands.notebooks",

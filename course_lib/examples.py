@@ -4,14 +4,19 @@
   table, in English or Chinese names, so every run prints the same numbers
   (Shanghai / 上海 -> ``{"temp": 28, "humidity": 65}``, the seed's own values).
 * ``WEATHER_TOOL``: its Chat Completions tool definition (JSON Schema parameters).
+* ``WEB_SEARCH_SCHEMA`` / ``WEB_SEARCH_TOOL`` (seed 000 §2.2): Hermes' web search definition.
+* ``search_wiki`` over ``WIKI_PAGES`` (seed 000 §7, "query the company's internal wiki"): the
+  wiki of exercise 02 (its schema is the learner's to write) and of the MCP lessons.
+* ``WEATHER_OPENAPI`` + ``weather_api`` (seed 000 §2.3): the weather as a REST API, to compare
+  an OpenAPI operation with a tool.
 
-Later lessons add theirs here (wiki search, project manager, finance database).
+Later lessons add theirs here (project manager, finance database).
 """
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
-
-from .mock_llm.language import CITIES
 
 #: Invented but fixed weather, keyed by English city name.
 WEATHER_TABLE: dict[str, dict[str, Any]] = {
@@ -21,7 +26,16 @@ WEATHER_TABLE: dict[str, dict[str, Any]] = {
     "Shenzhen": {"temp": 30, "humidity": 78}, "Singapore": {"temp": 31, "humidity": 84},
     "Berlin": {"temp": 16, "humidity": 60}, "Sydney": {"temp": 19, "humidity": 58},
 }
-_ZH_TO_EN = {zh: en for en, zh in CITIES.items()}
+
+
+@lru_cache(maxsize=1)
+def _zh_to_en() -> dict[str, str]:
+    # Imported on first use: the mock LLM package is heavy, and MCP servers started as stdio
+    # child processes import this module only for the wiki (lesson 09).
+    from .mock_llm.language import CITIES
+
+    return {zh: en for en, zh in CITIES.items()}
+
 
 WEATHER_TOOL: dict[str, Any] = {
     "type": "function",
@@ -61,10 +75,152 @@ def get_weather(city: str, unit: str = "celsius") -> dict[str, Any]:
         >>> get_weather("上海")
         {'temp': 28, 'humidity': 65}
     """
-    key = _ZH_TO_EN.get(city.strip(), city.strip().title())
+    key = _zh_to_en().get(city.strip(), city.strip().title())
     if key not in WEATHER_TABLE:
         raise UnknownCity(f"no weather data for {city!r}; known cities: {', '.join(WEATHER_TABLE)}")
     data = dict(WEATHER_TABLE[key])
     if unit == "fahrenheit":
         data["temp"] = round(data["temp"] * 9 / 5 + 32)
     return data
+
+
+# =========================================================================== web search (seed 000 §2.2)
+#: Hermes' ``web_search`` schema as the seed quotes it (the bare ``{"name", "description",
+#: "parameters"}`` shape a registry stores; wrap it as ``{"type": "function", "function": ...}``
+#: for the Chat Completions API).
+WEB_SEARCH_SCHEMA: dict[str, Any] = {
+    "name": "web_search",
+    "description": "Search the web for information. Returns up to 5 results...",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "The search query to look up on the web."},
+            "limit": {"type": "integer", "description": "Maximum number of results.", "minimum": 1, "maximum": 100,
+                      "default": 5},
+        },
+        "required": ["query"],
+    },
+}
+WEB_SEARCH_TOOL: dict[str, Any] = {"type": "function", "function": WEB_SEARCH_SCHEMA}
+
+
+# =========================================================================== the company wiki (seed 000 §7)
+#: The spaces of the (invented) company wiki; exercise 02's ``space`` enum.
+WIKI_SPACES: tuple[str, ...] = ("engineering", "product", "hr", "finance")
+
+#: A small, fixed wiki so every search prints the same pages.
+WIKI_PAGES: list[dict[str, str]] = [
+    {"id": "eng-1", "space": "engineering", "title": "Deployment checklist",
+     "text": "Before every production deployment: run the test suite, tag the release, announce it in #deploys."},
+    {"id": "eng-2", "space": "engineering", "title": "VPN setup guide",
+     "text": "Install the VPN client, import the company profile, sign in with single sign-on."},
+    {"id": "eng-3", "space": "engineering", "title": "On-call onboarding",
+     "text": "Onboarding for the on-call rotation: alerts, runbooks and escalation."},
+    {"id": "prd-1", "space": "product", "title": "Roadmap 2026",
+     "text": "Themes of the product roadmap: search, mobile app, integrations."},
+    {"id": "prd-2", "space": "product", "title": "Writing a product spec",
+     "text": "A product spec states the problem, the users, the success metrics and the scope."},
+    {"id": "hr-1", "space": "hr", "title": "Onboarding checklist for new employees",
+     "text": "Onboarding week one: laptop, accounts, buddy, first team lunch."},
+    {"id": "hr-2", "space": "hr", "title": "Vacation and holiday policy",
+     "text": "Employees get 25 vacation days a year; request them in the HR portal."},
+    {"id": "hr-3", "space": "hr", "title": "Manager onboarding",
+     "text": "Onboarding for new managers: one-on-ones, reviews, hiring."},
+    {"id": "fin-1", "space": "finance", "title": "Travel and expense policy",
+     "text": "Hotel costs up to 180 EUR per night; team dinners up to 40 EUR per person."},
+    {"id": "fin-2", "space": "finance", "title": "报销流程 (expense reimbursement process)",
+     "text": "报销流程：在财务系统提交发票，经理审批后五个工作日内到账。Submit receipts in the finance system."},
+]
+
+
+def _wiki_terms(text: str) -> set[str]:
+    words = {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2}
+    grams = {run[i:i + 2] for run in re.findall(r"[\u3400-\u9fff]+", text) for i in range(max(1, len(run) - 1))}
+    return words | grams
+
+
+def search_wiki(query: str, space: str | None = None, limit: int = 5) -> list[dict[str, str]]:
+    """Search the company wiki (:data:`WIKI_PAGES`), best match first.
+
+    Pages are ranked by the words (and Chinese character pairs) they share with ``query``,
+    titles counting double; ties keep the wiki's order. Deterministic and offline.
+
+    Args:
+        query: what to look for, in any words (English or Chinese).
+        space: only this space (one of :data:`WIKI_SPACES`); None searches them all.
+        limit: at most this many pages (1 to 20).
+
+    Returns:
+        ``[{"id", "space", "title", "snippet"}]`` (``snippet``: the page's first 80 characters).
+
+    Raises:
+        ValueError: an unknown space, or a limit outside 1..20.
+
+    Example:
+        >>> [p["title"] for p in search_wiki("onboarding", space="hr", limit=2)]
+        ['Onboarding checklist for new employees', 'Manager onboarding']
+    """
+    if space is not None and space not in WIKI_SPACES:
+        raise ValueError(f"unknown wiki space {space!r}; spaces: {', '.join(WIKI_SPACES)}")
+    if not 1 <= limit <= 20:
+        raise ValueError(f"limit must be between 1 and 20, got {limit}")
+    terms = _wiki_terms(query)
+    scored = []
+    for i, page in enumerate(WIKI_PAGES):
+        if space is not None and page["space"] != space:
+            continue
+        score = 2 * len(terms & _wiki_terms(page["title"])) + len(terms & _wiki_terms(page["text"]))
+        if score:
+            scored.append((-score, i, page))
+    scored.sort(key=lambda x: (x[0], x[1]))
+    return [{"id": p["id"], "space": p["space"], "title": p["title"], "snippet": p["text"][:80]}
+            for _, _, p in scored[:limit]]
+
+
+# =========================================================================== the weather as a REST API (seed 000 §2.3)
+#: The weather service as an OpenAPI 3.1 document: what a REST client developer reads.
+WEATHER_OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Weather API", "version": "1.0.0"},
+    "servers": [{"url": "https://weather.example/v1"}],
+    "paths": {
+        "/weather/{city}": {
+            "get": {
+                "operationId": "get_weather",
+                "summary": "Get the current weather (temperature, humidity) for a city.",
+                "parameters": [
+                    {"name": "city", "in": "path", "required": True, "description": "City name, e.g. Shanghai",
+                     "schema": {"type": "string"}},
+                    {"name": "unit", "in": "query", "description": "Temperature unit",
+                     "schema": {"type": "string", "enum": ["celsius", "fahrenheit"], "default": "celsius"}},
+                    {"name": "Authorization", "in": "header", "required": True, "schema": {"type": "string"}},
+                ],
+                "responses": {"200": {"description": "The weather", "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/Weather"}}}}},
+            },
+        },
+    },
+    "components": {"schemas": {"Weather": {"type": "object", "properties": {
+        "temp": {"type": "integer"}, "humidity": {"type": "integer"}}}}},
+}
+
+
+def weather_api(request: Any) -> Any:
+    """The REST service behind :data:`WEATHER_OPENAPI`, as an ``httpx.MockTransport`` handler (no network).
+
+    ``GET /v1/weather/{city}?unit=...`` with an ``Authorization`` header -> 200 JSON
+    ``{"temp", "humidity"}``; no credentials -> 401; unknown city -> 404.
+    """
+    import httpx
+    from urllib.parse import unquote
+
+    if not request.headers.get("authorization", "").startswith("Bearer "):
+        return httpx.Response(401, json={"error": "missing bearer token"})
+    m = re.fullmatch(r"/v1/weather/([^/]+)", request.url.path)
+    if request.method != "GET" or not m:
+        return httpx.Response(404, json={"error": f"no route {request.method} {request.url.path}"})
+    try:
+        data = get_weather(unquote(m.group(1)), request.url.params.get("unit", "celsius"))
+    except UnknownCity as e:
+        return httpx.Response(404, json={"error": str(e)})
+    return httpx.Response(200, json=data)

@@ -136,7 +136,9 @@ def shipped_notebooks(root: Path = ROOT) -> list[Path]:
     """Every notebook the course ships (lessons, interview notebooks, exercises, solutions)."""
     found: list[Path] = []
     for folder in ("notebooks", "exercises", "solutions"):
-        found += sorted(p for p in (root / folder).rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+        # exercises/backups/ holds a learner's saved versions (course reset): not shipped.
+        found += sorted(p for p in (root / folder).rglob("*.ipynb")
+                        if ".ipynb_checkpoints" not in p.parts and "backups" not in p.parts)
     return found
 
 

@@ -37,3 +37,109 @@ def record(exercise: str, passed: bool, checks: list[dict]) -> dict[str, Any]:
 def status(exercise: str) -> str:
     """``not started``, ``attempted`` or ``passed``."""
     return load().get(exercise, {}).get("status", NOT_STARTED)
+
+
+# --- the learner's view: a table of every exercise (``course progress``, lesson 00) -------------
+
+from dataclasses import dataclass  # noqa: E402  (kept beside the code that uses it)
+
+
+@dataclass(frozen=True)
+class ExerciseProgress:
+    """One row of ``course progress``.
+
+    Attributes:
+        key: the exercise's file stem (``01_tool_call_loop``), the key of ``progress.json``.
+        number, title: from the exercise notebook's first cell.
+        status: ``not started``, ``attempted`` or ``passed`` (the last ``course check`` run).
+        passed_checks, total_checks: sub-checks of that run (0, 0 when never checked).
+        checked_at: local time of that run ("" when never checked).
+        hints_seen: how many hints were revealed (:mod:`course_lib.hints`).
+    """
+
+    key: str
+    number: str
+    title: str
+    status: str
+    passed_checks: int = 0
+    total_checks: int = 0
+    checked_at: str = ""
+    hints_seen: int = 0
+
+    @property
+    def symbol(self) -> str:
+        return {PASSED: "✅", ATTEMPTED: "⏳"}.get(self.status, "⬜")
+
+    def __repr__(self) -> str:
+        return f"ExerciseProgress({self.key!r}, {self.status!r})"
+
+
+def exercise_progress(root: Path | None = None) -> list[ExerciseProgress]:
+    """Every exercise on disk with its status, in course order (exercises never checked included)."""
+    from . import hints
+    from .course_map import ROOT, exercises
+
+    data, seen = load(), hints.seen_counts()
+    rows = []
+    for ex in exercises(root or ROOT):
+        entry = data.get(ex.key, {})
+        checks = entry.get("checks", [])
+        rows.append(ExerciseProgress(ex.key, ex.number, ex.title, entry.get("status", NOT_STARTED),
+                                     sum(bool(c.get("passed")) for c in checks), len(checks),
+                                     entry.get("checked_at", ""), seen.get(ex.key, 0)))
+    return rows
+
+
+def progress_text(rows: list[ExerciseProgress]) -> str:
+    """The table ``course progress`` prints (plain text, aligned)."""
+    if not rows:
+        return "No exercises found (exercises/NN_name.ipynb)."
+    w = max(len(f"{r.number} · {r.title}") for r in rows)
+    lines = [f"   {'exercise':<{w}}  {'status':<11}  {'checks':>6}  {'hints':>5}  last checked"]
+    for r in rows:
+        checks = f"{r.passed_checks}/{r.total_checks}" if r.total_checks else "–"
+        lines.append(f"{r.symbol} {r.number + ' · ' + r.title:<{w}}  {r.status:<11}  {checks:>6}  "
+                     f"{r.hints_seen or '–':>5}  {r.checked_at.replace('T', ' ') or '–'}")
+    done = sum(r.status == PASSED for r in rows)
+    lines.append(f"\n{done} of {len(rows)} exercises passed.")
+    nxt = next((r for r in rows if r.status != PASSED), None)
+    if nxt:
+        lines.append(f"Next: exercises/{nxt.key}.ipynb, then `course check {nxt.number}` to record it.")
+    return "\n".join(lines)
+
+
+def _progress_html(rows: list[ExerciseProgress]) -> str:
+    import html
+
+    body = "".join(
+        f"<tr><td>{r.symbol}</td><td><a href='../exercises/{html.escape(r.key)}.ipynb'>{r.number} · "
+        f"{html.escape(r.title)}</a></td><td>{r.status}</td>"
+        f"<td>{f'{r.passed_checks}/{r.total_checks}' if r.total_checks else '–'}</td>"
+        f"<td>{r.hints_seen or '–'}</td><td>{html.escape(r.checked_at.replace('T', ' ')) or '–'}</td></tr>"
+        for r in rows)
+    done = sum(r.status == PASSED for r in rows)
+    return ("<table><thead><tr><th></th><th>exercise</th><th>status</th><th>checks</th><th>hints</th>"
+            f"<th>last checked</th></tr></thead><tbody>{body}</tbody></table>"
+            f"<p>{done} of {len(rows)} exercises passed. Record a result with <code>course check NN</code>.</p>")
+
+
+def progress_view(root: Path | None = None):
+    """Your progress as a widget (a table with a ↻ button that re-reads it), with a text fallback.
+
+    Returns:
+        A :class:`course_lib.widgets.WithFallback` (display it as a cell's last expression).
+
+    Shown in lesson 00; the same table as ``course progress``.
+    """
+    from .widgets import WithFallback, widgets_available
+
+    rows = exercise_progress(root)
+    if not widgets_available():
+        return WithFallback(None, progress_text(rows))
+    import ipywidgets as w
+
+    table = w.HTML(_progress_html(rows))
+    button = w.Button(description="↻ refresh", tooltip="re-read the results of `course check`",
+                      layout=w.Layout(width="110px"))
+    button.on_click(lambda _: setattr(table, "value", _progress_html(exercise_progress(root))))
+    return WithFallback(w.VBox([table, button]), progress_text(rows))

@@ -26,8 +26,9 @@ class CheckFailed(AssertionError):
 
     def _render_traceback_(self) -> list[str]:
         # IPython shows these lines instead of a traceback: the learner sees hints, not internals.
-        return [f"\x1b[1;31mNot yet:\x1b[0m {self.report.summary()}",
-                "Fix the first ❌ above, then re-run your cell and this one."]
+        lines = [f"\x1b[1;31mNot yet:\x1b[0m {self.report.summary()}",
+                 "Fix the first ❌ above, then re-run your cell and this one."]
+        return lines + ([self.report.more_help] if self.report.more_help else [])
 
 
 @dataclass
@@ -56,6 +57,8 @@ class CheckReport:
 
     exercise: str
     results: list[CheckResult] = field(default_factory=list)
+    #: shown under a failed report, e.g. how to get the next hint (:mod:`course_lib.hints`)
+    more_help: str = ""
 
     def check(self, name: str, passed: Any, hint: str) -> bool:
         """Record a sub-check; ``hint`` says what to change when ``passed`` is false."""
@@ -85,11 +88,15 @@ class CheckReport:
         return f"{self.exercise}: {ok}/{len(self.results)} checks pass"
 
     def text(self) -> str:
-        return "\n".join([self.summary(), *(r.line() for r in self.results)])
+        extra = [self.more_help] if self.more_help and not self.passed else []
+        return "\n".join([self.summary(), *(r.line() for r in self.results), *extra])
 
     def as_json(self) -> dict:
-        return {"exercise": self.exercise, "passed": self.passed,
+        data = {"exercise": self.exercise, "passed": self.passed,
                 "results": [{"name": r.name, "passed": r.passed, "hint": r.hint} for r in self.results]}
+        if self.more_help:
+            data["more_help"] = self.more_help
+        return data
 
     def finish(self) -> "CheckReport":
         """Show the report; raise :class:`CheckFailed` if any sub-check failed."""

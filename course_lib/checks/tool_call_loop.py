@@ -13,10 +13,24 @@ import openai
 
 from ..examples import get_weather
 from ..function_calling import as_dict
+from ..hints import Hints
 from ..mock_llm import MockLLM
 from . import CheckReport
 
 QUESTION = "What's the weather in Beijing and Shanghai?"
+
+#: The hints of exercise 01, from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 01``).
+HINTS = Hints("01_tool_call_loop", [
+    "This is lesson 01's five steps. The reply in `message` is step 2 (the model asked for tools); your "
+    "function does steps 3 to 5: run every call, send every result back, then ask the model again.",
+    "The model asked for **two** calls: `message.tool_calls` has one item per city. Before any tool result, "
+    "append the assistant message itself (`messages.append(as_dict(message))`), then loop with "
+    "`for call in message.tool_calls:`.",
+    "In the loop: `args = json.loads(call.function.arguments)`, `result = get_weather(**args)`, then append "
+    "`{\"role\": \"tool\", \"tool_call_id\": call.id, \"content\": json.dumps(result)}`. After the loop, call "
+    "`client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS)` again and return "
+    "`final.choices[0].message.content, messages`.",
+], solution_section="Your code: answer_with_tools")
 
 _HINTS_400 = {
     "must be a response to a preceding message": (
@@ -53,7 +67,7 @@ def check_tool_call_loop(answer_with_tools: Callable[[Any, str], Any]) -> CheckR
     Raises:
         CheckFailed: when any sub-check fails (the report lists hints).
     """
-    report = CheckReport("Exercise 01 · the tool-call loop")
+    report = CheckReport("Exercise 01 · the tool-call loop", more_help=HINTS.pointer())
     mock = MockLLM()
     client = mock.client(max_retries=0)
     try:

@@ -92,6 +92,8 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"  {'✅' if r['passed'] else '❌'} {r['name']}")
                 if not r["passed"]:
                     print(f"       hint: {r['hint']}")
+            if not cell.check["passed"] and cell.check.get("more_help"):
+                print(f"  {cell.check['more_help']}")
         elif cell.error:
             note = " (the exercise stub is still there: write your code in that cell)" \
                 if cell.error.startswith("NotImplementedError") else ""

@@ -111,6 +111,56 @@ class Filled:
         return f"Filled({json.dumps(self.arguments, ensure_ascii=False)}, missing={self.missing})"
 
 
+def accepts_null(spec: dict) -> bool:
+    """True when the property schema allows ``null`` (``type: [..., "null"]``, a null ``anyOf`` branch or enum value)."""
+    t = spec.get("type")
+    if t == "null" or (isinstance(t, list) and "null" in t):
+        return True
+    if None in (spec.get("enum") or []):
+        return True
+    return any(isinstance(b, dict) and b.get("type") == "null" for b in spec.get("anyOf") or spec.get("oneOf") or [])
+
+
+_LEAD = re.compile(
+    r"^(?:please\s+|can you\s+|could you\s+|i want to\s+|i need to\s+|help me\s+)*"
+    r"(?:search|look up|find|query|google|check|ask)\b(?:\s+(?:the|our|my)?\s*[\w-]*\s*(?:wiki|web|docs?|database|internet|for|about))*\s*",
+    re.I,
+)
+
+
+#: "the top 3 wiki pages about", "5 results on": how many, not what (the topic follows).
+_QUANTITY = re.compile(
+    r"^(?:the\s+|a\s+|an\s+)?(?:(?:top|first|best|latest|last|most|relevant|\d+|[a-z]+)\s+){0,3}?"
+    r"(?:pages?|results?|articles?|documents?|docs|entries|links?|items?|hits?)\s+"
+    r"(?:about|on|for|regarding|mentioning|related to)\s+", re.I)
+#: 在公司 Wiki 里 / 从知识库中: where to search, not what.
+_ZH_PLACE = re.compile(r"^(?:帮我|请|麻烦)?(?:在|从)[^，。,？?]{1,15}?(?:里面|里|中|上|内)")
+_ZH_VERB = re.compile(r"^(?:帮我|请|麻烦)?(?:搜索|查找|查一下|查询|检索|搜一下|找一下|找)(?:一下)?(?:关于)?")
+
+
+def _query(text: str) -> str:
+    q = _LEAD.sub("", text.strip())
+    q = re.sub(r"^(?:for|about)\s+", "", q, flags=re.I)
+    q = _QUANTITY.sub("", q)
+    q = _ZH_VERB.sub("", _ZH_PLACE.sub("", q))
+    q = re.sub(r"(?:的)?(?:相关)?(?:页面|文档|资料)$", "", q)
+    return q.strip(" ?.!。？！") or text.strip()
+
+
+def deref(spec: dict, root: dict) -> dict:
+    """``spec`` with a local ``$ref`` (``#/$defs/X``) replaced by its target (its own keys win)."""
+    seen = 0
+    while isinstance(spec.get("$ref"), str) and spec["$ref"].startswith("#/") and seen < 8:
+        target: Any = root
+        for part in spec["$ref"][2:].split("/"):
+            target = target.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(target, dict) else None
+        if not isinstance(target, dict):
+            return spec
+        spec = {**target, **{k: v for k, v in spec.items() if k != "$ref"}}
+        seen += 1
+    return spec
+
+
 # ---------------------------------------------------------------------------- slots
 @dataclass(frozen=True)
 class Slot:
@@ -129,6 +179,7 @@ class Slot:
     options: tuple = ()  # enum values, or options quoted in the description
     percent_as_number: bool = False  # "as a percentage": 5% -> 5.0, not 0.05
     numberish: bool = False  # a, b, c / x, y / num1, num2: filled in order
+    nullable: bool = False  # required but nullable: strict mode's way to say optional
 
     @property
     def spec(self) -> dict:
@@ -283,16 +334,23 @@ def make_slot(name: str, spec_json: str, required: bool, index: int) -> Slot:
     dims = _dims(words, desc)
     return Slot(name, spec_json, kind, required, index, frozenset(keys), frozenset(desc_keys), dims, role,
                 item_kind, options, bool(_PERCENT_NUMBER.search(desc)) and not _PERCENT_FRACTION.search(desc),
-                bool(_NUMBERISH_NAMES.match(name)))
+                bool(_NUMBERISH_NAMES.match(name)), accepts_null(spec) or bool(spec.get("x-nullable")))
 
 
-def slots_of(parameters: dict) -> list[Slot]:
-    """The slots of a tool's ``parameters`` schema, in declaration order."""
+def slots_of(parameters: dict, root: dict | None = None) -> list[Slot]:
+    """The slots of a tool's ``parameters`` schema, in declaration order (local ``$ref`` followed)."""
     props = parameters.get("properties") or {}
     required = set(parameters.get("required") or [])
     out = []
     for i, (name, spec) in enumerate(props.items()):
-        spec = spec if isinstance(spec, dict) else {}
+        spec = deref(spec, root or parameters) if isinstance(spec, dict) else {}
+        if "$ref" not in spec and "anyOf" in spec and "type" not in spec:
+            branches = [b for b in spec["anyOf"] if isinstance(b, dict) and b.get("type") != "null"]
+            if len(branches) == 1:  # Optional[X] as pydantic writes it
+                nullable = accepts_null(spec)
+                spec = {**deref(branches[0], root or parameters), **{k: v for k, v in spec.items() if k != "anyOf"}}
+                if nullable:
+                    spec["x-nullable"] = True
         out.append(make_slot(name, json.dumps(spec, sort_keys=True), name in required, i))
     return out
 
@@ -419,6 +477,10 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
         score -= 0.5
     if m.get("percent"):
         score += 1.0 if "percent" in slot.dims else -0.5
+    if m.unit in _COUNTED and ({"limit", "count", "top", "max", "num", "number", "k", "n", "size"} & slot.keys or
+                               re.search(r"\b(?:number of|how many|maximum|max\.?|at most|limit)\b",
+                                         str(slot.spec.get("description", "")), re.I)):
+        score += 2.5  # "5 results", "top 3 pages": how many to return
     v = m.value
     if slot.kind == "integer" and isinstance(v, float) and not float(v).is_integer() and not m.get("percent"):
         score -= 3.0
@@ -435,6 +497,12 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
     if slot.numberish and not named:
         score += 0.8
     return score, words
+
+
+_COUNTED = frozenset("result results page pages item items entry entries article articles document documents record "
+                     "records row rows hit hits link links match matches answer answers example examples suggestion "
+                     "suggestions option options recommendation recommendations post posts headline headlines "
+                     "question questions review reviews image images video videos song songs".split())
 
 
 def _place_value(slot: Slot, m: Mention) -> str:
@@ -821,26 +889,29 @@ def _word_list(slot: Slot, reading: Reading, tool_vocab: frozenset[str]) -> tupl
     return best
 
 
-def _object_value(slot: Slot, reading: Reading, mentions: list[Mention], depth: int) -> tuple[Any, Evidence] | None:
+def _object_value(slot: Slot, reading: Reading, mentions: list[Mention], depth: int, root: dict | None = None
+                  ) -> tuple[Any, Evidence] | None:
     spec = slot.spec
     for m in mentions:
         if m.kind == "dict":
             return m.value, Evidence("literal", m.text)
     if spec.get("properties") and depth < 3:
-        sub = _fill(spec, reading, depth + 1, frozenset())
+        sub = _fill(spec, reading, depth + 1, frozenset(), root)
         if sub.arguments:
             return sub.arguments, Evidence("object", ", ".join(f"{k}={v!r}" for k, v in sub.arguments.items()))
     return None
 
 
 # ---------------------------------------------------------------------------- assignment
-def fill_arguments(parameters: dict, text: str, tool_words: frozenset[str] = frozenset()) -> Filled:
+def fill_arguments(parameters: dict, text: str, root: dict | None = None, *,
+                   tool_words: frozenset[str] = frozenset()) -> Filled:
     """Fill the arguments of a tool whose ``parameters`` schema is given, from ``text``.
 
     Args:
         parameters: the tool's JSON Schema (``{"type": "object", "properties": ...}``).
         text: the user's request (one clause of it when the request asks several things).
-        tool_words: stems of the tool's name and description; words the tool already
+        root: the tool's whole schema, where ``$ref`` targets (``$defs``) live (default: ``parameters``).
+        tool_words: stems of the tool's name and parameter names; words the tool already
             knows are not taken as free-text argument values.
 
     Returns:
@@ -853,11 +924,12 @@ def fill_arguments(parameters: dict, text: str, tool_words: frozenset[str] = fro
         ...                 "required": ["city"]}, "What's the weather in Shanghai?").arguments
         {'city': 'Shanghai'}
     """
-    return _fill(parameters, read(text), 0, tool_words)
+    return _fill(parameters, read(text), 0, tool_words, root or parameters)
 
 
-def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[str]) -> Filled:
-    slots = slots_of(parameters)
+def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[str], root: dict | None = None
+          ) -> Filled:
+    slots = slots_of(parameters, root)
     out = Filled()
     if not slots:
         return out
@@ -886,9 +958,12 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     phrases = _phrases(reading, vocab, used_spans)
     all_mentions = list(mentions) + phrases
     for s in slots:
-        if s.kind == "string" and not s.options:
+        if s.kind == "string" and not s.options and s.role != "query":
             for score, value, i, ev in _phrase_candidates(s, reading, phrases, len(mentions)):
                 cands.append((score, s, value, (i,), ev))
+        if s.kind == "string" and s.role == "query" and not any(m.kind == "quoted" for m in mentions):
+            q = _query_text(reading.text, [m for m in mentions if m.kind == "number" and m.unit])
+            cands.append((2.6, s, q, (), Evidence("the request without its framing", q)))
     taken: set[int] = set()
     filled: dict[str, tuple[Any, Evidence, float, tuple[int, ...]]] = {}
     # enums, options, booleans, arrays and objects first: they read the text without consuming mentions
@@ -910,14 +985,14 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 filled[s.name] = (best[1], best[3], best[0], tuple(best[2]))
                 taken.update(best[2])
         elif s.kind == "object":
-            obj = _object_value(s, reading, list(mentions), depth)
+            obj = _object_value(s, reading, list(mentions), depth, root)
             if obj:
                 filled[s.name] = (obj[0], obj[1], 3.0, ())
     cands.sort(key=lambda c: (-c[0], c[1].index))
     for score, s, value, idx, ev in cands:
         if s.name in filled or any(i in taken for i in idx):
             continue
-        threshold = 0.25 if s.required else (2.0 if s.kind in ("integer", "number") else 2.2)
+        threshold = 0.25 if s.required and not s.nullable else (2.0 if s.kind in ("integer", "number") else 2.2)
         if score < threshold:
             continue
         filled[s.name] = (value, ev, score, idx)
@@ -930,7 +1005,13 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             out.strength[s.name] = score
         elif s.required:
             default = s.spec.get("default")
-            if default is not None:
+            if s.nullable:
+                # A strict schema lists every field as required and marks the optional ones
+                # nullable: a model sends null for what the user did not say (C-03).
+                out.arguments[s.name] = None
+                out.evidence[s.name] = Evidence("nullable", "not mentioned")
+                out.strength[s.name] = 0.1
+            elif default is not None:
                 out.arguments[s.name] = default
                 out.evidence[s.name] = Evidence("schema default", repr(default))
                 out.strength[s.name] = 0.1
@@ -940,6 +1021,12 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         groups = list(reading.groups) + [[len(mentions) + k for k in g] for g in _coordinations_of(reading, phrases)]
         out.spread = _spreads(slots, filled, groups, all_mentions, taken, cands, reading.text)
     return out
+
+
+def _query_text(text: str, quantities: list[Mention]) -> str:
+    """What a search is about: the request without "search the wiki for", "top 3 pages about"."""
+    q = _query(text)
+    return q
 
 
 def _is_count(m: Mention) -> bool:

@@ -280,7 +280,7 @@ def _segments(text: str) -> list[str]:
 def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     """The calls of ``tool`` that ``text`` asks for: one, or several from a list or from clauses."""
     vocab = _profile(tool).vocab
-    filled = fill_arguments(tool.parameters, text, vocab)
+    filled = fill_arguments(tool.parameters, text, tool_words=vocab)
     base = PlannedCall(tool.name, filled.arguments, filled.evidence, filled.missing)
     spread = {k: v for k, v in filled.spread.items() if len(v) >= 2}
     if spread:
@@ -299,7 +299,7 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
         return [base]
     parts = []
     for seg in segs:
-        sub = fill_arguments(tool.parameters, seg, vocab)
+        sub = fill_arguments(tool.parameters, seg, tool_words=vocab)
         strong = {k: (v, sub.evidence[k]) for k, v in sub.arguments.items() if sub.strength.get(k, 0) >= 1.5}
         if strong:
             parts.append((sub, strong))
@@ -353,7 +353,7 @@ def plan_calls(text: str, tools: list[ToolSpec]) -> tuple[list[PlannedCall], dic
     for tool, clause in picks:
         for call in _calls_for(tool, clause):
             if call.missing and clause != text:  # a clause may omit what the sentence says
-                whole = fill_arguments(tool.parameters, text, _profile(tool).vocab)
+                whole = fill_arguments(tool.parameters, text, tool_words=_profile(tool).vocab)
                 for m in list(call.missing):
                     if m in whole.arguments:
                         call.arguments[m] = whole.arguments[m]

@@ -64,6 +64,8 @@ NUMBER_WORDS = {
 _ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 _ZH_NUM = re.compile(r"[零〇一二两三四五六七八九十百千万]+")
+#: Characters that make a lone 一 part of a word rather than a number (一下, 一些, 一起, 一直...).
+_ZH_YI_WORDS = frozenset("下些起直般样定切旦边致同")
 _NUM = re.compile(r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])-?\d+(?:\.\d+)?")
 _NUM_WORD = re.compile(r"\b(" + "|".join(sorted(map(re.escape, NUMBER_WORDS), key=len, reverse=True)) + r")\b", re.I)
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|「([^」]+)」|‘([^’]+)’|'([^']{2,})'(?!\w)|《([^》]+)》")
@@ -194,6 +196,8 @@ def find_numbers(text: str) -> list[tuple[float, int, int]]:
         if not any(s <= m.start() < e for s, e in taken):
             spans.append((NUMBER_WORDS[m.group(1).lower()], m.start(), m.end()))
     for m in _ZH_NUM.finditer(text):
+        if m.group(0) == "一" and text[m.end() : m.end() + 1] in _ZH_YI_WORDS:
+            continue  # 一下, 一些, 一起...: "a bit", "some", "together", not the number one
         v = chinese_number(m.group(0))
         if v is not None and not any(s <= m.start() < e for s, e in taken):
             spans.append((v, m.start(), m.end()))
@@ -243,7 +247,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("bmi", "body mass index"), ("roi", "return on investment"), ("npv", "net present value"),
     ("yoy", "year over year"), ("eps", "earnings per share"), ("gdp", "gross domestic product"),
     ("dna", "deoxyribonucleic"), ("stock", "share", "equity", "ticker"), ("genre", "category", "kind", "type"),
-    ("ingredient", "ingredients"), ("vegan", "plant-based"), ("hour", "hours", "hrs"),
+    ("ingredient", "ingredients"), ("vegan", "plant-based"), ("hour", "hours", "hrs"), ("limit", "top"),
 )
 
 

@@ -1,0 +1,76 @@
+"""Checks of exercise 07: make a JSON-RPC dispatcher pass the spec's batch examples.
+
+The learner writes ``handle(text) -> str | None`` on top of a given ``handle_one(obj)``
+(which already answers a single request or notification). The check sends every example
+of JSON-RPC 2.0 §7 plus the C-18 edge cases and names the rule behind each failure.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from ..json_rpc import SPEC_EXAMPLES, same_reply
+from . import CheckReport
+
+#: Extra edge cases (C-18): a batch holding one notification, and a lone notification.
+EXTRA_CASES = [
+    ("a batch holding one notification",
+     '[{"jsonrpc": "2.0", "method": "notify_progress", "params": {}}]', None),
+    ("a lone notification", '{"jsonrpc": "2.0", "method": "log", "params": {"x": 1}}', None),
+]
+
+_HINTS = {
+    "rpc call with an empty Array": ("An empty array is not an empty batch: return ONE Invalid Request error object "
+                                     "(`{\"jsonrpc\": \"2.0\", \"error\": {\"code\": -32600, ...}, \"id\": null}`), "
+                                     "not `[]`."),
+    "rpc call with an invalid Batch (but not empty)": (
+        "Judge every entry of a batch on its own: `[1]` gives an ARRAY with one Invalid Request error, "
+        "not one error for the whole batch. Call `handle_one` for each entry."),
+    "rpc call with invalid Batch": "`[1,2,3]` gives an array of THREE errors: one per entry.",
+    "rpc call Batch": ("In a mixed batch, keep the replies of the requests (with an id), drop the `None` of the "
+                       "notifications, and keep the order."),
+    "rpc call Batch (all notifications)": ("When every entry is a notification, send nothing at all: return "
+                                           "`None`, never `\"[]\"`."),
+    "a batch holding one notification": "A batch of only notifications gets no reply: return `None`.",
+    "rpc call with invalid JSON": ("Text that is not JSON gets a Parse error (-32700) with `\"id\": null`: catch "
+                                   "`json.JSONDecodeError` (a `ValueError`) around `json.loads`."),
+    "rpc call Batch, invalid JSON": "Broken JSON is a Parse error even when it starts with `[`.",
+}
+
+
+def check_json_rpc_batch(handle: Callable[[str], Any]) -> CheckReport:
+    """Send the spec's examples (§7) and C-18's edge cases to ``handle``; one sub-check per rule.
+
+    Args:
+        handle: the learner's ``handle(text: str) -> str | None``.
+
+    Raises:
+        CheckFailed: when any sub-check fails (the report lists hints).
+    """
+    report = CheckReport("Exercise 07 · JSON-RPC batches")
+    for title, sent, expected in SPEC_EXAMPLES + EXTRA_CASES:
+        try:
+            raw = handle(sent)
+        except NotImplementedError:
+            report.check(title, False, "Write your code where the exercise says `# YOUR CODE HERE` "
+                                       "(and remove the `raise`).")
+            continue
+        except Exception as e:  # the learner's code crashed on this input
+            report.check(title, False, _HINTS.get(title, "Your function must answer every input with a reply "
+                                                          "or None, never raise.")
+                         + f" (your code raised {type(e).__name__}: {e})")
+            continue
+        if raw is not None and not isinstance(raw, str):
+            report.check(title, False, f"Return JSON **text** (`json.dumps(reply)`) or None, not a "
+                                       f"{type(raw).__name__}.")
+            continue
+        try:
+            got = None if raw is None else json.loads(raw)
+        except ValueError:
+            report.check(title, False, f"Your reply is not valid JSON: {raw[:80]!r}")
+            continue
+        hint = _HINTS.get(title, "This single message is handled by `handle_one`: pass it through unchanged.")
+        if (got == [] or raw == "") and title not in _HINTS:
+            hint = "Never send an empty array or an empty string: return `None` when there is nothing to send."
+        report.check(title, same_reply(got, expected), hint + f" Expected {json.dumps(expected)}, got {raw}.")
+    return report.finish()

@@ -1,0 +1,131 @@
+"""Checks of exercise 08: the company-wiki search as an MCP server.
+
+The learner writes ``build_wiki_server() -> MCPServer`` with a tool ``search_wiki`` (a
+required ``query``, an optional ``space`` restricted to the wiki spaces, an optional
+``limit`` from 1 to 20, default 5) and a resource template ``wiki://pages/{page_id}``.
+The check connects the SDK's in-memory client in **both** protocol eras (2025-11-25 and
+2026-07-28), reads the advertised schemas, calls the tool, reads a page, and names the
+missing piece for each failure.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from ..examples import WIKI_PAGES, WIKI_SPACES, search_wiki
+from . import CheckReport
+
+QUERIES = [({"query": "onboarding checklist"}, None), ({"query": "onboarding", "space": "hr"}, None),
+           ({"query": "onboarding checklist", "limit": 1}, None)]
+PAGE = "hr-2"  # the page the check reads through the resource template
+
+
+def _ids(result: Any) -> list[str] | None:
+    """The page ids in a tools/call result: from structuredContent, or from JSON text content."""
+    data = result.structured_content
+    if isinstance(data, dict) and "result" in data:
+        data = data["result"]
+    if data is None and result.content:
+        try:
+            data = json.loads(result.content[0].text)
+        except (ValueError, AttributeError):
+            return None
+    if isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list):
+        return None
+    return [d.get("id") for d in data if isinstance(d, dict)]
+
+
+def _page(page_id: str) -> dict:
+    return next(p for p in WIKI_PAGES if p["id"] == page_id)
+
+
+def _enum_of(prop: dict) -> list | None:
+    if "enum" in prop:
+        return prop["enum"]
+    for option in prop.get("anyOf", []):  # Optional[Literal[...]] → anyOf [enum, null]
+        if "enum" in option:
+            return option["enum"]
+    return None
+
+
+async def check_wiki_mcp_server(build_wiki_server: Callable[[], Any]) -> CheckReport:
+    """Check the learner's wiki MCP server through the SDK's in-memory client, in both eras.
+
+    Use in a notebook as ``await check_wiki_mcp_server(build_wiki_server)``.
+
+    Raises:
+        CheckFailed: when any sub-check fails (the report lists hints).
+    """
+    from mcp import Client
+    from mcp.server import MCPServer
+
+    report = CheckReport("Exercise 08 · the wiki MCP server")
+    try:
+        server = build_wiki_server()
+    except NotImplementedError:
+        report.check("build_wiki_server() returns a server", False,
+                     "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
+        return report.finish()
+    except Exception as e:  # the learner's code crashed
+        report.check("build_wiki_server() returns a server", False,
+                     f"build_wiki_server() raised {type(e).__name__}: {e}")
+        return report.finish()
+    if not report.check("build_wiki_server() returns an MCPServer", isinstance(server, MCPServer),
+                        "Create the server with `MCPServer(\"wiki\")`, register the tool and resource on it, "
+                        "and `return server`."):
+        return report.finish()
+
+    for mode, era in (("legacy", "2025-11-25"), ("auto", "2026-07-28")):
+        async with Client(server, mode=mode) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            tool = tools.get("search_wiki")
+            if not report.check(f"[{era}] tools/list has search_wiki", tool is not None,
+                                f"Register a tool named exactly `search_wiki` with `@server.tool()` "
+                                f"(found: {sorted(tools) or 'no tools'})."):
+                continue
+            if mode == "legacy":
+                props = tool.input_schema.get("properties", {})
+                report.check("`query` is required, `space` and `limit` are optional",
+                             tool.input_schema.get("required") == ["query"] and {"space", "limit"} <= set(props),
+                             "Parameters: `query: str` (no default), `space: ... = None`, `limit: ... = 5`.")
+                report.check("`space` is an enum of the wiki spaces",
+                             sorted(_enum_of(props.get("space", {})) or []) == sorted(WIKI_SPACES),
+                             f"Type `space` as `Literal{list(WIKI_SPACES)} | None = None` so the schema lists the spaces.")
+                limit = props.get("limit", {})
+                report.check("`limit` is an integer from 1 to 20, default 5",
+                             limit.get("type") == "integer" and limit.get("minimum") == 1
+                             and limit.get("maximum") == 20 and limit.get("default") == 5,
+                             "Type `limit` as `Annotated[int, Field(ge=1, le=20)] = 5` (pydantic's Field).")
+                report.check("the description says when to use the tool",
+                             len((tool.description or "").split()) >= 5,
+                             "Write a docstring for the tool: the model reads it to decide when to search the wiki.")
+            results = []
+            for args, _ in QUERIES:
+                r = await client.call_tool("search_wiki", args)
+                results.append((args, r))
+            expected = [[h["id"] for h in search_wiki(a["query"], a.get("space"), a.get("limit", 5))]
+                        for a, _ in QUERIES]
+            got = [_ids(r) if not r.is_error else None for _, r in results]
+            report.check(f"[{era}] tools/call returns the pages search_wiki finds", got == expected,
+                         "Return the list from `course_lib.examples.search_wiki(query, space, limit)` (pass all "
+                         f"three arguments through). Expected ids {expected}, got {got}.")
+            bad = await client.call_tool("search_wiki", {"query": "deploy", "limit": 500})
+            report.check(f"[{era}] limit 500 is rejected with isError", bad.is_error,
+                         "A limit above 20 must fail validation: use `Field(ge=1, le=20)`, not a plain `int`.")
+            templates = [t.uri_template for t in (await client.list_resource_templates()).resource_templates]
+            if report.check(f"[{era}] a resource template wiki://pages/{{page_id}}",
+                            "wiki://pages/{page_id}" in templates,
+                            f"Add `@server.resource(\"wiki://pages/{{page_id}}\")` on a function taking "
+                            f"`page_id: str` (found templates: {templates})."):
+                try:
+                    page = await client.read_resource(f"wiki://pages/{PAGE}")
+                    text = page.contents[0].text
+                except Exception as e:  # the learner's resource function failed
+                    text = f"(reading failed: {e})"
+                report.check(f"[{era}] reading wiki://pages/{PAGE} returns that page's text",
+                             _page(PAGE)["text"] in text,
+                             "Find the page whose `id` is `page_id` in `WIKI_PAGES` and return its title and text "
+                             "as a string.")
+    return report.finish()

@@ -1,0 +1,29 @@
+"""``course hint NN``: the next hint of an exercise (each more specific), then where the solution is."""
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("hint", help="reveal the next hint of an exercise, e.g. `course hint 01`")
+    p.add_argument("exercise", help="exercise number (01) or path to its notebook")
+    p.add_argument("--again", action="store_true", help="show the hints revealed so far, without a new one")
+    p.add_argument("--reset", action="store_true", help="hide all hints of this exercise again")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .. import exercises
+    from ..hints import hints_for
+
+    path = exercises.find(args.exercise, exercises.SOLUTIONS)
+    hints = hints_for(path)
+    if hints is None:
+        print(f"{path.stem} has no hints yet; its checks' messages and solutions/{path.name} can help.")
+        return 1
+    if args.reset:
+        hints.reset()
+        print(f"All {len(hints.steps)} hints of {path.stem} are hidden again.")
+        return 0
+    print(hints.show() if args.again else hints.next())
+    return 0

@@ -1,0 +1,30 @@
+"""``course progress``: every exercise, not started / attempted / passed, from ``course check`` results."""
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("progress", help="show which exercises you have passed (from `course check` results)")
+    p.add_argument("--json", action="store_true", help="print the rows as JSON (for scripts and instructors)")
+    p.add_argument("--map", action="store_true", help="also show the course map: lessons, times, exercises")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from ..progress import exercise_progress, progress_file, progress_text
+
+    rows = exercise_progress()
+    if args.json:
+        print(json.dumps([asdict(r) for r in rows], indent=2, ensure_ascii=False))
+        return 0
+    if args.map:
+        from ..course_map import course_map
+
+        print(course_map().text() + "\n")
+    print(progress_text(rows))
+    print(f"(results are kept in {progress_file()})")
+    return 0

@@ -1,0 +1,47 @@
+"""``course slides NN``: build reveal.js slides of a lesson with nbconvert (no extra service)."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("slides", help="build reveal.js slides of a lesson, e.g. `course slides 01` (instructors)")
+    p.add_argument("lessons", nargs="*", help="lesson numbers (01) or notebook paths; `all` for every lesson")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: _build/slides)")
+    p.add_argument("--execute", action="store_true", help="run the lesson first so every output is on the slides")
+    p.add_argument("--reveal-prefix", help="URL or relative path of reveal.js 4 (default: a CDN)")
+    p.add_argument("--tag", action="store_true",
+                   help="instead of building: write the derived slide metadata into the lessons (maintainers)")
+    p.add_argument("--outline", action="store_true", help="instead of building: print each lesson's slide outline")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .. import slides
+    from ..course_map import lessons
+
+    names = args.lessons or []
+    if not names:
+        print("Which lesson? e.g. `course slides 01`, or `course slides all`.")
+        return 2
+    paths = [l.path for l in lessons()] if names == ["all"] else [slides.find_lesson(n) for n in names]
+    for path in paths:
+        if args.tag:
+            print(f"{path}: slide metadata on {slides.tag_notebook(path)} more cells")
+        elif args.outline:
+            from ..notebooks import read
+
+            print(path.name)
+            for kind, line in slides.outline(read(path)):
+                print(f"  {'▶' if kind == 'slide' else '  ↳'} {line}")
+        else:
+            target = slides.build_slides(path, args.out or slides.OUT_DIR, execute=args.execute,
+                                         reveal_prefix=args.reveal_prefix)
+            print(f"{path.name} -> {target}")
+    if not (args.tag or args.outline):
+        print("Open the file in a browser (arrow keys move, `s` opens the speaker view, `?` lists the keys).")
+        if not args.reveal_prefix and not slides.offline_assets(args.out or slides.OUT_DIR):
+            print(f"The decks load reveal.js from a CDN. To present with no network, run once\n  "
+                  f"{slides.OFFLINE_HINT}\nthen build the slides again.")
+    return 0

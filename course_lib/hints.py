@@ -1,0 +1,218 @@
+"""Hints on demand inside exercises: each one more specific than the last, then the solution.
+
+A check tells a learner *what* is wrong; a hint helps them *find the way* before they look at
+the solution. Every exercise keeps its hints beside its checks, in its check module::
+
+    # course_lib/checks/<idea>.py
+    HINTS = Hints("01_tool_call_loop", [
+        "a nudge: which idea of the lesson this needs",
+        "more specific: the step or API to use",
+        "almost the answer: the shape of the code",
+    ], solution_section="Your code: answer_with_tools")
+
+and the exercise shows them with a cell containing ``HINTS`` (a button revealing the next
+hint in JupyterLab; ``HINTS.next()`` anywhere), or from a terminal with ``course hint NN``.
+After the last hint comes the "stuck?" pointer: a link to the matching section (a markdown
+heading) of ``solutions/NN_name.ipynb``.
+
+How many hints a learner has revealed is kept in the state folder (``hints.json``, atomic
+writes, see :mod:`course_lib.storage`), so the notebook, ``course hint`` and
+``course progress`` agree, and a kernel restart does not start the hints over.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .storage import data_dir, read_json, write_json
+
+
+def hints_file():
+    return data_dir() / "hints.json"
+
+
+def seen_counts() -> dict[str, int]:
+    """``{exercise key: number of hints revealed}`` for every exercise."""
+    return {k: int(v) for k, v in read_json(hints_file(), {}).items()}
+
+
+def _set_seen(key: str, n: int) -> None:
+    data = read_json(hints_file(), {})
+    data[key] = n
+    write_json(hints_file(), data)
+
+
+def heading_anchor(heading: str) -> str:
+    """The fragment JupyterLab gives a markdown heading (spaces → ``-``), e.g. ``Your-code``.
+
+    Example:
+        >>> heading_anchor("2. Your code: answer_with_tools")
+        '2.-Your-code:-answer_with_tools'
+    """
+    return re.sub(r"\s+", "-", heading.strip().lstrip("#").strip())
+
+
+@dataclass
+class Hints:
+    """The hints of one exercise, revealed one at a time.
+
+    Args:
+        exercise: the exercise's file stem, e.g. ``"01_tool_call_loop"`` (the key in ``hints.json``
+            and the name of ``exercises/<stem>.ipynb`` / ``solutions/<stem>.ipynb``).
+        steps: markdown texts, from a nudge to nearly the answer (at least one).
+        solution_section: the heading (without ``#``) of the solution notebook's section that
+            solves this part; the "stuck?" link points there.
+
+    Raises:
+        ValueError: no steps.
+
+    Seed idea: kind, progressive help instead of a wall of traceback (developers' guide); used by
+    every exercise from 01 on.
+    """
+
+    exercise: str
+    steps: Sequence[str]
+    solution_section: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.steps:
+            raise ValueError("a Hints object needs at least one step")
+        self.steps = list(self.steps)
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def seen(self) -> int:
+        """How many hints have been revealed so far (0 … ``len(steps)``)."""
+        return min(seen_counts().get(self.exercise, 0), len(self.steps))
+
+    def reset(self) -> None:
+        """Hide every hint again."""
+        _set_seen(self.exercise, 0)
+
+    # -- content -----------------------------------------------------------------------------
+    @property
+    def solution_path(self) -> str:
+        """The solution notebook, relative to the exercise notebook (for links)."""
+        return f"../solutions/{self.exercise}.ipynb"
+
+    def stuck(self) -> str:
+        """The "stuck?" pointer: where the worked solution of this part is (markdown)."""
+        where = f"{self.solution_path}#{heading_anchor(self.solution_section)}" if self.solution_section \
+            else self.solution_path
+        section = f", section “{self.solution_section}”" if self.solution_section else ""
+        return (f"**Stuck?** The worked solution is in [`solutions/{self.exercise}.ipynb`]({where}){section}. "
+                "Read it, close it, then write the code yourself: that is what makes it stick.")
+
+    def pointer(self) -> str:
+        """One line for a failed check: how to get the next hint."""
+        n = len(self.steps)
+        if self.seen >= n:
+            return f"All {n} hints are shown; stuck? see solutions/{self.exercise}.ipynb."
+        return (f"Need a nudge? Run `HINTS.next()` (hint {self.seen + 1} of {n}) or "
+                f"`course hint {self.exercise[:2]}` in a terminal.")
+
+    def revealed(self) -> list[str]:
+        """The hints revealed so far, numbered (markdown)."""
+        return [f"**Hint {i + 1} of {len(self.steps)}.** {s}" for i, s in enumerate(self.steps[: self.seen])]
+
+    def next(self) -> "HintText":
+        """Reveal one more hint (after the last one: the "stuck?" pointer) and show what is revealed."""
+        if self.seen < len(self.steps):
+            _set_seen(self.exercise, self.seen + 1)
+        return HintText(self._markdown())
+
+    def show(self, upto: int | None = None) -> "HintText":
+        """Show hints ``1 … upto`` (default: those already revealed) without revealing more."""
+        if upto is not None:
+            _set_seen(self.exercise, max(self.seen, min(upto, len(self.steps))))
+        return HintText(self._markdown())
+
+    def _markdown(self) -> str:
+        parts = self.revealed() or [f"{len(self.steps)} hints are available: run `HINTS.next()` for the first."]
+        if self.seen >= len(self.steps):
+            parts.append(self.stuck())
+        elif self.seen:
+            parts.append(f"_{len(self.steps) - self.seen} more: run `HINTS.next()` again._")
+        return "\n\n".join(parts)
+
+    # -- display -----------------------------------------------------------------------------
+    def widget(self) -> Any:
+        """A button that reveals the next hint, with the hints shown so far; text fallback elsewhere."""
+        from .widgets import WithFallback, widgets_available
+
+        fallback = (f"💡 {len(self.steps)} hints for this exercise, each more specific: run `HINTS.next()` "
+                    f"(or `course hint {self.exercise[:2]}`). Stuck? solutions/{self.exercise}.ipynb"
+                    + (f", section “{self.solution_section}”." if self.solution_section else "."))
+        if not widgets_available():
+            return WithFallback(None, fallback)
+        import ipywidgets as w
+
+        view = w.HTML(_md_html(self._markdown()) if self.seen else "")
+        button = w.Button(description=self._button_label(), icon="lightbulb-o",
+                          layout=w.Layout(width="auto"), tooltip="each hint is more specific than the last")
+
+        def reveal(_: Any) -> None:
+            self.next()
+            view.value = _md_html(self._markdown())
+            button.description = self._button_label()
+
+        button.on_click(reveal)
+        return WithFallback(w.VBox([button, view]), fallback)
+
+    def _button_label(self) -> str:
+        n = len(self.steps)
+        return f"Show hint {self.seen + 1} of {n}" if self.seen < n else "Stuck? Show where the solution is"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict:
+        return self.widget()._repr_mimebundle_(include=include, exclude=exclude)
+
+    def __repr__(self) -> str:
+        return f"Hints({self.exercise!r}, {len(self.steps)} steps, {self.seen} seen)"
+
+
+class HintText:
+    """Markdown shown as rendered markdown in Jupyter and as plain text elsewhere."""
+
+    def __init__(self, markdown: str) -> None:
+        self.markdown = markdown
+
+    def _repr_markdown_(self) -> str:
+        return self.markdown
+
+    def __repr__(self) -> str:
+        return self.markdown
+
+
+def _md_html(markdown: str) -> str:
+    """A tiny markdown → HTML for the hint widget (bold, code, links, paragraphs)."""
+    text = html.escape(markdown)
+    text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
+    text = re.sub(r"(?<![\w*])_(.+?)_(?![\w*])", r"<i>\1</i>", text)
+    text = re.sub(r"\[`?([^\]`]+)`?\]\(([^)]+)\)", r"<a href='\2' target='_self'><code>\1</code></a>", text)
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    return "".join(f"<p style='margin:4px 0'>{p}</p>" for p in text.split("\n\n"))
+
+
+def hints_for(exercise_path) -> Hints | None:
+    """The :class:`Hints` of an exercise notebook, found through the check modules its check cells import.
+
+    Returns None when the exercise has no hints yet.
+    """
+    import importlib
+    from pathlib import Path
+
+    import nbformat
+
+    nb = nbformat.read(str(Path(exercise_path)), as_version=4)
+    modules = []
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            modules += re.findall(r"course_lib\.checks\.(\w+)", cell.source)
+    for name in dict.fromkeys(modules):
+        module = importlib.import_module(f"course_lib.checks.{name}")
+        for value in vars(module).values():
+            if isinstance(value, Hints) and value.exercise == Path(exercise_path).stem:
+                return value
+    return None

@@ -1,0 +1,388 @@
+"""The course's MCP servers, built on the official SDK's ``MCPServer`` and done properly.
+
+* :class:`CourseMCPServer`: ``MCPServer`` with the error semantics the MCP spec asks for
+  and the SDK leaves loose (``../shared/cases/mcp-jsonrpc.md`` C-16, C-17):
+
+  - an **unknown tool** is a protocol error, JSON-RPC ``-32602`` naming the tool (the SDK
+    answers with an ``isError`` result instead);
+  - **arguments are validated** against the advertised ``inputSchema`` (``fastjsonschema``)
+    before the tool body runs; every tool's schema says ``additionalProperties: false``, so a
+    misspelled key (``{"path": ...}`` for ``topic``) is rejected, naming the key, instead of
+    being silently dropped; messages and logs name fields, never the caller's values;
+  - a tool that **raises** gives a result with ``isError: true`` and a one-line message;
+    the server log gets one line, not a traceback (``ToolError("...")`` shows its text to
+    the client; any other exception shows only its type);
+  - quiet logging by default (``log_level="WARNING"``: SDK-NOTES §1.2).
+
+* :func:`project_manager_server`: the seed's project-manager server (seed 001 §19.3) with
+  tasks in SQLite (standard ``sqlite3``), ids from the database, enum-checked ``status``
+  and ``priority``, a clear error for an unknown task, a resource listing the tasks (and a
+  template for one task), and the code-review prompt (seed 001 §19.2).
+* :func:`wiki_server`: the company-wiki search of exercise 02 as an MCP server (exercises 08-10).
+* :func:`demo_server`: small tools for the transport lessons (echo, big payloads, a crash).
+
+Run one over stdio: ``python -m course_lib.mcp_servers project-manager`` (or ``wiki``, ``demo``).
+
+Taught in lesson 08 (used in 09 and 10).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+import sqlite3
+import sys
+import threading
+from datetime import datetime, timezone
+from typing import Annotated, Any, Literal
+
+import fastjsonschema
+from mcp import types
+from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
+from pydantic import BaseModel, Field
+
+from .examples import WIKI_PAGES, WIKI_SPACES, search_wiki
+
+logger = logging.getLogger(__name__)
+
+Priority = Literal["low", "medium", "high"]
+Status = Literal["todo", "in_progress", "done"]
+
+
+class CourseMCPServer(MCPServer):
+    """``MCPServer`` with strict tool errors (C-16) and strict arguments (C-17).
+
+    Accepts every ``MCPServer`` argument; ``log_level`` defaults to ``"WARNING"``.
+
+    Example:
+        >>> server = CourseMCPServer("demo")
+        >>> @server.tool()
+        ... def read_doc(topic: str = "") -> str:
+        ...     return topic
+        >>> server.tool_schema("read_doc")["additionalProperties"]
+        False
+    """
+
+    def __init__(self, name: str | None = None, *args: Any, log_level: Any = "WARNING", **kwargs: Any) -> None:
+        super().__init__(name, *args, log_level=log_level, **kwargs)
+        self.middleware.append(self._strict_tool_calls)
+
+    def add_tool(self, fn: Any, name: str | None = None, *args: Any, **kwargs: Any) -> None:
+        """Register a tool (see ``MCPServer.add_tool``); its input schema gets ``additionalProperties: false``."""
+        super().add_tool(fn, name, *args, **kwargs)
+        tool = self._tool_manager.get_tool(name or fn.__name__)
+        if tool is not None:
+            tool.parameters.setdefault("additionalProperties", False)
+
+    def tool_schema(self, name: str) -> dict[str, Any] | None:
+        """The ``inputSchema`` advertised for tool ``name`` (None if there is no such tool)."""
+        tool = self._tool_manager.get_tool(name)
+        return None if tool is None else tool.parameters
+
+    async def _strict_tool_calls(self, ctx: Any, call_next: Any) -> Any:
+        # SDK middleware: runs before the SDK looks the tool up or validates anything (both eras).
+        if ctx.method != "tools/call" or not isinstance(ctx.params, dict):
+            return await call_next(ctx)
+        name = ctx.params.get("name")
+        schema = self.tool_schema(name) if isinstance(name, str) else None
+        if schema is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}", data={"name": name})
+        problems = argument_problems(schema, ctx.params.get("arguments") or {})
+        if problems:
+            logger.info("Tool %r rejected arguments: %s", name, problems)  # field names only, no values
+            return types.CallToolResult(is_error=True, content=[types.TextContent(
+                type="text", text=f"Invalid arguments for tool {name}: " + "; ".join(problems))])
+        return await call_next(ctx)
+
+    async def _handle_call_tool(self, ctx: Any, params: Any) -> Any:
+        # The SDK logs a full traceback for a tool that raises; a course server logs one line.
+        from mcp.server.mcpserver import Context
+
+        context = Context(request_context=ctx, mcp_server=self, input_params=params, subscriptions=self._subscriptions)
+        try:
+            return await self.call_tool(params.name, params.arguments or {}, context)
+        except MCPError:
+            raise
+        except Exception as exc:
+            from mcp.server.mcpserver.exceptions import UnexpectedToolError
+
+            cause = exc.__cause__ if exc.__cause__ is not None else exc
+            level = logging.WARNING if isinstance(exc, UnexpectedToolError) else logging.INFO  # ToolError: expected
+            logger.log(level, "Tool %r failed: %s", params.name, type(cause).__name__)
+            return types.CallToolResult(content=[types.TextContent(type="text", text=str(exc))], is_error=True)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, tools={sorted(t.name for t in self._tool_manager.list_tools())})"
+
+
+def argument_problems(schema: dict[str, Any], arguments: Any) -> list[str]:
+    """What is wrong with ``arguments`` for ``schema``: short sentences that name fields, never values.
+
+    Validation uses ``fastjsonschema`` (a compiled JSON Schema validator, cached per schema;
+    it imports in milliseconds, which matters for stdio servers started per session).
+
+    Returns:
+        An empty list when the arguments are valid, else one sentence for the first problem.
+    """
+    if not isinstance(arguments, dict):
+        return ["arguments must be a JSON object"]
+    problems = []
+    allowed = sorted(schema.get("properties", {}))
+    extra = sorted(set(arguments) - set(allowed))
+    if extra and schema.get("additionalProperties") is False:  # a misspelled key is named first (C-17)
+        problems.append(f"unexpected argument{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"
+                        f" (allowed: {', '.join(allowed) or 'none'})")
+        arguments = {k: v for k, v in arguments.items() if k not in extra}
+    try:
+        _validator(json.dumps(schema, sort_keys=True))(arguments)
+    except fastjsonschema.JsonSchemaValueException as e:
+        where = ".".join(str(p) for p in e.path[1:])
+        if e.rule == "required" and not where:
+            missing = [k for k in e.rule_definition if k not in arguments]
+            problems.append(f"missing required argument {', '.join(map(repr, missing))}")
+        else:
+            problems.append(e.message.replace("data.", "argument ", 1).replace("data ", "arguments ", 1))
+    return problems
+
+
+@functools.lru_cache(maxsize=256)
+def _validator(schema_json: str) -> Any:
+    return fastjsonschema.compile(json.loads(schema_json))
+
+
+# -- the project manager (seed 001 §19.3), on SQLite ------------------------------------------
+
+class Task(BaseModel):
+    """A task row, as tools return it."""
+
+    id: int
+    title: str
+    priority: Priority
+    assignee: str
+    status: Status
+    created_at: str
+
+
+class TaskStore:
+    """Tasks in a SQLite database (``":memory:"`` or a file path); safe to call from worker threads.
+
+    The database enforces what the schemas promise: ``CHECK`` constraints on ``priority`` and
+    ``status``, a non-empty title, and ids from ``INTEGER PRIMARY KEY AUTOINCREMENT`` (never
+    ``len(tasks) + 1``, which repeats ids after a delete).
+    """
+
+    SCHEMA = """CREATE TABLE IF NOT EXISTS tasks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        title TEXT NOT NULL CHECK (length(title) > 0),
+        priority TEXT NOT NULL CHECK (priority IN ('low', 'medium', 'high')),
+        assignee TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('todo', 'in_progress', 'done')),
+        created_at TEXT NOT NULL)"""
+
+    def __init__(self, path: str = ":memory:") -> None:
+        self.path = path
+        # Sync tools run in worker threads (SDK-NOTES §1.2): one connection, guarded by a lock.
+        self._db = sqlite3.connect(path, check_same_thread=False)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.Lock()
+        with self._lock, self._db:
+            self._db.execute(self.SCHEMA)
+
+    def create(self, title: str, priority: str = "medium", assignee: str = "unassigned") -> Task:
+        """Insert a task (status ``todo``); returns it with its database id."""
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        with self._lock, self._db:
+            cur = self._db.execute("INSERT INTO tasks (title, priority, assignee, status, created_at) "
+                                   "VALUES (?, ?, ?, 'todo', ?)", (title, priority, assignee, now))
+            row = self._db.execute("SELECT * FROM tasks WHERE id = ?", (cur.lastrowid,)).fetchone()
+        return Task(**dict(row))
+
+    def list(self, status: str | None = None) -> list[Task]:
+        """All tasks (or those with ``status``), oldest first."""
+        with self._lock:
+            if status is None:
+                rows = self._db.execute("SELECT * FROM tasks ORDER BY id").fetchall()
+            else:
+                rows = self._db.execute("SELECT * FROM tasks WHERE status = ? ORDER BY id", (status,)).fetchall()
+        return [Task(**dict(r)) for r in rows]
+
+    def get(self, task_id: int) -> Task | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM tasks WHERE id = ?", (task_id,)).fetchone()
+        return None if row is None else Task(**dict(row))
+
+    def update_status(self, task_id: int, status: str) -> Task | None:
+        """Set a task's status; returns the updated task, or None when no task has that id."""
+        with self._lock, self._db:
+            cur = self._db.execute("UPDATE tasks SET status = ? WHERE id = ?", (status, task_id))
+        return self.get(task_id) if cur.rowcount else None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __repr__(self) -> str:
+        return f"TaskStore({self.path!r})"
+
+
+CODE_REVIEW_PROMPT = """Please review the following {language} code as an experienced engineer.
+Point out bugs, unclear names, missing tests and security problems, most important first,
+and suggest a concrete fix for each.
+
+```{language}
+{code}
+```"""
+
+
+def project_manager_server(db_path: str = ":memory:") -> CourseMCPServer:
+    """The seed's project-manager MCP server: three tools, a resource (+ template), a prompt.
+
+    Args:
+        db_path: SQLite database file, or ``":memory:"`` (default: a fresh empty database).
+
+    Returns:
+        A :class:`CourseMCPServer` named ``project-manager``; its store is ``server.store``.
+    """
+    server = CourseMCPServer("project-manager", instructions="Create, list and update project tasks.")
+    store = TaskStore(db_path)
+    server.store = store  # type: ignore[attr-defined]
+
+    @server.tool()
+    def create_task(title: Annotated[str, Field(min_length=1, description="Task title")],
+                    priority: Priority = "medium",
+                    assignee: Annotated[str, Field(description="Who does it")] = "unassigned") -> Task:
+        """Create a new task (status 'todo'); returns the task with its id."""
+        return store.create(title, priority, assignee)
+
+    @server.tool()
+    def list_tasks(status: Status | None = None) -> list[Task]:
+        """List all tasks, or only those with the given status."""
+        return store.list(status)
+
+    @server.tool()
+    def update_task_status(task_id: int, status: Status) -> Task:
+        """Change the status of a task; returns the updated task."""
+        task = store.update_status(task_id, status)
+        if task is None:
+            raise ToolError(f"no task with id {task_id}; list_tasks shows the existing ids")
+        return task
+
+    @server.resource("tasks://all", mime_type="application/json")
+    def all_tasks() -> str:
+        """Every task, as a JSON array (read-only data for the model's context)."""
+        return json.dumps([t.model_dump() for t in store.list()], ensure_ascii=False)
+
+    @server.resource("tasks://{task_id}", mime_type="application/json")
+    def one_task(task_id: str) -> str:
+        """One task by id, as JSON."""
+        task = store.get(int(task_id)) if task_id.isdigit() else None
+        if task is None:
+            from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+            raise ResourceNotFoundError(f"no task with id {task_id}")
+        return task.model_dump_json()
+
+    @server.prompt()
+    def code_review(code: str, language: str = "python") -> str:
+        """A code-review prompt template (seed 001 §19.2, 'code_review')."""
+        return CODE_REVIEW_PROMPT.format(code=code, language=language)
+
+    return server
+
+
+# -- the company wiki (exercise 02's search_wiki), as an MCP server -----------------------------
+
+class WikiHit(BaseModel):
+    """One search result: the page id (for ``wiki://pages/{id}``), its space, title and first words."""
+
+    id: str
+    space: str
+    title: str
+    snippet: str
+
+
+def wiki_server() -> CourseMCPServer:
+    """The company-wiki search as an MCP server: tool ``search_wiki``, resources ``wiki://pages/{page_id}``.
+
+    The reference for exercises 08-10 (the learner writes their own in exercise 08).
+    """
+    server = CourseMCPServer("wiki", instructions="Search the company wiki and read its pages.")
+
+    @server.tool(name="search_wiki")  # the function's own name would shadow examples.search_wiki
+    def search_wiki_tool(query: Annotated[str, Field(min_length=1, description="What to look for")],
+                         space: Literal[WIKI_SPACES] | None = None,  # type: ignore[valid-type]
+                         limit: Annotated[int, Field(ge=1, le=20)] = 5) -> list[WikiHit]:
+        """Search the company wiki (engineering, product, hr and finance pages). Use it for questions
+        about internal processes, policies and plans; returns page ids, titles and snippets, best first."""
+        return [WikiHit(**h) for h in search_wiki(query, space, limit)]
+
+    @server.resource("wiki://pages/{page_id}", mime_type="text/markdown")
+    def page(page_id: str) -> str:
+        """A wiki page as Markdown."""
+        p = next((p for p in WIKI_PAGES if p["id"] == page_id), None)
+        if p is None:
+            from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+            raise ResourceNotFoundError(f"no wiki page {page_id!r}")
+        return f"# {p['title']}\n\n_space: {p['space']}_\n\n{p['text']}"
+
+    @server.resource("wiki://spaces", mime_type="application/json")
+    def spaces() -> str:
+        """The wiki spaces and their page ids."""
+        return json.dumps({s: [p["id"] for p in WIKI_PAGES if p["space"] == s] for s in WIKI_SPACES})
+
+    return server
+
+
+# -- small tools for the transport lessons ------------------------------------------------------
+
+def demo_server() -> CourseMCPServer:
+    """Tools to exercise transports: ``echo``, ``add``, ``big_text``, ``crash``, ``where``."""
+    server = CourseMCPServer("demo", instructions="Small tools to test MCP transports.")
+
+    @server.tool()
+    def echo(text: str) -> str:
+        """Return the text unchanged (UTF-8 round trip)."""
+        return text
+
+    @server.tool()
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    @server.tool()
+    def big_text(size: int = 1_000_000) -> str:
+        """A string of ``size`` 'x' characters (to test large messages)."""
+        return "x" * size
+
+    @server.tool()
+    def crash(exit_code: int = 1) -> str:
+        """Kill the server process at once (to test a server dying during a call)."""
+        sys.stderr.write(f"demo server: crashing on purpose with exit code {exit_code}\n")
+        sys.stderr.flush()
+        os._exit(exit_code)
+
+    @server.tool()
+    def where() -> dict:
+        """The server's process id and Python executable (which process answered?)."""
+        return {"pid": os.getpid(), "python": os.path.basename(sys.executable)}
+
+    return server
+
+
+SERVERS = {"project-manager": project_manager_server, "wiki": wiki_server, "demo": demo_server}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m course_lib.mcp_servers NAME [stdio|streamable-http]``: run a course server."""
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] not in SERVERS:
+        sys.exit(f"usage: python -m course_lib.mcp_servers {{{'|'.join(SERVERS)}}} [stdio]")
+    server = SERVERS[argv[0]]()
+    from .mcp_transports import run_stdio_server
+
+    run_stdio_server(server)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""Hints come one at a time, each more specific, then the pointer to the solution section."""
+from __future__ import annotations
+
+import re
+
+import nbformat
+import pytest
+
+from course_lib import cli
+from course_lib.checks import CheckFailed
+from course_lib.course_map import exercises
+from course_lib.hints import Hints, heading_anchor, hints_for
+from course_lib.notebooks import ROOT
+
+
+@pytest.fixture(autouse=True)
+def state(tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_DATA_DIR", str(tmp_path))
+
+
+def test_hints_are_revealed_one_at_a_time_then_the_solution():
+    h = Hints("99_demo", ["nudge", "specific", "nearly the answer"], solution_section="2. The loop")
+    assert h.seen == 0 and "3 hints are available" in repr(h.show())
+    first = repr(h.next())
+    assert "Hint 1 of 3.** nudge" in first and "specific" not in first and "2 more" in first
+    second = repr(h.next())
+    assert "nudge" in second and "Hint 2 of 3.** specific" in second and "Stuck?" not in second
+    third = repr(h.next())
+    assert "nearly the answer" in third
+    assert "../solutions/99_demo.ipynb#2.-The-loop" in third, "the stuck pointer links the solution section"
+    assert repr(h.next()) == third, "past the last hint nothing new is revealed"
+    h.reset()
+    assert h.seen == 0
+
+
+def test_hint_state_survives_a_new_object_like_a_kernel_restart():
+    Hints("98_demo", ["a", "b"]).next()
+    assert Hints("98_demo", ["a", "b"]).seen == 1
+
+
+def test_a_hints_object_needs_steps():
+    with pytest.raises(ValueError):
+        Hints("97_demo", [])
+
+
+def test_heading_anchor_matches_jupyterlab():
+    assert heading_anchor("## Your code: answer_with_tools") == "Your-code:-answer_with_tools"
+
+
+@pytest.mark.parametrize("exercise", exercises(), ids=lambda e: e.key)
+def test_every_exercise_with_hints_points_to_a_real_solution_section(exercise):
+    hints = hints_for(exercise.path)
+    if hints is None:
+        pytest.skip(f"{exercise.key} has no hints yet")
+    assert len(hints.steps) >= 2, "progressive means at least two steps"
+    assert len(set(hints.steps)) == len(hints.steps), "each hint says something new"
+    nb = nbformat.read(str(exercise.solution), as_version=4)
+    headings = [m.group(1) for c in nb.cells if c.cell_type == "markdown"
+                for m in re.finditer(r"^#+\s+(.+?)\s*$", c.source, re.M)]
+    assert hints.solution_section in headings, f"no heading {hints.solution_section!r} in {exercise.solution.name}"
+
+
+def test_exercise_01_has_hints_and_a_failed_check_points_to_them():
+    from course_lib.checks.tool_call_loop import HINTS, check_tool_call_loop
+
+    assert hints_for(ROOT / "exercises" / "01_tool_call_loop.ipynb") is HINTS
+    with pytest.raises(CheckFailed) as e:
+        check_tool_call_loop(lambda client, q: (_ for _ in ()).throw(NotImplementedError()))
+    assert "HINTS.next()" in e.value.report.text()
+    assert "course hint 01" in e.value._render_traceback_()[-1]
+
+
+def test_course_hint_cli(capsys):
+    assert cli.main(["hint", "01"]) == 0
+    assert "Hint 1 of 3" in capsys.readouterr().out
+    assert cli.main(["hint", "01"]) == 0
+    out = capsys.readouterr().out
+    assert "Hint 2 of 3" in out and "Hint 1 of 3" in out
+    assert cli.main(["hint", "01", "--again"]) == 0
+    assert "Hint 3" not in capsys.readouterr().out
+    assert cli.main(["hint", "01", "--reset"]) == 0
+    from course_lib.checks.tool_call_loop import HINTS
+    assert HINTS.seen == 0
+
+
+def test_hints_widget_has_a_text_fallback():
+    from course_lib.checks.tool_call_loop import HINTS
+
+    view = HINTS.widget()
+    assert "HINTS.next()" in repr(view) and "solutions/01_tool_call_loop.ipynb" in repr(view)
+    bundle = HINTS._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle and "text/plain" in bundle
