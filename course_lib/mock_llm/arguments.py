@@ -301,8 +301,9 @@ def _quoted_options(desc: str) -> tuple[str, ...]:
     """Options a description lists in quotes: "Can be 'melting', 'freezing' or 'boiling'"."""
     opts = re.findall(r"'([^']{1,40})'|\"([^\"]{1,40})\"", desc)
     vals = [a or b for a, b in opts]
-    if len(vals) >= 2 and re.search(r"\b(?:can be|one of|options?|choices?|either|or|e\.g\.|such as|like|could be|"
-                                    r"values?|supported|accepted|available|include|i\.e\.)\b", desc, re.I):
+    # "can be 'melting' or 'boiling'" lists the choices; "e.g. 'Shanghai'" only shows an example
+    if len(vals) >= 2 and re.search(r"\b(?:can be|one of|options?|choices?|either|could be|must be|should be|"
+                                    r"supported|accepted|allowed|available|possible values?)\b", desc, re.I):
         return tuple(dict.fromkeys(vals))
     return ()
 
@@ -600,7 +601,9 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                     max(0, m.start - 40): m.start] else -1.2 if p in ("from", "between") else 0
             value = _place_value(slot, m)
         elif m.kind == "name":
-            if role in ("person", "org", "title", "free", "query", "id"):
+            if role == "title" and ctx == 0 and len(m.value.split()) == 1:
+                base -= 0.5  # one capitalised word with nothing calling it a title: likely a person
+            elif role in ("person", "org", "title", "free", "query", "id"):
                 base += 1.5 if role != "id" else 0.3
             elif role in ("city", "place", "country", "state"):
                 base += 0.4 if re.search(r"\b(?:in|at|near|from|to)\s+$", reading.text[max(0, m.start - 6):m.start]) else -0.6
@@ -963,7 +966,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 cands.append((score, s, value, (i,), ev))
         if s.kind == "string" and s.role == "query" and not any(m.kind == "quoted" for m in mentions):
             q = _query_text(reading.text, [m for m in mentions if m.kind == "number" and m.unit])
-            cands.append((2.6, s, q, (), Evidence("the request without its framing", q)))
+            cands.append((4.0, s, q, (), Evidence("the request without its framing", q)))
     taken: set[int] = set()
     filled: dict[str, tuple[Any, Evidence, float, tuple[int, ...]]] = {}
     # enums, options, booleans, arrays and objects first: they read the text without consuming mentions
@@ -993,6 +996,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         if s.name in filled or any(i in taken for i in idx):
             continue
         threshold = 0.25 if s.required and not s.nullable else (2.0 if s.kind in ("integer", "number") else 2.2)
+        if ev.rule == "words" and s.required:
+            threshold = 0.8  # a free-text value with nothing pointing at it: better to ask
         if score < threshold:
             continue
         filled[s.name] = (value, ev, score, idx)

@@ -556,6 +556,8 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         words = phrase.split()
         while words and words[0].lower().strip(".") in _NOT_NAMES and sentence_start:
             words = words[1:]
+        if words and len(words) == 1 and sentence_start and not words[0].isupper():
+            words = []  # "Remind me...": a capitalised first word is rarely a name on its own
         if words:
             phrase = " ".join(words)
             start = text.index(phrase, start)
