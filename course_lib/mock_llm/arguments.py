@@ -198,6 +198,17 @@ def deref(spec: dict, root: dict) -> dict:
     return spec
 
 
+def one_branch(spec: dict, root: dict) -> dict:
+    """pydantic's ``Optional[X]`` is ``anyOf: [X, {"type": "null"}]``: fill it as ``X``."""
+    branches = spec.get("anyOf") or spec.get("oneOf")
+    if not isinstance(branches, list) or "type" in spec:
+        return spec
+    real = [deref(b, root) for b in branches if isinstance(b, dict) and b.get("type") != "null"]
+    if len(real) != 1:
+        return spec
+    return {**real[0], **{k: v for k, v in spec.items() if k not in ("anyOf", "oneOf")}}
+
+
 def fill_arguments(parameters: dict, text: str, root: dict | None = None) -> Filled:
     """Fill the arguments of a tool whose ``parameters`` schema is given, from ``text``.
 
@@ -224,10 +235,11 @@ def fill_arguments(parameters: dict, text: str, root: dict | None = None) -> Fil
     used_quotes: set[int] = set()
     out = Filled()
     for name in order:
-        spec = deref(props.get(name) or {}, root or parameters)  # lossless schemas keep $defs + $ref
+        declared = deref(props.get(name) or {}, root or parameters)  # lossless schemas keep $defs + $ref
+        spec = one_branch(declared, root or parameters)
         value = _fill_one(name, spec, text, numbers, quoted, used_numbers, used_quotes, root or parameters)
         if value is None:
-            if name in required and accepts_null(spec):
+            if name in required and accepts_null(declared):
                 # A strict schema lists every field as required and marks the optional ones
                 # nullable: a model sends null for what the user did not say (C-03).
                 out.arguments[name], out.evidence[name] = None, Evidence("nullable", "not mentioned")
