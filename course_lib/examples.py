@@ -224,3 +224,125 @@ def weather_api(request: Any) -> Any:
     except UnknownCity as e:
         return httpx.Response(404, json={"error": str(e)})
     return httpx.Response(200, json=data)
+
+
+# ------------------------------------------------------------------------------------------
+# Lesson 04 (fault tolerance): the seed's web_search -> bing_search pair, and an order service
+# whose create_order has a side effect (a card is charged), so a careless retry charges twice.
+
+#: A tiny fixed "web" both search engines read from (query words -> pages).
+SEARCH_PAGES: list[dict[str, str]] = [
+    {"title": "Model Context Protocol: specification", "url": "https://modelcontextprotocol.io/specification",
+     "snippet": "MCP standardises how applications give context and tools to LLMs."},
+    {"title": "Function calling guide", "url": "https://platform.openai.com/docs/guides/function-calling",
+     "snippet": "Tools are described with JSON Schema; the model answers with tool_calls."},
+    {"title": "Agent2Agent (A2A) protocol", "url": "https://a2a-protocol.org/latest/specification/",
+     "snippet": "A2A lets agents discover each other through Agent Cards and exchange Tasks."},
+    {"title": "Exponential backoff and jitter", "url": "https://aws.amazon.com/blogs/architecture/"
+     "exponential-backoff-and-jitter/", "snippet": "Full jitter spreads retries and avoids thundering herds."},
+]
+
+
+def _search(query: str, limit: int, engine: str) -> list[dict[str, str]]:
+    words = {w for w in query.lower().replace("-", " ").split() if len(w) > 2}
+    scored = [(sum(w in (p["title"] + " " + p["snippet"]).lower() for w in words), i, p)
+              for i, p in enumerate(SEARCH_PAGES)]
+    hits = [dict(p, engine=engine) for s, _, p in sorted(scored, key=lambda x: (-x[0], x[1])) if s > 0]
+    return hits[:limit]
+
+
+def web_search(query: str, limit: int = 5) -> list[dict[str, str]]:
+    """Search the (fixed, offline) web with the primary engine (handler of :data:`WEB_SEARCH_TOOL`).
+
+    Args:
+        query: words to look for.
+        limit: at most this many pages.
+
+    Returns:
+        ``[{"title", "url", "snippet", "engine": "web_search"}, ...]``, best first (may be empty).
+    """
+    return _search(query, limit, "web_search")
+
+
+def bing_search(query: str, limit: int = 5) -> list[dict[str, str]]:
+    """The backup engine of seed 000 Q3: same pages, ``"engine": "bing_search"``."""
+    return _search(query, limit, "bing_search")
+
+
+#: The backup of seed 000 Q3's fallback layer: the same parameters as :data:`WEB_SEARCH_TOOL`.
+BING_SEARCH_TOOL: dict[str, Any] = {"type": "function", "function": {
+    "name": "bing_search",
+    "description": "Search the web with Bing (the backup search engine). Returns up to 5 results...",
+    "parameters": WEB_SEARCH_SCHEMA["parameters"]}}
+
+
+class OrderService:
+    """A fake shop backend: ``create_order`` charges a card, then answers (lesson 04, idempotency).
+
+    ``lose_responses(n)`` makes the next ``n`` answers get lost *after* the charge is made
+    (the order exists, but the caller sees ``ConnectionError``): the classic case where a
+    blind retry charges twice. With an ``idempotency_key`` the service remembers what each
+    key did and answers a repeat with the same order, charging nothing (seed 000 Q3 layer 4).
+
+    Attributes:
+        charges: every card charge, ``{"order_id", "item", "amount"}`` (what the customer pays).
+        prices: unit prices in yuan.
+    """
+
+    def __init__(self, prices: dict[str, float] | None = None) -> None:
+        from .resilience import IdempotencyStore
+
+        self.prices = prices or {"coffee beans": 68.0, "mug": 35.0, "kettle": 199.0}
+        self.charges: list[dict[str, Any]] = []
+        self.keys = IdempotencyStore()
+        self._lose = 0
+
+    def lose_responses(self, n: int = 1) -> "OrderService":
+        """The next ``n`` orders succeed but their answers are lost on the way back."""
+        self._lose = n
+        return self
+
+    def create_order(self, item: str, quantity: int = 1, idempotency_key: str | None = None) -> dict[str, Any]:
+        """Order ``quantity`` × ``item``; charges the card once per order (or once per key).
+
+        Returns:
+            ``{"order_id", "item", "quantity", "amount"}`` (amount in yuan).
+
+        Raises:
+            KeyError: unknown item. ConnectionError: the answer was lost (the order was made!).
+        """
+        if item not in self.prices:
+            raise KeyError(f"unknown item {item!r}; we sell {', '.join(self.prices)}")
+
+        def charge() -> dict[str, Any]:
+            order = {"order_id": f"ord-{len(self.charges) + 1:04d}", "item": item, "quantity": quantity,
+                     "amount": self.prices[item] * quantity}
+            self.charges.append({"order_id": order["order_id"], "item": item, "amount": order["amount"]})
+            return order
+
+        order = self.keys.run(idempotency_key, charge) if idempotency_key else charge()
+        if self._lose > 0:
+            self._lose -= 1
+            raise ConnectionError("connection reset while reading the response (the order went through)")
+        return order
+
+    def __repr__(self) -> str:
+        total = sum(c["amount"] for c in self.charges)
+        return f"OrderService({len(self.charges)} charges, total {total:g} yuan)"
+
+
+CREATE_ORDER_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "create_order",
+        "description": "Buy an item from the shop: creates an order and charges the customer's card.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "item": {"type": "string", "enum": ["coffee beans", "mug", "kettle"]},
+                "quantity": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1},
+            },
+            "required": ["item"],
+        },
+    },
+}
