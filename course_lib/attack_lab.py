@@ -63,7 +63,7 @@ class AttackOutcome:
         blocked: the attack did not achieve its aim (refused, or stopped by a limit).
         reported: the refusal is visible: an audit entry, a limit named in the result, or an
             injection warning on the page.
-        layer: what stopped it (a :class:`~course_lib.security.SecurityViolation` kind, or
+        layer: what stopped it (a :class:`~course_lib.security.SecurityViolation` violation, or
             ``limit:<name>``).
         leaked: the secret text appeared in anything the tool returned.
         detail: one line for the table.
@@ -200,7 +200,7 @@ class AttackLab:
         refused = isinstance(result, dict) and result.get("blocked") is True
         leaked = SECRET in text
         changed = self.secret.read_text(encoding="utf-8") != secret_before or (self.root / "evil.sh").exists()
-        layer = result.get("kind", "") if refused else "not blocked"
+        layer = result.get("violation", "") if refused else "not blocked"
         detail = (result.get("error") if refused else text).replace(str(self.root), "<lab>")
         return AttackOutcome(attack["id"], attack["category"], refused and not changed,
                              len(self.audit) > before, layer, leaked, detail[:120])
@@ -233,7 +233,7 @@ class AttackLab:
         refused = isinstance(result, dict) and result.get("blocked") is True
         blocked = refused and len(self.deleted) == before_deleted
         reported = bool(warnings) and len(self.audit) > before_audit
-        layer = result.get("kind", "not blocked") if isinstance(result, dict) else "not blocked"
+        layer = result.get("violation", "not blocked") if isinstance(result, dict) else "not blocked"
         return AttackOutcome(attack["id"], attack["category"], blocked, reported, layer,
                              SECRET in follow_msg["content"], f"warnings: {', '.join(warnings) or 'none'}")
 

@@ -9,6 +9,10 @@
   wiki of exercise 02 (its schema is the learner's to write) and of the MCP lessons.
 * ``WEATHER_OPENAPI`` + ``weather_api`` (seed 000 §2.3): the weather as a REST API, to compare
   an OpenAPI operation with a tool.
+* ``web_search`` / ``bing_search`` + ``BING_SEARCH_TOOL`` (seed 000 Q3, fallback) and
+  ``OrderService.create_order`` + ``CREATE_ORDER_TOOL`` (idempotency): lesson 04.
+* ``make_trip_tools`` (slow async trip-planner tools: weather, exchange rate, flights,
+  activities, budget): lesson 06's orchestration.
 
 Later lessons add theirs here (project manager, finance database).
 """
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 #: Invented but fixed weather, keyed by English city name.
 WEATHER_TABLE: dict[str, dict[str, Any]] = {
@@ -346,3 +350,106 @@ CREATE_ORDER_TOOL: dict[str, Any] = {
         },
     },
 }
+
+
+# ------------------------------------------------------------------------------------------
+# Lesson 06 (orchestration): a trip planner whose tools wait on a slow "network", so that
+# running them one after another or side by side makes a visible difference.
+
+#: Seconds each trip tool waits before answering (scaled by ``make_trip_tools(scale=...)``).
+TRIP_LATENCY: dict[str, float] = {"get_weather": 0.3, "get_exchange_rate": 0.2, "search_flights": 0.4,
+                                  "find_activities": 0.25, "estimate_budget": 0.05}
+#: Invented but fixed exchange rates (units of ``quote`` per 1 ``base``).
+EXCHANGE_RATES: dict[tuple[str, str], float] = {("CNY", "JPY"): 21.0, ("CNY", "EUR"): 0.13, ("CNY", "USD"): 0.14,
+                                                ("CNY", "GBP"): 0.11, ("EUR", "CNY"): 7.7, ("USD", "CNY"): 7.2}
+FLIGHTS: dict[tuple[str, str], list[dict[str, Any]]] = {
+    ("Shanghai", "Tokyo"): [{"flight": "MU523", "price_cny": 1850, "hours": 3.0},
+                            {"flight": "NH968", "price_cny": 2300, "hours": 2.9}],
+    ("Shanghai", "Paris"): [{"flight": "AF117", "price_cny": 5600, "hours": 13.5}],
+    ("Beijing", "London"): [{"flight": "CA937", "price_cny": 6100, "hours": 11.8}],
+}
+ACTIVITIES: dict[str, dict[str, list[str]]] = {
+    "Tokyo": {"indoor": ["teamLab Planets", "Tokyo National Museum"], "outdoor": ["Ueno Park", "Meiji Shrine"]},
+    "Paris": {"indoor": ["the Louvre", "Musée d'Orsay"], "outdoor": ["Jardin du Luxembourg", "a Seine walk"]},
+    "Beijing": {"indoor": ["the Palace Museum halls", "the National Museum"], "outdoor": ["the Great Wall",
+                                                                                       "Beihai Park"]},
+    "London": {"indoor": ["the British Museum", "Tate Modern"], "outdoor": ["Hyde Park", "a Thames walk"]},
+}
+
+
+def make_trip_tools(*, scale: float = 1.0, sleep: Any = None) -> dict[str, Any]:
+    """The trip planner's tools as ``async`` functions that wait like network calls (lesson 06).
+
+    Args:
+        scale: multiply every latency of :data:`TRIP_LATENCY` (0 = instant, for tests).
+        sleep: the coroutine function used to wait (default ``asyncio.sleep``).
+
+    Returns:
+        ``{name: async function}`` for ``get_weather``, ``get_exchange_rate``, ``search_flights``,
+        ``find_activities`` and ``estimate_budget``; each has a docstring and type hints, so a
+        registry derives its schema.
+    """
+    import asyncio
+
+    wait = sleep or asyncio.sleep
+
+    async def pause(name: str) -> None:
+        await wait(TRIP_LATENCY[name] * scale)
+
+    async def get_weather_slow(city: str) -> dict[str, Any]:
+        """Get the current weather (temperature, humidity) for a city.
+
+        Args:
+            city: City name, e.g. "Tokyo".
+        """
+        await pause("get_weather")
+        return get_weather(city)
+
+    async def get_exchange_rate(base: str, quote: str) -> dict[str, Any]:
+        """Get the exchange rate between two currencies (how many quote units one base unit buys).
+
+        Args:
+            base: ISO currency code to convert from, e.g. "CNY".
+            quote: ISO currency code to convert to, e.g. "JPY".
+        """
+        await pause("get_exchange_rate")
+        rate = EXCHANGE_RATES.get((base.upper(), quote.upper()))
+        if rate is None:
+            raise LookupError(f"no rate for {base}->{quote}; known: {', '.join(a + '->' + b for a, b in EXCHANGE_RATES)}")
+        return {"base": base.upper(), "quote": quote.upper(), "rate": rate}
+
+    async def search_flights(origin: str, destination: str) -> list[dict[str, Any]]:
+        """Search flights between two cities, cheapest first.
+
+        Args:
+            origin: departure city, e.g. "Shanghai".
+            destination: arrival city, e.g. "Tokyo".
+        """
+        await pause("search_flights")
+        return sorted(FLIGHTS.get((origin.title(), destination.title()), []), key=lambda f: f["price_cny"])
+
+    async def find_activities(city: str, kind: Literal["indoor", "outdoor"]) -> list[str]:
+        """Suggest things to do in a city.
+
+        Args:
+            city: the city, e.g. "Tokyo".
+            kind: "indoor" (for rainy or humid days) or "outdoor".
+        """
+        await pause("find_activities")
+        return ACTIVITIES.get(city.title(), {}).get(kind, [])
+
+    async def estimate_budget(flight_price_cny: float, nights: int, rate: float) -> dict[str, Any]:
+        """Estimate the trip budget: the flight plus 600 yuan a night, in yuan and in the local currency.
+
+        Args:
+            flight_price_cny: the flight price in yuan.
+            nights: how many nights.
+            rate: local currency units per yuan.
+        """
+        await pause("estimate_budget")
+        total = flight_price_cny + 600 * nights
+        return {"total_cny": round(total), "total_local": round(total * rate)}
+
+    get_weather_slow.__name__ = get_weather_slow.__qualname__ = "get_weather"
+    tools = [get_weather_slow, get_exchange_rate, search_flights, find_activities, estimate_budget]
+    return {fn.__name__: fn for fn in tools}

@@ -44,14 +44,15 @@ from typing import Any, Awaitable, Callable, Iterable
 import tenacity
 
 from .diagrams import CourseFigure, figure
+from .tool_registry import ToolError
 from .tracing import Trace
 
 Handler = Callable[..., Any]
 
 __all__ = [
     "Attempt", "Backoff", "CircuitBreaker", "CircuitOpen", "FakeClock", "Fallback", "FlakyTool", "HerdResult",
-    "IdempotencyStore", "RetriesExhausted", "SYSTEM_CLOCK", "SystemClock", "ToolError", "ToolTimeout",
-    "ToolUnavailable", "TransientToolError", "WaitRetryAfter", "call_with_timeout", "degrade", "harden",
+    "IdempotencyStore", "RetriesExhausted", "add_idempotency_keys", "is_tool_fault", "SYSTEM_CLOCK", "ServiceUnavailable", "SystemClock", "ToolTimeout",
+    "TransientToolError", "WaitRetryAfter", "call_with_timeout", "degrade", "harden",
     "idempotency_key", "is_transient", "retry_after_seconds", "retry_call", "simulate_herd", "tenacity_retrying",
     "traced_client", "unavailable_report", "with_retry", "with_timeout",
 ]
@@ -115,10 +116,6 @@ class FakeClock:
 
 
 # ---------------------------------------------------------------------------------------- errors
-class ToolError(Exception):
-    """Base class of the failures this module raises or recognises."""
-
-
 class TransientToolError(ToolError):
     """A failure worth retrying: a network blip, a busy backend (HTTP 503), a lost connection.
 
@@ -128,27 +125,34 @@ class TransientToolError(ToolError):
     """
 
     def __init__(self, message: str, *, retry_after: float | None = None) -> None:
-        super().__init__(message)
+        super().__init__(message, kind="handler_error", retryable=True)
         self.retry_after = retry_after
 
 
-class ToolUnavailable(ToolError):
-    """The tool cannot serve now (down, circuit open, every fallback failed); do not retry at once."""
+class ServiceUnavailable(ToolError):
+    """The tool cannot serve now (down, circuit open, retries used up); do not retry at once.
+
+    In a :class:`~course_lib.tool_registry.ToolRegistry` it becomes a tool message of kind
+    ``"unavailable"``: the model reads that it should use another tool or explain.
+    """
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message, kind="unavailable", **details)
 
 
-class ToolTimeout(ToolError, TimeoutError):
-    """A tool call did not finish within its timeout (``seconds``)."""
+class ToolTimeout(ToolError):
+    """A tool call did not finish within its timeout (``seconds``); kind ``"timeout"``."""
 
     def __init__(self, name: str, seconds: float) -> None:
-        super().__init__(f"{name} did not answer within {seconds:g} s")
+        super().__init__(f"{name} did not answer within {seconds:g} s", kind="timeout", timeout_s=seconds)
         self.name, self.seconds = name, seconds
 
 
-class CircuitOpen(ToolUnavailable):
+class CircuitOpen(ServiceUnavailable):
     """The circuit breaker is open: the call was refused without reaching the tool."""
 
 
-class RetriesExhausted(ToolError):
+class RetriesExhausted(ServiceUnavailable):
     """Every attempt failed with a transient error; ``attempts`` says when and why.
 
     The last error is chained as ``__cause__``.
@@ -156,7 +160,7 @@ class RetriesExhausted(ToolError):
 
     def __init__(self, name: str, attempts: list["Attempt"]) -> None:
         last = attempts[-1].error if attempts else "no attempt"
-        super().__init__(f"{name} failed {len(attempts)} times; last error: {last}")
+        super().__init__(f"{name} failed {len(attempts)} times; last error: {last}", attempts=len(attempts))
         self.name, self.attempts = name, attempts
 
 
@@ -174,22 +178,28 @@ def _status_of(exc: BaseException) -> int | None:
 def is_transient(exc: BaseException) -> bool:
     """True when ``exc`` is worth retrying: the call may well succeed a moment later.
 
-    Transient: :class:`TransientToolError`, ``ConnectionError``, ``TimeoutError`` (including
-    :class:`ToolTimeout`), any exception carrying an HTTP status 408, 409, 429 or 5xx
+    Transient: :class:`TransientToolError`, :class:`ToolTimeout`, ``ConnectionError``,
+    ``TimeoutError``, any exception carrying an HTTP status 408, 409, 429 or 5xx
     (``openai.RateLimitError``, ``openai.InternalServerError``, ``httpx.HTTPStatusError``...),
     ``openai.APIConnectionError`` and ``httpx`` transport errors. Not transient: wrong
-    arguments, unknown cities, permission errors, :class:`ToolUnavailable`: retrying them
+    arguments, unknown cities, permission errors, :class:`ServiceUnavailable`: retrying them
     only repeats the failure. Seed 000 Q3 layer 1. Taught in lesson 04.
     """
-    if isinstance(exc, ToolUnavailable):
+    if isinstance(exc, ServiceUnavailable):
         return False
-    if isinstance(exc, (TransientToolError, ConnectionError, TimeoutError)):
+    if isinstance(exc, (TransientToolError, ToolTimeout, ConnectionError, TimeoutError)):
         return True
     status = _status_of(exc)
     if status is not None:
         return status in _RETRY_STATUS or status >= 500
     names = {cls.__name__ for cls in type(exc).__mro__}
     return bool(names & {"APIConnectionError", "APITimeoutError", "TransportError", "TimeoutException"})
+
+
+def is_tool_fault(exc: BaseException) -> bool:
+    """True when ``exc`` says the *tool* is in trouble (what a circuit breaker counts):
+    a transient error, or :class:`RetriesExhausted` (retries already ran and all failed)."""
+    return isinstance(exc, RetriesExhausted) or is_transient(exc)
 
 
 def retry_after_seconds(exc: BaseException) -> float | None:
@@ -620,7 +630,7 @@ class Fallback:
     ``last_used`` names it; ``log`` keeps ``(name, error or None)`` for every try.
 
     Raises:
-        ToolUnavailable: every handler failed (the message lists each error).
+        ServiceUnavailable: every handler failed (the message lists each error).
 
     Example:
         >>> def web_search(query): raise ConnectionError("web_search is down")
@@ -666,7 +676,7 @@ class Fallback:
             self.last_used = name
             return result
         self.last_used = None
-        raise ToolUnavailable("every option failed: " + "; ".join(errors))
+        raise ServiceUnavailable("every option failed: " + "; ".join(errors))
 
     def __repr__(self) -> str:
         return f"Fallback({' -> '.join(n for n, _ in self.handlers)}, last_used={self.last_used!r})"
@@ -775,6 +785,24 @@ class IdempotencyStore:
 
     def __repr__(self) -> str:
         return f"IdempotencyStore({len(self)} keys, {self.replays} replays)"
+
+
+def add_idempotency_keys(scope: str, tools: Iterable[str], *, argument: str = "idempotency_key") -> Callable:
+    """A registry ``before_call`` hook that gives each call of ``tools`` an idempotency key.
+
+    The key is :func:`idempotency_key(scope, tool_call_id) <idempotency_key>`: the model never
+    sees or sends it (it is not in the schema); the framework adds it, so every retry of the
+    same call carries the same key. Install with ``registry.before_call(add_idempotency_keys(...))``.
+    Taught in lesson 04.
+    """
+    names = set(tools)
+
+    def hook(inv: Any) -> None:
+        if inv.entry.name in names and inv.call_id:
+            inv.arguments[argument] = idempotency_key(scope, inv.call_id)
+
+    hook.__name__ = f"add_idempotency_keys({scope!r})"
+    return hook
 
 
 # ---------------------------------------------------------------------------------------- timeouts
@@ -929,8 +957,8 @@ class CircuitBreaker:
         failure_threshold: consecutive failures that open the circuit.
         reset_timeout: seconds to stay open before a trial call.
         clock: ``now()`` in seconds (:class:`FakeClock` in tests).
-        counts: which exceptions count as failures (default :func:`is_transient` and timeouts;
-            a wrong argument is the caller's fault, not the tool's).
+        counts: which exceptions count as failures (default :func:`is_tool_fault`: transient
+            errors, timeouts and exhausted retries; a wrong argument is the caller's fault).
 
     Taught in lesson 04.
     """
@@ -942,9 +970,9 @@ class CircuitBreaker:
     }
 
     def __init__(self, name: str = "tool", *, failure_threshold: int = 3, reset_timeout: float = 30.0,
-                 clock: Any = SYSTEM_CLOCK, counts: Callable[[BaseException], bool] = is_transient) -> None:
+                 clock: Any = SYSTEM_CLOCK, counts: Callable[[BaseException], bool] | None = None) -> None:
         self.name, self.failure_threshold, self.reset_timeout = name, failure_threshold, reset_timeout
-        self.clock, self.counts = clock, counts
+        self.clock, self.counts = clock, counts or is_tool_fault
         self._state, self.failures, self.opened_at = "closed", 0, 0.0
         self.history: list[tuple[float, str, str, str]] = []  # (time, from, to, event)
         self._lock = threading.Lock()
@@ -1030,7 +1058,7 @@ class CircuitBreaker:
 # ---------------------------------------------------------------------------------------- composition
 def harden(handler: Handler, *, name: str | None = None, timeout: float | None = None,
            backoff: Backoff | None = None, idempotent: bool = True, breaker: CircuitBreaker | None = None,
-           fallbacks: Iterable[Handler | tuple[str, Handler]] = (), degrade_to_report: bool = True,
+           fallbacks: Iterable[Handler | tuple[str, Handler]] = (), degrade_to_report: bool = False,
            alternatives: Iterable[str] = (), clock: Any = SYSTEM_CLOCK, rng: random.Random | None = None, trace: Trace | None = None) -> Handler:
     """Compose the layers around a sync handler in the order that works, innermost first.
 
@@ -1041,8 +1069,13 @@ def harden(handler: Handler, *, name: str | None = None, timeout: float | None =
     3. ``breaker`` sees the outcome after retries (one failure per exhausted call), and fails
        fast while open;
     4. ``fallbacks`` take over when all of that failed;
-    5. degradation turns what is left into an :func:`unavailable_report` for the model,
-       naming ``alternatives`` (other tools the model may use instead).
+    5. with ``degrade_to_report``, what is left becomes an :func:`unavailable_report` naming
+       ``alternatives``; otherwise it raises (:class:`ServiceUnavailable` and friends), which a
+       :class:`~course_lib.tool_registry.ToolRegistry` turns into a tool message of kind
+       ``"unavailable"`` or ``"timeout"`` by itself.
+
+    Register the result like any handler:
+    ``registry.register(handler=harden(fn, timeout=1, backoff=Backoff()), schema=..., idempotent=True)``.
 
     Returns:
         A sync handler with the same name and signature. Taught in lesson 04.

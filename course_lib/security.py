@@ -17,7 +17,7 @@ the naive one failing first:
 Then what the seed leaves out: tool output marked as data against prompt injection
 (:func:`as_untrusted`, :func:`scan_for_injection`) and human approval for dangerous tools
 (:class:`ApprovalPolicy` for unattended runs, :func:`approval_widget` in a notebook).
-Every refusal is a :class:`SecurityViolation` with a ``kind``; :func:`guard_tool` turns it
+Every refusal is a :class:`SecurityViolation` naming its ``violation``; :func:`guard_tool` turns it
 into a tool message and an :class:`AuditLog` entry, so attacks are blocked *and* reported.
 
 Deliberate shortcuts: this is defence in depth for a course, not a container. Resource
@@ -29,6 +29,7 @@ Taught in lesson 05.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import html
 import inspect
@@ -50,6 +51,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import jsonschema
 
+from .tool_registry import ToolError
 from .widgets import WithFallback, widgets_available
 
 Handler = Callable[..., Any]
@@ -59,54 +61,61 @@ __all__ = [
     "PathPolicy", "Permissions", "SandboxResult", "SecurityViolation", "ToolPermission", "UNTRUSTED_NOTE",
     "approval_widget", "as_untrusted", "guard_tool", "make_read_file", "make_run_command", "make_write_file",
     "naive_execute_in_sandbox", "naive_is_blocked", "naive_path_allowed", "naive_validate_tool_input",
-    "require_approval", "run_sandboxed", "scan_for_injection", "validate_tool_input",
+    "install_guards", "mark_untrusted", "require_approval", "run_sandboxed", "scan_for_injection",
+    "validate_tool_input", "InteractiveApprover",
 ]
 
 
 # ---------------------------------------------------------------------------------------- refusals
-class SecurityViolation(PermissionError):
+class SecurityViolation(ToolError, PermissionError):
     """A request refused by a security check.
 
+    It is a :class:`~course_lib.tool_registry.ToolError` of kind ``"denied"`` (so a handler or
+    a registry hook that raises it produces a tool message the model can read) and a
+    ``PermissionError`` (so plain Python code can catch it as one).
+
     Args:
-        kind: a short machine-readable reason (``path_outside_allowed``, ``shell_syntax``,
+        violation: a short machine-readable reason (``path_outside_allowed``, ``shell_syntax``,
             ``blocked_program``, ``invalid_input``, ``approval_denied``...).
         message: what was refused and why, in words the model (and the learner) can act on.
     """
 
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
+    def __init__(self, violation: str, message: str) -> None:
+        super().__init__(message, kind="denied", violation=violation)
+        self.violation = violation
 
     def report(self, tool: str = "") -> dict:
-        """The refusal as a tool result: ``{"error", "blocked": True, "kind", "tool"}``."""
-        return {"error": str(self), "blocked": True, "kind": self.kind, **({"tool": tool} if tool else {})}
+        """The refusal as a tool result, shaped like the registry's errors:
+        ``{"error", "tool", "kind": "denied", "violation", "blocked": True}``."""
+        return {"error": str(self), **({"tool": tool} if tool else {}), "kind": "denied",
+                "violation": self.violation, "blocked": True}
 
     def __repr__(self) -> str:
-        return f"SecurityViolation({self.kind!r}, {str(self)!r})"
+        return f"SecurityViolation({self.violation!r}, {str(self)!r})"
 
 
 @dataclass
 class AuditLog:
-    """Every refusal, in order: ``(tool, arguments, kind, message)``. What "reported" means.
+    """Every refusal, in order: ``(tool, arguments, violation, message)``. What "reported" means.
 
     Example:
         >>> log = AuditLog()
         >>> log.record("read_file", {"path": "../x"}, SecurityViolation("path_outside_allowed", "no"))
-        >>> log.kinds()
+        >>> log.violations()
         ['path_outside_allowed']
     """
 
     entries: list[dict] = field(default_factory=list)
 
     def record(self, tool: str, arguments: Any, violation: SecurityViolation) -> None:
-        self.entries.append({"tool": tool, "arguments": arguments, "kind": violation.kind,
+        self.entries.append({"tool": tool, "arguments": arguments, "violation": violation.violation,
                              "message": str(violation)})
 
-    def kinds(self) -> list[str]:
-        return [e["kind"] for e in self.entries]
+    def violations(self) -> list[str]:
+        return [e["violation"] for e in self.entries]
 
     def text(self) -> str:
-        return "\n".join(f"{i + 1:>2}. {e['tool']}: {e['kind']}: {e['message'][:100]}"
+        return "\n".join(f"{i + 1:>2}. {e['tool']}: {e['violation']}: {e['message'][:100]}"
                          for i, e in enumerate(self.entries)) or "(no refusals)"
 
     def __len__(self) -> int:
@@ -119,7 +128,7 @@ class AuditLog:
 def guard_tool(handler: Handler, *, name: str | None = None, audit: AuditLog | None = None) -> Handler:
     """``handler`` whose :class:`SecurityViolation` becomes a tool result (and an audit entry).
 
-    The model gets ``{"error": ..., "blocked": True, "kind": ...}`` and can explain or
+    The model gets ``{"error", "kind": "denied", "violation", "blocked": True}`` and can explain or
     change course; the agent loop never sees an exception. Sync and async handlers.
     Taught in lesson 05.
     """
@@ -362,22 +371,22 @@ def _has_option(arg: str, options: frozenset[str], *, clusters: bool) -> bool:
 @dataclass
 class CommandVerdict:
     """What :meth:`CommandPolicy.check` decided: ``allowed``, the parsed ``argv`` (program resolved
-    to its absolute path when allowed), and for a refusal its ``kind`` and ``reason``."""
+    to its absolute path when allowed), and for a refusal its ``violation`` and ``reason``."""
 
     allowed: bool
     argv: list[str]
-    kind: str = ""
+    violation: str = ""
     reason: str = ""
 
     def raise_if_refused(self) -> "CommandVerdict":
         if not self.allowed:
-            raise SecurityViolation(self.kind, self.reason)
+            raise SecurityViolation(self.violation, self.reason)
         return self
 
     def __repr__(self) -> str:
         if self.allowed:
             return f"allowed: {shlex.join(self.argv)}"
-        return f"refused ({self.kind}): {self.reason}"
+        return f"refused ({self.violation}): {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -430,7 +439,7 @@ class CommandPolicy:
             return CommandVerdict(True, self._check(command, cwd))
         except SecurityViolation as v:
             argv = command if isinstance(command, list) else [str(command)[:200]]
-            return CommandVerdict(False, list(argv), v.kind, str(v))
+            return CommandVerdict(False, list(argv), v.violation, str(v))
 
     def _check(self, command: str | Sequence[str], cwd: Path | None) -> list[str]:
         raw = command if isinstance(command, str) else " ".join(map(str, command))
@@ -1092,3 +1101,53 @@ def approval_widget(request: ApprovalRequest, on_decision: Callable[[Approval], 
     approve.on_click(lambda _: decide(True))
     deny.on_click(lambda _: decide(False))
     return WithFallback(w.VBox([head, w.HBox([approve, deny]), status]), text)
+
+
+# ---------------------------------------------------------------------------------------- 8. in the registry
+def install_guards(registry: Any, *, approver: Any = None, approval_for: Iterable[str] = ("write", "execute"),
+                   untrusted: Iterable[str] = ("network",), audit: AuditLog | None = None) -> Any:
+    """Put approval, data-marking and auditing into a :class:`~course_lib.tool_registry.ToolRegistry`.
+
+    * a ``before_call`` hook asks ``approver.decide(...)`` for every tool whose ``permission`` is
+      in ``approval_for`` (or whose ``meta["needs_approval"]`` is true); a refusal raises
+      :class:`SecurityViolation` ``approval_denied`` (recorded in ``audit``), which the registry
+      reports to the model as a tool message of kind ``"denied"``: the handler never runs;
+    * an ``after_call`` hook wraps the output of tools whose ``permission`` is in ``untrusted``
+      (or ``meta["untrusted"]``) with :func:`as_untrusted`, and records the ``"denied"`` results
+      of handlers (their own :class:`SecurityViolation`, e.g. a path outside) in ``audit``.
+
+    Returns:
+        ``audit`` (a new :class:`AuditLog` if none was given). Taught in lesson 05.
+    """
+    audit = audit if audit is not None else AuditLog()
+    approval_for, untrusted = set(approval_for), set(untrusted)
+
+    def approve(inv: Any) -> None:
+        entry = inv.entry
+        if approver is None or not (entry.permission in approval_for or entry.meta.get("needs_approval")):
+            return
+        reason = entry.meta.get("approval_reason") or f"{entry.name} may {entry.permission}: a human must agree"
+        decision = approver.decide(ApprovalRequest(entry.name, dict(inv.arguments), reason))
+        inv.meta["approval"] = decision
+        if not decision.approved:
+            refusal = SecurityViolation("approval_denied", f"{entry.name} was not run: {decision.reason} ({decision.by})")
+            audit.record(entry.name, dict(inv.arguments), refusal)  # a refused call never reaches after_call
+            raise refusal
+
+    def mark_and_audit(inv: Any, result: Any) -> Any:
+        entry = inv.entry
+        if result.error == "denied":
+            try:
+                body = json.loads(result.content)
+            except ValueError:
+                body = {"error": result.content}
+            audit.record(entry.name, dict(inv.arguments),
+                         SecurityViolation(body.get("violation", "denied"), body.get("error", "")))
+            return None
+        if result.ok and (entry.permission in untrusted or entry.meta.get("untrusted")):
+            return dataclasses.replace(result, content=as_untrusted(result.content, source=entry.name))
+        return None
+
+    registry.before_call(approve)
+    registry.after_call(mark_and_audit)
+    return audit

@@ -16,7 +16,7 @@ from course_lib.examples import (BING_SEARCH_TOOL, WEB_SEARCH_TOOL, WEATHER_TOOL
 from course_lib.function_calling import tool_loop
 from course_lib.mock_llm import MockLLM
 from course_lib.resilience import (Backoff, CircuitBreaker, CircuitOpen, FakeClock, Fallback, FlakyTool,
-                                   IdempotencyStore, RetriesExhausted, ToolTimeout, ToolUnavailable,
+                                   IdempotencyStore, RetriesExhausted, ToolTimeout, ServiceUnavailable,
                                    TransientToolError)
 from course_lib.tracing import Trace
 
@@ -31,7 +31,7 @@ def test_doctests():
     (ConnectionError("reset"), True),
     (TimeoutError(), True),
     (ToolTimeout("t", 1), True),
-    (ToolUnavailable("down"), False),
+    (ServiceUnavailable("down"), False),
     (CircuitOpen("open"), False),
     (ValueError("bad city"), False),
     (UnknownCity("Atlantis"), False),
@@ -249,7 +249,7 @@ def test_fallback_uses_the_primary_when_it_works_and_reports_when_all_fail():
     search = Fallback(web_search, bing_search)
     assert search(query="Agent2Agent")[0]["engine"] == "web_search"
     broken = Fallback(FlakyTool(web_search).inject("down", None), FlakyTool(bing_search).inject("down", None))
-    with pytest.raises(ToolUnavailable, match="web_search.*bing_search"):
+    with pytest.raises(ServiceUnavailable, match="web_search.*bing_search"):
         broken(query="x")
 
 
@@ -440,7 +440,7 @@ def test_harden_retries_idempotent_tools_and_degrades_the_rest():
     safe = rz.harden(tool, timeout=5, backoff=Backoff(jitter="none"), clock=clock)
     assert safe("Shanghai") == {"temp": 28, "humidity": 65} and clock.sleeps == [0.5, 1.0]
     down = rz.harden(FlakyTool(get_weather).inject("down", None), backoff=Backoff(max_attempts=2), clock=clock,
-                     alternatives=["get_forecast"])
+                     degrade_to_report=True, alternatives=["get_forecast"])
     report = down("Shanghai")
     assert report["status"] == "unavailable" and report["alternatives"] == ["get_forecast"]
 
@@ -448,7 +448,7 @@ def test_harden_retries_idempotent_tools_and_degrades_the_rest():
 def test_harden_does_not_retry_a_non_idempotent_tool():
     shop = OrderService().lose_responses(1)
     order = rz.harden(shop.create_order, name="create_order", backoff=Backoff(), idempotent=False,
-                      clock=FakeClock())
+                      clock=FakeClock(), degrade_to_report=True)
     report = order("kettle")
     assert len(shop.charges) == 1 and report["status"] == "unavailable"
 
@@ -497,3 +497,62 @@ def test_the_agent_finishes_despite_model_and_tool_faults():
     assert answer == "Shanghai: 28 °C, humidity 65 %."
     assert len(clock.sleeps) == 2
     assert json.loads(messages[2]["content"]) == {"temp": 28, "humidity": 65}
+
+
+# ---------------------------------------------------------------- inside the registry and the agent loop
+def _weather_registry(handler, **options):
+    from course_lib.tool_registry import ToolRegistry
+
+    registry = ToolRegistry("lesson 04", env={})
+    registry.register(handler=handler, schema=WEATHER_TOOL, **options)
+    return registry
+
+
+def _call(name: str, arguments: dict, call_id: str = "call_1") -> dict:
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+
+
+def test_registry_reports_exhausted_retries_and_open_circuits_as_unavailable():
+    clock = FakeClock()
+    breaker = CircuitBreaker("get_weather", failure_threshold=1, clock=clock)
+    tool = FlakyTool(get_weather, name="get_weather").inject("down", None)
+    registry = _weather_registry(rz.harden(tool, backoff=Backoff(max_attempts=3), breaker=breaker, clock=clock),
+                                 idempotent=True)
+    first = registry.run(_call("get_weather", {"city": "Paris"}))
+    assert first.error == "unavailable" and json.loads(first.content)["attempts"] == 3
+    second = registry.run(_call("get_weather", {"city": "Paris"}))
+    assert second.error == "unavailable" and "circuit open" in json.loads(second.content)["error"]
+    assert tool.calls == 3  # the open circuit kept the fourth call away from the tool
+
+
+def test_registry_timeout_of_a_hanging_sync_handler_reaches_the_model():
+    tool = FlakyTool(get_weather, name="get_weather").inject("hang")
+    registry = _weather_registry(tool, timeout=0.05)
+    try:
+        result = registry.run(_call("get_weather", {"city": "Paris"}))
+    finally:
+        tool.release()
+    assert result.error == "timeout"
+    mock = MockLLM()
+    messages = [{"role": "user", "content": "What's the weather in Paris?"},
+                {"role": "assistant", "content": None, "tool_calls": [_call("get_weather", {"city": "Paris"})]},
+                result.message()]
+    decision = mock.explain(messages, [WEATHER_TOOL])
+    assert not decision.tool_calls and "did not finish within 0.05 s" in decision.content
+
+
+def test_idempotency_keys_come_from_the_tool_call_id_through_a_registry_hook():
+    from course_lib.examples import CREATE_ORDER_TOOL
+    from course_lib.tool_registry import ToolRegistry
+
+    shop = OrderService().lose_responses(1)
+    registry = ToolRegistry("shop", env={})
+    registry.register(handler=rz.with_retry(shop.create_order, backoff=Backoff(jitter="none"), clock=FakeClock()),
+                      schema=CREATE_ORDER_TOOL, permission="write", idempotent=True)
+    registry.before_call(rz.add_idempotency_keys("conversation-7", ["create_order"]))
+    result = registry.run(_call("create_order", {"item": "kettle"}, "call_A"))
+    assert result.ok and json.loads(result.content)["order_id"] == "ord-0001"
+    assert len(shop.charges) == 1 and shop.keys.replays == 1
+    assert result.arguments["idempotency_key"] == rz.idempotency_key("conversation-7", "call_A")
+    registry.run(_call("create_order", {"item": "kettle"}, "call_B"))  # a new call: a new order
+    assert len(shop.charges) == 2
