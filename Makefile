@@ -12,11 +12,12 @@ PYTHON  ?= python3
 JOBS    ?= 2
 PORT    ?= 8888
 
-.PHONY: setup lab test test-lib test-notebooks lock exercises clean-notebooks bench clean help
+.PHONY: setup lab test test-lib test-notebooks browser lock exercises clean-notebooks bench clean help
 
 help:
 	@echo "make lab    - set up (first time) and open the course in JupyterLab"
 	@echo "make test   - set up (first time) and run every test"
+	@echo "make browser - add Chromium (Debian, as root) and Playwright for the real-browser test"
 	@echo "make lock   - refresh $(LOCK) from pyproject.toml (maintainers)"
 
 $(PY):
@@ -46,13 +47,27 @@ test: setup
 	COURSE_LLM=mock $(PY) -m pytest -n $(JOBS) --dist loadfile tests \
 	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks solutions
 
+# The real-browser test's extras (tests/test_browser_lesson01.py): Debian's chromium, installed with
+# apt-get when run as root on Debian/Ubuntu, and Playwright from the lock, which drives that browser
+# (it never downloads one of its own). Without them `make test` skips that one test and says why.
+browser: setup
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "Chromium not found: install it (Debian/Ubuntu: sudo apt-get install chromium) for the browser test."; fi
+ifdef UV
+	uv pip install --python $(PY) -c $(LOCK) -e '.[test,browser]'
+else
+	$(PY) -m pip install --quiet -c $(LOCK) -e '.[test,browser]'
+endif
+
 test-lib: setup
 	COURSE_LLM=mock $(PY) -m pytest -n $(JOBS) tests
 
 lock:
 	rm -rf _build/lockenv && $(PYTHON) -m venv _build/lockenv
 	_build/lockenv/bin/pip install --quiet --upgrade pip
-	_build/lockenv/bin/pip install --quiet -e '.[test]'
+	_build/lockenv/bin/pip install --quiet -e '.[test,browser]'
 	_build/lockenv/bin/pip freeze --exclude-editable | grep -v '^agent-tool-systems' > $(LOCK)
 	rm -rf _build/lockenv
 	@echo "$(LOCK) refreshed: review the diff, run make test, commit."

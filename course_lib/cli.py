@@ -17,7 +17,9 @@ COMMAND_MODULES = [
     "course_lib.commands.reset",
     "course_lib.commands.preflight",
     "course_lib.commands.slides",
+    "course_lib.commands.cheatsheet",
     "course_lib.commands.exercises",
+    "course_lib.commands.interview",
     "course_lib.commands.llm",
     "course_lib.commands.notebooks",
 ]

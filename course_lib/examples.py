@@ -9,6 +9,10 @@
   wiki of exercise 02 (its schema is the learner's to write) and of the MCP lessons.
 * ``WEATHER_OPENAPI`` + ``weather_api`` (seed 000 §2.3): the weather as a REST API, to compare
   an OpenAPI operation with a tool.
+* ``web_search`` / ``bing_search`` + ``BING_SEARCH_TOOL`` (seed 000 Q3, fallback) and
+  ``OrderService.create_order`` + ``CREATE_ORDER_TOOL`` (idempotency): lesson 04.
+* ``make_trip_tools`` (slow async trip-planner tools: weather, exchange rate, flights,
+  activities, budget): lesson 06's orchestration.
 
 Later lessons add theirs here (project manager, finance database).
 """
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 #: Invented but fixed weather, keyed by English city name.
 WEATHER_TABLE: dict[str, dict[str, Any]] = {
@@ -224,3 +228,228 @@ def weather_api(request: Any) -> Any:
     except UnknownCity as e:
         return httpx.Response(404, json={"error": str(e)})
     return httpx.Response(200, json=data)
+
+
+# ------------------------------------------------------------------------------------------
+# Lesson 04 (fault tolerance): the seed's web_search -> bing_search pair, and an order service
+# whose create_order has a side effect (a card is charged), so a careless retry charges twice.
+
+#: A tiny fixed "web" both search engines read from (query words -> pages).
+SEARCH_PAGES: list[dict[str, str]] = [
+    {"title": "Model Context Protocol: specification", "url": "https://modelcontextprotocol.io/specification",
+     "snippet": "MCP standardises how applications give context and tools to LLMs."},
+    {"title": "Function calling guide", "url": "https://platform.openai.com/docs/guides/function-calling",
+     "snippet": "Tools are described with JSON Schema; the model answers with tool_calls."},
+    {"title": "Agent2Agent (A2A) protocol", "url": "https://a2a-protocol.org/latest/specification/",
+     "snippet": "A2A lets agents discover each other through Agent Cards and exchange Tasks."},
+    {"title": "Exponential backoff and jitter", "url": "https://aws.amazon.com/blogs/architecture/"
+     "exponential-backoff-and-jitter/", "snippet": "Full jitter spreads retries and avoids thundering herds."},
+]
+
+
+def _search(query: str, limit: int, engine: str) -> list[dict[str, str]]:
+    words = {w for w in query.lower().replace("-", " ").split() if len(w) > 2}
+    scored = [(sum(w in (p["title"] + " " + p["snippet"]).lower() for w in words), i, p)
+              for i, p in enumerate(SEARCH_PAGES)]
+    hits = [dict(p, engine=engine) for s, _, p in sorted(scored, key=lambda x: (-x[0], x[1])) if s > 0]
+    return hits[:limit]
+
+
+def web_search(query: str, limit: int = 5) -> list[dict[str, str]]:
+    """Search the (fixed, offline) web with the primary engine (handler of :data:`WEB_SEARCH_TOOL`).
+
+    Args:
+        query: words to look for.
+        limit: at most this many pages.
+
+    Returns:
+        ``[{"title", "url", "snippet", "engine": "web_search"}, ...]``, best first (may be empty).
+    """
+    return _search(query, limit, "web_search")
+
+
+def bing_search(query: str, limit: int = 5) -> list[dict[str, str]]:
+    """The backup engine of seed 000 Q3: same pages, ``"engine": "bing_search"``."""
+    return _search(query, limit, "bing_search")
+
+
+#: The backup of seed 000 Q3's fallback layer: the same parameters as :data:`WEB_SEARCH_TOOL`.
+BING_SEARCH_TOOL: dict[str, Any] = {"type": "function", "function": {
+    "name": "bing_search",
+    "description": "Search the web with Bing (the backup search engine). Returns up to 5 results...",
+    "parameters": WEB_SEARCH_SCHEMA["parameters"]}}
+
+
+class OrderService:
+    """A fake shop backend: ``create_order`` charges a card, then answers (lesson 04, idempotency).
+
+    ``lose_responses(n)`` makes the next ``n`` answers get lost *after* the charge is made
+    (the order exists, but the caller sees ``ConnectionError``): the classic case where a
+    blind retry charges twice. With an ``idempotency_key`` the service remembers what each
+    key did and answers a repeat with the same order, charging nothing (seed 000 Q3 layer 4).
+
+    Attributes:
+        charges: every card charge, ``{"order_id", "item", "amount"}`` (what the customer pays).
+        prices: unit prices in yuan.
+    """
+
+    def __init__(self, prices: dict[str, float] | None = None) -> None:
+        from .resilience import IdempotencyStore
+
+        self.prices = prices or {"coffee beans": 68.0, "mug": 35.0, "kettle": 199.0}
+        self.charges: list[dict[str, Any]] = []
+        self.keys = IdempotencyStore()
+        self._lose = 0
+
+    def lose_responses(self, n: int = 1) -> "OrderService":
+        """The next ``n`` orders succeed but their answers are lost on the way back."""
+        self._lose = n
+        return self
+
+    def create_order(self, item: str, quantity: int = 1, idempotency_key: str | None = None) -> dict[str, Any]:
+        """Order ``quantity`` × ``item``; charges the card once per order (or once per key).
+
+        Returns:
+            ``{"order_id", "item", "quantity", "amount"}`` (amount in yuan).
+
+        Raises:
+            KeyError: unknown item. ConnectionError: the answer was lost (the order was made!).
+        """
+        if item not in self.prices:
+            raise KeyError(f"unknown item {item!r}; we sell {', '.join(self.prices)}")
+
+        def charge() -> dict[str, Any]:
+            order = {"order_id": f"ord-{len(self.charges) + 1:04d}", "item": item, "quantity": quantity,
+                     "amount": self.prices[item] * quantity}
+            self.charges.append({"order_id": order["order_id"], "item": item, "amount": order["amount"]})
+            return order
+
+        order = self.keys.run(idempotency_key, charge) if idempotency_key else charge()
+        if self._lose > 0:
+            self._lose -= 1
+            raise ConnectionError("connection reset while reading the response (the order went through)")
+        return order
+
+    def __repr__(self) -> str:
+        total = sum(c["amount"] for c in self.charges)
+        return f"OrderService({len(self.charges)} charges, total {total:g} yuan)"
+
+
+CREATE_ORDER_TOOL: dict[str, Any] = {
+    "type": "function",
+    "function": {
+        "name": "create_order",
+        "description": "Buy an item from the shop: creates an order and charges the customer's card.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "item": {"type": "string", "enum": ["coffee beans", "mug", "kettle"]},
+                "quantity": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1},
+            },
+            "required": ["item"],
+        },
+    },
+}
+
+
+# ------------------------------------------------------------------------------------------
+# Lesson 06 (orchestration): a trip planner whose tools wait on a slow "network", so that
+# running them one after another or side by side makes a visible difference.
+
+#: Seconds each trip tool waits before answering (scaled by ``make_trip_tools(scale=...)``).
+TRIP_LATENCY: dict[str, float] = {"get_weather": 0.3, "get_exchange_rate": 0.2, "search_flights": 0.4,
+                                  "find_activities": 0.25, "estimate_budget": 0.05}
+#: Invented but fixed exchange rates (units of ``quote`` per 1 ``base``).
+EXCHANGE_RATES: dict[tuple[str, str], float] = {("CNY", "JPY"): 21.0, ("CNY", "EUR"): 0.13, ("CNY", "USD"): 0.14,
+                                                ("CNY", "GBP"): 0.11, ("EUR", "CNY"): 7.7, ("USD", "CNY"): 7.2}
+FLIGHTS: dict[tuple[str, str], list[dict[str, Any]]] = {
+    ("Shanghai", "Tokyo"): [{"flight": "MU523", "price_cny": 1850, "hours": 3.0},
+                            {"flight": "NH968", "price_cny": 2300, "hours": 2.9}],
+    ("Shanghai", "Paris"): [{"flight": "AF117", "price_cny": 5600, "hours": 13.5}],
+    ("Beijing", "London"): [{"flight": "CA937", "price_cny": 6100, "hours": 11.8}],
+}
+ACTIVITIES: dict[str, dict[str, list[str]]] = {
+    "Tokyo": {"indoor": ["teamLab Planets", "Tokyo National Museum"], "outdoor": ["Ueno Park", "Meiji Shrine"]},
+    "Paris": {"indoor": ["the Louvre", "Musée d'Orsay"], "outdoor": ["Jardin du Luxembourg", "a Seine walk"]},
+    "Beijing": {"indoor": ["the Palace Museum halls", "the National Museum"], "outdoor": ["the Great Wall",
+                                                                                       "Beihai Park"]},
+    "London": {"indoor": ["the British Museum", "Tate Modern"], "outdoor": ["Hyde Park", "a Thames walk"]},
+}
+
+
+def make_trip_tools(*, scale: float = 1.0, sleep: Any = None) -> dict[str, Any]:
+    """The trip planner's tools as ``async`` functions that wait like network calls (lesson 06).
+
+    Args:
+        scale: multiply every latency of :data:`TRIP_LATENCY` (0 = instant, for tests).
+        sleep: the coroutine function used to wait (default ``asyncio.sleep``).
+
+    Returns:
+        ``{name: async function}`` for ``get_weather``, ``get_exchange_rate``, ``search_flights``,
+        ``find_activities`` and ``estimate_budget``; each has a docstring and type hints, so a
+        registry derives its schema.
+    """
+    import asyncio
+
+    wait = sleep or asyncio.sleep
+
+    async def pause(name: str) -> None:
+        await wait(TRIP_LATENCY[name] * scale)
+
+    async def get_weather_slow(city: str) -> dict[str, Any]:
+        """Get the current weather (temperature, humidity) for a city.
+
+        Args:
+            city: City name, e.g. "Tokyo".
+        """
+        await pause("get_weather")
+        return get_weather(city)
+
+    async def get_exchange_rate(base: str, quote: str) -> dict[str, Any]:
+        """Get the exchange rate between two currencies (how many quote units one base unit buys).
+
+        Args:
+            base: ISO currency code to convert from, e.g. "CNY".
+            quote: ISO currency code to convert to, e.g. "JPY".
+        """
+        await pause("get_exchange_rate")
+        rate = EXCHANGE_RATES.get((base.upper(), quote.upper()))
+        if rate is None:
+            raise LookupError(f"no rate for {base}->{quote}; known: {', '.join(a + '->' + b for a, b in EXCHANGE_RATES)}")
+        return {"base": base.upper(), "quote": quote.upper(), "rate": rate}
+
+    async def search_flights(origin: str, destination: str) -> list[dict[str, Any]]:
+        """Search flights between two cities, cheapest first.
+
+        Args:
+            origin: departure city, e.g. "Shanghai".
+            destination: arrival city, e.g. "Tokyo".
+        """
+        await pause("search_flights")
+        return sorted(FLIGHTS.get((origin.title(), destination.title()), []), key=lambda f: f["price_cny"])
+
+    async def find_activities(city: str, kind: Literal["indoor", "outdoor"]) -> list[str]:
+        """Suggest things to do in a city.
+
+        Args:
+            city: the city, e.g. "Tokyo".
+            kind: "indoor" (for rainy or humid days) or "outdoor".
+        """
+        await pause("find_activities")
+        return ACTIVITIES.get(city.title(), {}).get(kind, [])
+
+    async def estimate_budget(flight_price_cny: float, nights: int, rate: float) -> dict[str, Any]:
+        """Estimate the trip budget: the flight plus 600 yuan a night, in yuan and in the local currency.
+
+        Args:
+            flight_price_cny: the flight price in yuan.
+            nights: how many nights.
+            rate: local currency units per yuan.
+        """
+        await pause("estimate_budget")
+        total = flight_price_cny + 600 * nights
+        return {"total_cny": round(total), "total_local": round(total * rate)}
+
+    get_weather_slow.__name__ = get_weather_slow.__qualname__ = "get_weather"
+    tools = [get_weather_slow, get_exchange_rate, search_flights, find_activities, estimate_budget]
+    return {fn.__name__: fn for fn in tools}

@@ -365,10 +365,9 @@ def _set_default(prop: dict, default: Any) -> None:
     if isinstance(default, enum.Enum):
         default = default.value
     try:
-        json.dumps(default)
+        prop["default"] = json.loads(json.dumps(default))  # tuples become lists, as on the wire
     except (TypeError, ValueError):
         return  # a default with no JSON form stays a Python-side default only
-    prop["default"] = default
 
 
 def function_schema(fn: Callable[..., Any], *, name: str | None = None, description: str | None = None,
@@ -511,6 +510,41 @@ def pydantic_tool(model: type, *, name: str | None = None, description: str | No
     doc = schema.pop("description", "") or ""
     snake = re.sub(r"(?<!^)(?=[A-Z])", "_", model.__name__).lower()
     return make_tool(name or snake, description if description is not None else doc, schema)
+
+
+def side_by_side(left: Any, right: Any, *, titles: tuple[str, str] = ("by hand (inspect)", "pydantic"),
+                 width: int = 52, sort_keys: bool = True) -> str:
+    """Two JSON documents printed in two columns, lines that differ marked with ``|``.
+
+    Args:
+        left, right: JSON-able values (two schemas to compare).
+        titles: the column headings.
+        width: characters per column (longer lines are cut with ``…``).
+        sort_keys: sort object keys in both, so that the same key lands on the same line.
+
+    Returns:
+        The text (print it).
+
+    Taught in lesson 02.
+    """
+    def lines(value: Any) -> list[str]:
+        return json.dumps(value, indent=1, ensure_ascii=False, sort_keys=sort_keys).splitlines()
+
+    def cut(text: str) -> str:
+        return text if len(text) <= width else text[: width - 1] + "…"
+
+    import difflib
+
+    a, b = lines(left), lines(right)
+    out = [f"{titles[0]:<{width}}   {titles[1]}", f"{'-' * width}   {'-' * width}"]
+    # Align equal lines (difflib), so one extra key does not shift everything below it.
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        left_part, right_part = a[i1:i2], b[j1:j2]
+        for k in range(max(len(left_part), len(right_part))):
+            la = left_part[k] if k < len(left_part) else ""
+            lb = right_part[k] if k < len(right_part) else ""
+            out.append(f"{cut(la):<{width}} {' ' if tag == 'equal' else '|'} {cut(lb)}")
+    return "\n".join(out)
 
 
 # =========================================================================== validation
@@ -1082,7 +1116,7 @@ def openapi_request(spec: dict, operation: str | tuple[str, str], arguments: dic
 __all__ = [
     "ArgumentError", "DocInfo", "NAME_PATTERN", "OpenAPIOperation", "check_schema", "find_operation",
     "function_schema", "inline_refs", "make_tool", "openapi_operations", "openapi_request", "openapi_to_tool",
-    "parse_docstring", "pydantic_function_schema", "pydantic_tool", "to_chat_tool", "to_mcp_tool",
+    "parse_docstring", "pydantic_function_schema", "pydantic_tool", "side_by_side", "to_chat_tool", "to_mcp_tool",
     "to_responses_tool", "tool_name", "tool_parameters", "tool_shape", "type_schema", "validate_arguments",
     "validation_error_content",
 ]

@@ -47,3 +47,13 @@ def test_required_but_nullable_means_null_when_not_mentioned():
     filled = fill_arguments(strict, 'Create a user named "ana"')
     assert filled.arguments == {"name": "ana", "is_admin": None, "team": None} and filled.missing == []
     assert accepts_null({"enum": ["a", None]}) and not accepts_null({"type": "string"})
+
+
+def test_pydantic_optional_fields_are_filled_as_their_type():
+    schema = {"type": "object", "$defs": {"Space": {"type": "string", "enum": ["engineering", "hr"]}},
+              "properties": {"query": {"type": "string"},
+                             "space": {"anyOf": [{"$ref": "#/$defs/Space"}, {"type": "null"}], "default": None},
+                             "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None}},
+              "required": ["query"]}
+    assert fill_arguments(schema, "Find the top 3 pages about vpn in the engineering wiki").arguments == {
+        "query": "vpn in the engineering wiki", "space": "engineering", "limit": 3}

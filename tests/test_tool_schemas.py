@@ -27,6 +27,7 @@ from course_lib.tool_schemas import (
     parse_docstring,
     pydantic_function_schema,
     pydantic_tool,
+    side_by_side,
     to_chat_tool,
     to_mcp_tool,
     to_responses_tool,
@@ -494,3 +495,16 @@ def test_the_model_calls_the_openapi_tool_by_meaning():
                                                 openapi_to_tool(WEATHER_API, "createAlert")]).choices[0].message
     call = msg.tool_calls[0].function
     assert call.name == "getWeather" and json.loads(call.arguments) == {"city": "Paris"}
+
+
+def test_side_by_side_aligns_equal_lines_and_marks_differences():
+    text = side_by_side({"a": 1, "b": 2}, {"a": 1, "b": 3, "c": 4}, titles=("left", "right"), width=12)
+    assert text.splitlines() == [
+        "left           right",
+        "------------   ------------",
+        "{              {",
+        ' "a": 1,        "a": 1,',
+        ' "b": 2      |  "b": 3,',
+        '             |  "c": 4',
+        "}              }",
+    ]

@@ -161,6 +161,17 @@ def deref(spec: dict, root: dict) -> dict:
     return spec
 
 
+def one_branch(spec: dict, root: dict) -> dict:
+    """pydantic's ``Optional[X]`` is ``anyOf: [X, {"type": "null"}]``: fill it as ``X``."""
+    branches = spec.get("anyOf") or spec.get("oneOf")
+    if not isinstance(branches, list) or "type" in spec:
+        return spec
+    real = [deref(b, root) for b in branches if isinstance(b, dict) and b.get("type") != "null"]
+    if len(real) != 1:
+        return spec
+    return {**real[0], **{k: v for k, v in spec.items() if k not in ("anyOf", "oneOf")}}
+
+
 # ---------------------------------------------------------------------------- slots
 @dataclass(frozen=True)
 class Slot:
@@ -345,13 +356,11 @@ def slots_of(parameters: dict, root: dict | None = None) -> list[Slot]:
     out = []
     for i, (name, spec) in enumerate(props.items()):
         spec = deref(spec, root or parameters) if isinstance(spec, dict) else {}
-        if "$ref" not in spec and "anyOf" in spec and "type" not in spec:
-            branches = [b for b in spec["anyOf"] if isinstance(b, dict) and b.get("type") != "null"]
-            if len(branches) == 1:  # Optional[X] as pydantic writes it
-                nullable = accepts_null(spec)
-                spec = {**deref(branches[0], root or parameters), **{k: v for k, v in spec.items() if k != "anyOf"}}
-                if nullable:
-                    spec["x-nullable"] = True
+        if "$ref" not in spec and ("anyOf" in spec or "oneOf" in spec) and "type" not in spec:
+            nullable = accepts_null(spec)
+            spec = one_branch(spec, root or parameters)  # Optional[X] as pydantic writes it
+            if nullable and "anyOf" not in spec and "oneOf" not in spec:
+                spec["x-nullable"] = True
         out.append(make_slot(name, json.dumps(spec, sort_keys=True), name in required, i))
     return out
 

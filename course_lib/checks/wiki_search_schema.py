@@ -1,0 +1,290 @@
+"""Checks of exercise 02: the JSON Schema of the company wiki's ``search_wiki`` tool.
+
+The learner writes ``search_wiki_tool() -> dict``, a Chat Completions tool definition (the
+seed's "write the definition of a tool that queries the company's internal wiki", seed 000
+§7). The check inspects the definition piece by piece (shape, name, description, metaschema,
+``query``, ``space``, ``limit``), then puts it in front of a fresh mock LLM beside two
+distractor tools (the seed's ``web_search`` and ``get_weather``) and asks four questions: one
+naming a space, one asking for "top 3", one in Chinese, and an unrelated one. Finally it makes
+sure validation rejects bad arguments. Every failure names the exact missing piece.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from ..examples import WEATHER_TOOL, WEB_SEARCH_TOOL, WIKI_SPACES
+from ..hints import Hints
+from ..mock_llm import MockLLM
+from ..mock_llm.errors import MockAPIError
+from ..tool_schemas import check_schema, validate_arguments
+from . import CheckReport
+
+#: The hints of exercise 02 (``HINTS`` in the exercise, ``course hint 02``).
+HINTS = Hints("02_wiki_search_schema", [
+    "Start from lesson 02, section 1: a tool is `{\"type\": \"function\", \"function\": {\"name\", \"description\", "
+    "\"parameters\"}}`, and `parameters` is a JSON Schema `{\"type\": \"object\", \"properties\": {...}, "
+    "\"required\": [...]}`. Seed 000's `web_search` (printed in the lesson) is a good model.",
+    "Three properties: `query` (a string, listed in `required`), `space` (a string whose `enum` is the list of "
+    "wiki spaces; not required) and `limit` (an `integer` with `minimum`, `maximum` and `default`; not "
+    "required). The description says *what* it searches (the company's internal wiki) and *when* to use it.",
+    "`\"space\": {\"type\": \"string\", \"enum\": list(WIKI_SPACES), \"description\": ...}` and "
+    "`\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 20, \"default\": 5, \"description\": "
+    "\"Maximum number of pages to return\"}`; `\"required\": [\"query\"]`.",
+], solution_section="Your code: search_wiki_tool")
+
+#: The questions the mock LLM answers with the learner's tool beside the distractors.
+QUESTION_SPACE = "Search the engineering wiki for the deployment checklist"
+QUESTION_TOP3 = "Find the top 3 wiki pages about onboarding"
+QUESTION_ZH = "在公司 Wiki 里搜索报销流程"
+QUESTION_UNRELATED = "What's the weather in Paris?"
+#: The seed's web_search and the weather tool: the learner's tool must win only where it should.
+DISTRACTORS = (WEB_SEARCH_TOOL, WEATHER_TOOL)
+_WHERE_WORDS = ("company", "internal", "our ", "organisation", "organization", "team", "employee", "公司", "内部")
+
+
+def _definition(tool: Any) -> tuple[dict | None, str]:
+    """(the Chat Completions tool, '') or (None, the hint)."""
+    if callable(tool):
+        try:
+            tool = tool()
+        except NotImplementedError:
+            return None, ("Write your tool definition in `search_wiki_tool()` where it says `# YOUR CODE HERE`, and "
+                          "return the dict (remove the `raise NotImplementedError`).")
+        except Exception as e:  # any error in the learner's code becomes one kind hint
+            return None, f"`search_wiki_tool()` raised {type(e).__name__}: {e}"
+    if not isinstance(tool, dict):
+        return None, f"Return a dict (the tool definition), not {type(tool).__name__}."
+    if tool.get("type") == "function" and isinstance(tool.get("function"), dict):
+        return tool, ""
+    if tool.get("type") == "function" and "name" in tool:
+        return None, ("That is the Responses API's flat shape. For Chat Completions, nest the fields: "
+                      "`{\"type\": \"function\", \"function\": {\"name\": ..., \"description\": ..., \"parameters\": ...}}`.")
+    if "name" in tool and "parameters" in tool:
+        return None, ("Wrap the seed-style definition for the API: `{\"type\": \"function\", \"function\": "
+                      "{\"name\", \"description\", \"parameters\"}}`.")
+    if "inputSchema" in tool:
+        return None, "That is the MCP shape (`inputSchema`); this exercise wants the Chat Completions shape with `parameters`."
+    return None, ("A tool definition looks like `{\"type\": \"function\", \"function\": {\"name\": \"search_wiki\", "
+                  "\"description\": ..., \"parameters\": {...}}}`.")
+
+
+def _prop(params: dict, name: str) -> dict | None:
+    prop = (params.get("properties") or {}).get(name)
+    return prop if isinstance(prop, dict) else None
+
+
+def _types(prop: dict) -> list[str]:
+    t = prop.get("type")
+    return [t] if isinstance(t, str) else [x for x in t if x != "null"] if isinstance(t, list) else []
+
+
+def _check_parts(report: CheckReport, fn: dict) -> bool:
+    """The static checks; True when the schema is sound enough to show to a model."""
+    report.check("the tool is named `search_wiki`", fn.get("name") == "search_wiki",
+                 f"Set `\"name\": \"search_wiki\"` (yours is {fn.get('name')!r}): the model calls the tool by this name.")
+    description = fn.get("description") or ""
+    if not isinstance(description, str) or len(description.strip()) < 40:
+        hint = ("The `description` is the most important field: in a full sentence or two, say what it searches "
+                "(the company's internal wiki) and when to use it (questions about internal processes, policies, "
+                f"documentation). Yours has {len(str(description).strip())} characters.")
+    elif "wiki" not in description.lower() and "维基" not in description:
+        hint = "Say in the `description` that the tool searches the **wiki**: the model matches the user's words to it."
+    elif not any(w in description.lower() for w in _WHERE_WORDS):
+        hint = ("Say *whose* wiki: \"the company's internal wiki\". Otherwise the model cannot tell it from a web "
+                "search, and it must know *when* to use it.")
+    else:
+        hint = ""
+    report.check("the description says what it searches and when to use it", not hint, hint)
+    params = fn.get("parameters")
+    problems = check_schema(params) if params is not None else ["`parameters` is missing"]
+    valid = report.check("`parameters` is a valid JSON Schema (checked against the metaschema)", not problems,
+                         "Fix the schema: " + (problems[0] if problems else "") + (
+                             f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+    if not isinstance(params, dict):
+        return False
+    required = params.get("required") or []
+    required = required if isinstance(required, list) else []
+
+    query = _prop(params, "query")
+    if query is None:
+        hint = "Add a `query` property: `\"query\": {\"type\": \"string\", \"description\": \"What to search for\"}`."
+    elif "string" not in _types(query):
+        hint = f"`query` holds the words to search for: give it `\"type\": \"string\"` (yours: {query.get('type')!r})."
+    elif "query" not in required:
+        hint = "`query` is the one argument the tool cannot do without: list it in `\"required\": [\"query\"]`."
+    else:
+        hint = ""
+    query_ok = report.check("`query` is a required string", not hint, hint)
+
+    space = _prop(params, "space")
+    if space is None:
+        hint = "Add a `space` property: `{\"type\": \"string\", \"enum\": [...the wiki spaces...]}`."
+    elif not isinstance(space.get("enum"), list):
+        hint = (f"`space` needs an `enum` listing the wiki spaces ({', '.join(WIKI_SPACES)}): without it the model "
+                "may invent a space that does not exist.")
+    elif {v for v in space["enum"] if v is not None} != set(WIKI_SPACES):
+        missing = [s for s in WIKI_SPACES if s not in space["enum"]]
+        extra = [s for s in space["enum"] if s is not None and s not in WIKI_SPACES]
+        hint = "The `space` enum must be exactly the wiki's spaces: " + "; ".join(
+            x for x in (f"add {', '.join(map(repr, missing))}" if missing else "",
+                        f"remove {', '.join(map(repr, extra))}" if extra else "") if x) + "."
+    elif space.get("type") is not None and "string" not in _types(space):
+        hint = f"The spaces are strings: `\"type\": \"string\"` (yours: {space.get('type')!r})."
+    elif "space" in required:
+        hint = "`space` is optional (no space = search the whole wiki): remove it from `required`."
+    else:
+        hint = ""
+    report.check("`space` is optional and one of the wiki spaces (enum)", not hint, hint)
+
+    limit = _prop(params, "limit")
+    types = _types(limit) if limit is not None else []
+    if limit is None:
+        hint = "Add a `limit` property: `{\"type\": \"integer\", ...}`."
+    elif "number" in types and "integer" not in types:
+        hint = "`limit` counts pages: use `\"type\": \"integer\"`, not `number` (a model could send 2.5)."
+    elif "integer" not in types:
+        hint = f"Give `limit` `\"type\": \"integer\"` (yours: {limit.get('type')!r})."
+    elif "limit" in required:
+        hint = "`limit` is optional (it has a default): remove it from `required`."
+    else:
+        hint = ""
+    report.check("`limit` is an optional integer", not hint, hint)
+    if limit is not None and limit.get("minimum") != 1:
+        hint = "`limit` needs `\"minimum\": 1`: zero or negative page counts make no sense."
+    elif limit is not None and limit.get("maximum") != 20:
+        hint = ("`limit` needs `\"maximum\": 20`: without it the model may ask for 10,000 results."
+                if "maximum" not in limit else f"The largest allowed `limit` is 20 (yours: {limit.get('maximum')!r}).")
+    else:
+        hint = "" if limit is not None else "Add `limit` first."
+    report.check("`limit` is between 1 and 20", not hint, hint)
+    default = limit.get("default") if limit is not None else None
+    report.check("`limit` defaults to 5", limit is not None and default == 5 and not isinstance(default, bool),
+                 "Add `\"default\": 5` to `limit`, so the model knows it may leave `limit` out (and how many pages "
+                 "it then gets)." if limit is None or "default" not in limit else
+                 f"The default `limit` is 5 (yours: {default!r}).")
+    return valid and query_ok
+
+
+def _ask(tool: dict, question: str):
+    """The mock's first reply to ``question`` with the learner's tool between the distractors."""
+    mock = MockLLM()
+    tools = [DISTRACTORS[0], tool, DISTRACTORS[1]]
+    messages = [{"role": "user", "content": question}]
+    decision = mock.explain(messages, tools)
+    reply = mock.client(max_retries=0).chat.completions.create(model="mock-llm", messages=messages, tools=tools)
+    return decision, reply.choices[0].message
+
+
+def _why_not(decision: Any, message: Any) -> str:
+    """Why the model did not call search_wiki, in the words of its scores."""
+    scores = decision.scores
+    ours = scores.get("search_wiki", 0)
+    if message.tool_calls:
+        other = message.tool_calls[0].function.name
+        return (f"The model called `{other}` (score {scores.get(other, 0)}) instead of `search_wiki` (score {ours}). "
+                "Make the description say it searches the company's internal **wiki**, in the words users use "
+                "(search, wiki, pages, documentation).")
+    content = message.content or ""
+    if "need the" in content or "需要知道" in content:
+        return (f"The model asked instead of calling: \"{content}\". Only `query` should be required; the other "
+                "arguments are optional.")
+    return (f"The model called no tool (search_wiki scored {ours}, matched words {decision.matched.get('search_wiki')}). "
+            "A tool with this name and a description about the company wiki should match this question.")
+
+
+def _model_check(report: CheckReport, tool: dict, name: str, question: str,
+                 expect: Callable[[dict], str]) -> None:
+    """One question: search_wiki must be called with arguments ``expect`` approves ('' = fine)."""
+    try:
+        decision, message = _ask(tool, question)
+    except MockAPIError as e:
+        report.check(name, False, f"The model's API rejected your tool: {e.message}")
+        return
+    except Exception as e:  # the SDK's 400 for a schema the API refuses
+        report.check(name, False, f"The model's API rejected your tool: {getattr(e, 'message', e)}")
+        return
+    calls = [c for c in message.tool_calls or [] if c.function.name == "search_wiki"]
+    if not calls:
+        report.check(name, False, _why_not(decision, message))
+        return
+    args = json.loads(calls[0].function.arguments)
+    problem = expect(args)
+    params = tool["function"].get("parameters") or {}
+    invalid = validate_arguments(args, params)
+    if not problem and invalid:
+        problem = f"The model's arguments {args} do not pass your own schema: {invalid[0]}."
+    report.check(name, not problem, problem)
+
+
+def _expect_space(args: dict) -> str:
+    if args.get("space") != "engineering":
+        return (f"The model sent {args}: no `space`. The user said \"engineering wiki\": the model fills `space` "
+                "when its `enum` contains exactly the space names (\"engineering\", ...).")
+    if "deployment checklist" not in str(args.get("query", "")):
+        return f"The model sent {args}: `query` should hold what to look for. Name the property `query`."
+    if args.get("limit", 5) != 5:
+        return f"The model sent {args}: the user asked for no number, so `limit` should be left to its default."
+    return ""
+
+
+def _expect_top3(args: dict) -> str:
+    if args.get("limit") != 3:
+        return (f"The model sent {args}: the user asked for the top 3, so `limit` should be 3. Name the integer "
+                "property `limit` and describe it as the maximum number of pages (results) to return.")
+    if "onboarding" not in str(args.get("query", "")):
+        return f"The model sent {args}: `query` should be about onboarding."
+    return ""
+
+
+def _expect_zh(args: dict) -> str:
+    if "报销" not in str(args.get("query", "")):
+        return f"The model sent {args}: `query` should keep the user's words (报销流程)."
+    return ""
+
+
+def check_wiki_search_tool(search_wiki_tool: Any) -> CheckReport:
+    """Check the learner's ``search_wiki`` tool definition (a dict, or a function returning it).
+
+    Raises:
+        CheckFailed: when any sub-check fails (the report lists a hint for each).
+    """
+    report = CheckReport("Exercise 02 · the wiki search tool")
+    tool, hint = _definition(search_wiki_tool)
+    if not report.check("`search_wiki_tool()` returns a Chat Completions tool definition", tool is not None, hint):
+        return report.finish()
+    fn = tool["function"]
+    sound = _check_parts(report, fn)
+    if not sound or fn.get("name") != "search_wiki":
+        report.check("the model calls your tool correctly", False,
+                     "Fix the checks above first: the model can only use a valid `search_wiki` definition.")
+        return report.finish()
+    _model_check(report, tool, f"a question naming a space: “{QUESTION_SPACE}”", QUESTION_SPACE, _expect_space)
+    _model_check(report, tool, f"a “top 3” question: “{QUESTION_TOP3}”", QUESTION_TOP3, _expect_top3)
+    _model_check(report, tool, f"a question in Chinese: “{QUESTION_ZH}”", QUESTION_ZH, _expect_zh)
+    try:
+        _, message = _ask(tool, QUESTION_UNRELATED)
+        wrongly = [c.function.name for c in message.tool_calls or [] if c.function.name == "search_wiki"]
+    except Exception as e:  # reported like the other model checks
+        wrongly = [f"(the API refused the request: {e})"]
+    report.check(f"no wiki search for an unrelated question: “{QUESTION_UNRELATED}”", not wrongly,
+                 "The model searched the wiki for a weather question: keep the description about the wiki's "
+                 "content (policies, processes, documentation), not about everything.")
+    params = fn["parameters"]
+    rejected = {
+        "limit=500": validate_arguments({"query": "vpn", "limit": 500}, params),
+        "space='legal'": validate_arguments({"query": "vpn", "space": "legal"}, params),
+        "no query": validate_arguments({"space": "hr"}, params),
+    }
+    accepted = validate_arguments({"query": "vpn", "space": "hr", "limit": 3}, params)
+    slipped = [k for k, errors in rejected.items() if not errors]
+    report.check("validation rejects limit=500, an unknown space and a missing query, and accepts a good call",
+                 not slipped and not accepted,
+                 (f"These invalid arguments passed validation: {', '.join(slipped)}. "
+                  "A `maximum`, an `enum` and `required` are what reject them." if slipped else
+                  f"A valid call {{'query': 'vpn', 'space': 'hr', 'limit': 3}} was rejected: {accepted[0] if accepted else ''}."))
+    return report.finish()
+
+
+__all__ = ["DISTRACTORS", "HINTS", "QUESTION_SPACE", "QUESTION_TOP3", "QUESTION_UNRELATED", "QUESTION_ZH",
+           "check_wiki_search_tool"]

@@ -1,0 +1,81 @@
+"""Flashcards and mock interviews in a terminal, for learners without Jupyter widgets.
+
+``course interview cards`` and ``course interview mock`` call these loops. Input and output
+are injectable (``ask`` returns one line, ``say`` prints), so tests drive them with a
+script of answers instead of a keyboard. An answer is typed over several lines and ends
+with an empty line; end of input (Ctrl+D) stops the session, keeping what was saved.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .bank import render_text
+from .cards import Session
+from .timed import MockInterview, Report
+from .scoring import feedback, score_answer
+
+Ask = Callable[[str], str]
+Say = Callable[[str], None]
+
+
+def _read_answer(ask: Ask) -> str | None:
+    """Lines until an empty one; None at end of input."""
+    lines = []
+    while True:
+        try:
+            line = ask("> ")
+        except EOFError:
+            return None if not lines else "\n".join(lines)
+        if not line.strip():
+            return "\n".join(lines)
+        lines.append(line)
+
+
+def run_cards(session: Session, *, ask: Ask = input, say: Say = print) -> Session:
+    """Go through ``session`` card by card: answer, see the model answer, mark it.
+
+    Returns:
+        The session (its marks are already saved in the learner's store).
+    """
+    say(f"{len(session.cards)} cards for {session.store.learner!r}. Type an answer (empty line to finish it), "
+        "or just press Enter to think it through.")
+    while not session.done:
+        q = session.current
+        say(f"\n[{session.index + 1}/{len(session.cards)}] {render_text(q, answer=False)}")
+        typed = _read_answer(ask)
+        if typed is None:
+            break
+        if typed.strip():
+            result = score_answer(q, typed)
+            say(f"You made {len(result.made)} of {len(q.framework)} framework points:\n{feedback(q, result)}")
+        say("\n" + session.reveal())
+        try:
+            verdict = ask("Did you know it? [y]es / [n]o (review again): ").strip().lower()
+        except EOFError:
+            break
+        session.mark(known=verdict.startswith("y"))
+    say(f"\nSession: {session.summary()}. Progress saved in {session.store.path}")
+    return session
+
+
+def run_mock(interview: MockInterview, *, ask: Ask = input, say: Say = print) -> Report:
+    """Ask each question with its time budget, score the answers, print the report.
+
+    Returns:
+        The :class:`Report` (for the questions answered before end of input).
+    """
+    say(f"Mock interview: {len(interview.questions)} questions. Each has a time budget; the clock runs "
+        "while you type. End each answer with an empty line.")
+    while not interview.finished:
+        q = interview.current
+        say(f"\nQuestion {interview.index + 1}/{len(interview.questions)} ({q.difficulty}, "
+            f"{interview.budget():.0f} s): {q.question}")
+        interview.start()
+        typed = _read_answer(ask)
+        if typed is None:
+            break
+        s = interview.answer(typed)
+        say(f"{s!r}")
+    report = interview.report()
+    say("\n" + report.text())
+    return report

@@ -1,0 +1,271 @@
+"""A timed mock interview: random questions, a time budget each, a score at the end.
+
+:class:`MockInterview` is the sans-widget core: it draws ``n`` random questions (more
+often the ones interviewers ask often), times each answer with an injectable clock,
+scores it with :func:`~course_lib.interview.scoring.score_answer` and writes a
+:class:`Report`. :func:`mock_interview` puts it in a widget with a live countdown;
+``course interview mock`` runs it in a terminal.
+
+Time budgets follow what interviews allow for a spoken answer: 2 minutes for an easy
+question, 3 for a medium one, 5 for a hard (system-design) one. Answering late costs 20
+points. Deliberate shortcut: the random draw weights questions by how often they are asked
+(high 3, medium 2, low 1) without replacement; there is no adaptive difficulty.
+Taught in ``notebooks/interview/00_practice.ipynb``.
+"""
+from __future__ import annotations
+
+import html
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..widgets import WithFallback, widgets_available
+from .bank import Bank, Question, load_bank, markdown_html, render_markdown
+from .scoring import AnswerScore, feedback, score_answer
+
+TIME_BUDGET = {"easy": 120.0, "medium": 180.0, "hard": 300.0}  # seconds per answer
+FREQUENCY_WEIGHT = {"high": 3, "medium": 2, "low": 1}
+VERDICTS = ((80, "strong: you would likely pass this round"), (60, "good: polish the missed points"),
+            (40, "borderline: review the frameworks and try again"), (0, "needs practice: start with the flashcards"))
+
+
+def draw_questions(bank: Bank, n: int, *, topics: str | list[str] | None = None, seed: int | None = None) -> list[Question]:
+    """``n`` distinct random questions, weighted by frequency (without replacement).
+
+    Raises:
+        ValueError: ``n`` < 1.
+    """
+    if n < 1:
+        raise ValueError("a mock interview needs at least one question (n >= 1)")
+    pool = bank.select(topics=topics)
+    rng = random.Random(seed)
+    # Efraimidis–Spirakis: key u^(1/w) per item, keep the n largest = weighted sampling without replacement.
+    keyed = sorted(pool, key=lambda q: rng.random() ** (1 / FREQUENCY_WEIGHT[q.frequency]), reverse=True)
+    return keyed[:n]
+
+
+@dataclass
+class Report:
+    """The result of a mock interview.
+
+    Attributes:
+        rows: ``(question, score)`` per question, in the order asked.
+        total: mean score, 0–100.
+        verdict: a one-line reading of the total.
+    """
+
+    rows: list[tuple[Question, AnswerScore]] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return round(sum(s.score for _, s in self.rows) / len(self.rows)) if self.rows else 0
+
+    @property
+    def verdict(self) -> str:
+        return next(text for floor, text in VERDICTS if self.total >= floor)
+
+    def text(self, *, details: bool = True) -> str:
+        """The report as plain text (per-question line, and with ``details`` the points made/missed)."""
+        lines = [f"Mock interview: {len(self.rows)} questions, score {self.total}/100 ({self.verdict})", ""]
+        for i, (q, s) in enumerate(self.rows, 1):
+            took = f"{s.seconds:.0f} s of {TIME_BUDGET[q.difficulty]:.0f} s" if s.seconds is not None else "untimed"
+            lines.append(f"{i}. [{s.score:>3}/100] {q.question}")
+            lines.append(f"   {len(s.made)}/{len(q.framework)} points, {len(s.bonus)} bonus, {took}"
+                         + (" (late: -20)" if s.late else ""))
+            if details:
+                lines.append(feedback(q, s))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text(details=False)
+
+
+class MockInterview:
+    """A timed sequence of questions; answer each, then read the :class:`Report`.
+
+    Args:
+        n: number of questions.
+        topics: restrict to these topics (default: all).
+        seed: for a reproducible draw.
+        clock: seconds, monotonic (injectable for tests).
+        bank: the question bank (default: the course's).
+
+    Example:
+        >>> t = iter([0.0, 30.0, 30.0, 400.0])
+        >>> mi = MockInterview(n=2, seed=1, clock=lambda: next(t))
+        >>> q = mi.start()
+        >>> mi.answer("retry with backoff").score >= 0
+        True
+        >>> _ = mi.answer("")
+        >>> mi.finished, len(mi.report().rows)
+        (True, 2)
+    """
+
+    def __init__(self, n: int = 5, *, topics: str | list[str] | None = None, seed: int | None = None,
+                 clock: Callable[[], float] = time.monotonic, bank: Bank | None = None) -> None:
+        self.bank = bank or load_bank()
+        self.questions = draw_questions(self.bank, n, topics=topics, seed=seed)
+        self.clock = clock
+        self.index = 0
+        self.scores: list[AnswerScore] = []
+        self._asked_at: float | None = None
+
+    @property
+    def current(self) -> Question | None:
+        """The question being asked, or None when finished."""
+        return self.questions[self.index] if self.index < len(self.questions) else None
+
+    @property
+    def finished(self) -> bool:
+        return self.index >= len(self.questions)
+
+    def budget(self, q: Question | None = None) -> float:
+        """Seconds allowed for ``q`` (default: the current question)."""
+        q = q or self.current
+        return TIME_BUDGET[q.difficulty] if q else 0.0
+
+    def start(self) -> Question | None:
+        """Start the clock on the current question and return it."""
+        self._asked_at = self.clock()
+        return self.current
+
+    def elapsed(self) -> float:
+        """Seconds since the current question was asked (0 before :meth:`start`)."""
+        return 0.0 if self._asked_at is None else self.clock() - self._asked_at
+
+    def answer(self, text: str) -> AnswerScore:
+        """Score ``text`` for the current question, then ask the next one.
+
+        Raises:
+            RuntimeError: the interview is finished.
+        """
+        q = self.current
+        if q is None:
+            raise RuntimeError("the interview is finished; read report()")
+        seconds = self.elapsed() if self._asked_at is not None else None
+        result = score_answer(q, text, seconds=seconds, budget=self.budget(q))
+        self.scores.append(result)
+        self.index += 1
+        self._asked_at = self.clock() if not self.finished else None
+        return result
+
+    def report(self) -> Report:
+        """The report for the questions answered so far."""
+        return Report(list(zip(self.questions, self.scores)))
+
+    def __repr__(self) -> str:
+        return f"MockInterview({len(self.questions)} questions, answered {len(self.scores)})"
+
+
+def mock_interview(n: int = 5, *, topics: str | list[str] | None = None, seed: int | None = None,
+                   bank: Bank | None = None) -> WithFallback:
+    """A mock-interview widget with a live countdown; text fallback: how to run it elsewhere.
+
+    Args:
+        n, topics, seed: see :class:`MockInterview`.
+        bank: the question bank (default: the course's).
+
+    Returns:
+        A :class:`~course_lib.widgets.WithFallback`; ``.interview`` is the :class:`MockInterview`.
+    """
+    interview = MockInterview(n, topics=topics, seed=seed, bank=bank)
+    budget_total = sum(TIME_BUDGET[q.difficulty] for q in interview.questions)
+    text = (f"Mock interview: {len(interview.questions)} random questions, {budget_total / 60:.0f} minutes in all "
+            "(2 min easy, 3 min medium, 5 min hard). In JupyterLab this cell shows the interview; in a terminal "
+            "run `course interview mock`.")
+    widget = _interview_widget(interview) if widgets_available() else None
+    shown = WithFallback(widget, text)
+    shown.interview = interview  # type: ignore[attr-defined]
+    return shown
+
+
+class _Countdown:
+    """Updates a label once a second from a daemon thread until stopped (widgets sync from threads)."""
+
+    def __init__(self, tick: Callable[[], None]) -> None:
+        self._tick, self._stop = tick, threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.stop()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(self._stop,), daemon=True, name="mock-interview")
+        self._thread.start()
+
+    def _run(self, stop: threading.Event) -> None:
+        while not stop.wait(1.0):
+            self._tick()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def _interview_widget(interview: MockInterview) -> Any:
+    import ipywidgets as w
+
+    header, question, clock_label, result = w.HTML(), w.HTML(), w.HTML(), w.HTML()
+    box = w.Textarea(placeholder="Type your answer (key points are enough), then Submit.",
+                     layout=w.Layout(width="100%", height="140px"))
+    start_b = w.Button(description="Start", button_style="primary", icon="play")
+    submit_b = w.Button(description="Submit", button_style="success", icon="check")
+    next_b = w.Button(description="Next question", icon="forward")
+
+    def tick() -> None:
+        if interview.finished or interview._asked_at is None:
+            return
+        left = interview.budget() - interview.elapsed()
+        colour = "#c62828" if left < 0 else ("#b26a00" if left < 30 else "#2e7d32")
+        clock_label.value = f"<b style='color:{colour}'>{'over by ' if left < 0 else ''}{abs(left):.0f} s</b>"
+
+    countdown = _Countdown(tick)
+
+    def ask() -> None:
+        q = interview.current
+        header.value = (f"<span style='color:#666'>question {interview.index + 1} / {len(interview.questions)} · "
+                        f"{q.difficulty} · {interview.budget():.0f} s</span>")
+        question.value = f"<h3 style='margin:4px 0'>{html.escape(q.question)}</h3>"
+        box.value, result.value = "", ""
+        for x in (box, submit_b, clock_label):
+            x.layout.display = None
+        next_b.layout.display = "none"
+        interview.start()
+        tick()
+        countdown.start()
+
+    def on_submit(_: Any) -> None:
+        q = interview.current
+        if q is None:
+            return
+        countdown.stop()
+        s = interview.answer(box.value)
+        result.value = (f"<pre style='font-size:12px'>{html.escape(repr(s))}\n{html.escape(feedback(q, s))}</pre>"
+                        + markdown_html(render_markdown(q, interview.bank, level=4)))
+        submit_b.layout.display = "none"
+        next_b.description = "Next question" if not interview.finished else "See the score"
+        next_b.layout.display = None
+
+    def on_next(_: Any) -> None:
+        if interview.finished:
+            countdown.stop()
+            for x in (box, submit_b, next_b, clock_label, question):
+                x.layout.display = "none"
+            header.value = ""
+            result.value = f"<pre style='font-size:12px'>{html.escape(interview.report().text())}</pre>"
+            return
+        ask()
+
+    def on_start(_: Any) -> None:
+        start_b.layout.display = "none"
+        ask()
+
+    start_b.on_click(on_start)
+    submit_b.on_click(on_submit)
+    next_b.on_click(on_next)
+    for x in (box, submit_b, next_b, clock_label):
+        x.layout.display = "none"
+    header.value = (f"<b>Mock interview</b>: {len(interview.questions)} questions, about "
+                    f"{sum(interview.budget(q) for q in interview.questions) / 60:.0f} minutes. Press Start.")
+    return w.VBox([header, start_b, question, clock_label, box, submit_b, result, next_b],
+                  layout=w.Layout(border="1px solid #ddd", padding="8px"))

@@ -1,0 +1,330 @@
+"""Tool orchestration: serial, parallel and conditional calls, and a small dependency graph.
+
+Seed 001's mind map ends with 工具编排 (tool orchestration): 串行调用 (serial: the output
+of one call feeds the next), 并行调用 (parallel: independent calls at the same time) and
+条件调用 (conditional: which call comes next depends on a result). Real plans mix the three,
+which is a dependency graph: :class:`TaskGraph` runs every call as soon as what it needs
+is ready, skips the branches whose condition is false, and records each call as a span in
+a :class:`~course_lib.tracing.Trace`, so :meth:`Trace.timeline` shows what ran when.
+
+For the model's own parallel ``tool_calls`` (several calls in one assistant message),
+:func:`run_tool_calls` executes them one after another or concurrently with
+``asyncio.gather`` (through a :class:`~course_lib.tool_registry.ToolRegistry` or a dict of
+functions); :func:`speedup` compares the two traces.
+
+Deliberate shortcuts: concurrency is ``asyncio`` in one process (sync handlers go to
+threads): right for I/O-bound tools (HTTP APIs, databases), not for CPU-bound ones; no
+limit on how many calls run at once (add an ``asyncio.Semaphore`` for rate-limited APIs).
+Taught in lesson 06.
+"""
+from __future__ import annotations
+
+import asyncio
+import graphlib
+import inspect
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .diagrams import CourseFigure, figure
+from .function_calling import ToolArgumentsError, as_dict, parse_arguments, tool_result_content
+from .tracing import Trace
+
+__all__ = ["GraphRun", "Node", "TaskGraph", "busy_time", "call_label", "run_parallel", "run_serial",
+           "run_tool_calls", "speedup", "wall_time"]
+
+Call = tuple[str, Callable[..., Any], Mapping[str, Any]]  # (label, function, keyword arguments)
+
+
+def call_label(name: str, arguments: Mapping[str, Any]) -> str:
+    """``get_weather(Tokyo)``: a short label for a call (first argument values only)."""
+    values = ", ".join(str(v) for v in list(arguments.values())[:2])
+    return f"{name}({values})"
+
+
+async def _invoke(fn: Callable[..., Any], arguments: Mapping[str, Any]) -> Any:
+    """Await an async function; run a sync one in a worker thread (so it cannot block the loop)."""
+    if inspect.iscoroutinefunction(fn):
+        return await fn(**arguments)
+    value = await asyncio.to_thread(fn, **arguments)
+    return await value if inspect.isawaitable(value) else value
+
+
+async def _traced(trace: Trace | None, lane: str, fn: Callable[..., Any], arguments: Mapping[str, Any],
+                  label: str | None = None) -> Any:
+    if trace is None:
+        return await _invoke(fn, arguments)
+    label = label or call_label(getattr(fn, "__name__", lane), arguments)
+    with trace.span(lane, label, layer="tool", payload=dict(arguments)) as event:
+        try:
+            return await _invoke(fn, arguments)
+        except BaseException as e:
+            event.kind, event.label = "error", f"{label} ✗ {type(e).__name__}"
+            raise
+
+
+async def run_serial(calls: Iterable[Call], *, trace: Trace | None = None) -> list[Any]:
+    """Run ``calls`` one after another; returns their results in order (the first error is raised).
+
+    Each call is ``(lane, function, arguments)``; the lane names its row in ``trace``.
+    Taught in lesson 06.
+    """
+    return [await _traced(trace, lane, fn, args) for lane, fn, args in calls]
+
+
+async def run_parallel(calls: Iterable[Call], *, trace: Trace | None = None,
+                       return_exceptions: bool = False) -> list[Any]:
+    """Run ``calls`` concurrently with ``asyncio.gather``; results come back in the order of ``calls``.
+
+    Args:
+        calls: ``(lane, function, arguments)`` triples (independent of each other!).
+        trace: where each call is recorded as a span on its own lane.
+        return_exceptions: put exceptions in the result list instead of raising the first.
+
+    Taught in lesson 06.
+    """
+    return list(await asyncio.gather(*(_traced(trace, lane, fn, args) for lane, fn, args in calls),
+                                     return_exceptions=return_exceptions))
+
+
+# ---------------------------------------------------------------------------------------- the model's tool_calls
+def _tool_message(call_id: str, content: str) -> dict:
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+async def _one_call(index: int, call: dict, tools: Any, trace: Trace | None) -> dict:
+    call_id, fn_part = call["id"], call["function"]
+    name = fn_part.get("name", "")
+    try:
+        args = parse_arguments(fn_part.get("arguments"))
+    except ToolArgumentsError as e:
+        return _tool_message(call_id, json.dumps({"error": str(e), "tool": name}))
+    lane, label = f"call {index + 1}", call_label(name, args)
+    if hasattr(tools, "arun"):  # a ToolRegistry: validation, timeouts, hooks, errors as messages
+        with trace.span(lane, label, layer="tool", payload=call) if trace is not None else _nullcontext():
+            return (await tools.arun(call)).message()
+    if name not in tools:
+        return _tool_message(call_id, json.dumps({"error": f"unknown tool {name!r}", "tool": name}))
+    try:
+        result = await _traced(trace, lane, tools[name], args, label)
+    except Exception as e:  # a failing tool is reported to the model, not raised
+        return _tool_message(call_id, json.dumps({"error": f"{type(e).__name__}: {e}", "tool": name}))
+    return _tool_message(call_id, tool_result_content(result))
+
+
+class _nullcontext:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+async def run_tool_calls(message: Any, tools: Any, *, parallel: bool = True, trace: Trace | None = None) -> list[dict]:
+    """Execute the ``tool_calls`` of one assistant message; one ``tool`` message per call, in call order.
+
+    Args:
+        message: the assistant message (SDK object or dict) holding ``tool_calls``.
+        tools: a :class:`~course_lib.tool_registry.ToolRegistry`, or ``{name: function}`` (sync or async).
+        parallel: ``True``: all calls at once (``asyncio.gather``); ``False``: one after another.
+        trace: each call becomes a span on its own lane (``call 1``, ``call 2``...), labelled
+            with the call (``get_weather(Tokyo)``).
+
+    Returns:
+        ``[{"role": "tool", "tool_call_id", "content"}, ...]`` in the order of the calls, whatever
+        order they finished in (the ``tool_call_id`` ties each result to its call anyway).
+
+    Errors of single calls become tool messages with ``"error"``; nothing is raised for them.
+    Taught in lesson 06.
+    """
+    calls = [as_dict(c) for c in (as_dict(message).get("tool_calls") or [])]
+    if parallel:
+        return list(await asyncio.gather(*(_one_call(i, c, tools, trace) for i, c in enumerate(calls))))
+    return [await _one_call(i, c, tools, trace) for i, c in enumerate(calls)]
+
+
+def wall_time(trace: Trace) -> float:
+    """Seconds from the first span's start to the last span's end (0 for no spans)."""
+    spans = [e for e in trace.events if e.end is not None]
+    return max(e.end for e in spans) - min(e.start for e in spans) if spans else 0.0
+
+
+def busy_time(trace: Trace) -> float:
+    """The sum of all span durations, seconds: what a serial run would take at least."""
+    return sum(e.duration or 0.0 for e in trace.events if e.end is not None)
+
+
+def speedup(serial: Trace, parallel: Trace) -> float:
+    """How many times faster ``parallel`` finished than ``serial`` (ratio of :func:`wall_time`)."""
+    return wall_time(serial) / max(wall_time(parallel), 1e-9)
+
+
+# ---------------------------------------------------------------------------------------- the dependency graph
+Args = Mapping[str, Any] | Callable[[dict[str, Any]], Mapping[str, Any]]
+
+
+@dataclass
+class Node:
+    """One call of a :class:`TaskGraph`.
+
+    Attributes:
+        name: unique in the graph; results are stored under it.
+        fn: the tool (sync or async function).
+        args: keyword arguments, or a function of the results so far returning them (serial:
+            the output of one call feeds the next).
+        after: names of the nodes that must finish first.
+        when: a condition on the results so far; False skips the node (conditional call).
+    """
+
+    name: str
+    fn: Callable[..., Any]
+    args: Args = field(default_factory=dict)
+    after: tuple[str, ...] = ()
+    when: Callable[[dict[str, Any]], bool] | None = None
+
+    def __repr__(self) -> str:
+        deps = f" after {', '.join(self.after)}" if self.after else ""
+        cond = " (conditional)" if self.when else ""
+        return f"Node({self.name}{deps}{cond})"
+
+
+@dataclass
+class GraphRun:
+    """The outcome of :meth:`TaskGraph.run`.
+
+    Attributes:
+        results: ``{node name: result}`` for every node that ran and succeeded.
+        skipped: ``{node name: reason}`` (condition false, or a dependency skipped or failed).
+        failed: ``{node name: exception}``.
+        order: node names in the order they *started*.
+        trace: the spans, one lane per node.
+    """
+
+    results: dict[str, Any]
+    skipped: dict[str, str]
+    failed: dict[str, BaseException]
+    order: list[str]
+    trace: Trace
+
+    def text(self) -> str:
+        lines = [f"ran:     {', '.join(self.order)}"]
+        lines += [f"skipped: {n} ({why})" for n, why in self.skipped.items()]
+        lines += [f"failed:  {n} ({type(e).__name__}: {e})" for n, e in self.failed.items()]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"GraphRun({len(self.results)} results, {len(self.skipped)} skipped, {len(self.failed)} failed)"
+
+
+class TaskGraph:
+    """Calls with dependencies and conditions, each run as soon as it can be.
+
+    Example:
+        >>> async def add(a, b): return a + b
+        >>> g = TaskGraph("demo")
+        >>> _ = g.add("x", add, {"a": 1, "b": 2}).add("y", add, {"a": 10, "b": 20})
+        >>> _ = g.add("total", add, lambda r: {"a": r["x"], "b": r["y"]}, after=["x", "y"])
+        >>> g.levels()
+        [['x', 'y'], ['total']]
+        >>> asyncio.run(g.run()).results["total"]
+        33
+
+    Taught in lesson 06.
+    """
+
+    def __init__(self, name: str = "plan") -> None:
+        self.name = name
+        self.nodes: dict[str, Node] = {}
+
+    def add(self, name: str, fn: Callable[..., Any], args: Args | None = None, *, after: Sequence[str] = (),
+            when: Callable[[dict[str, Any]], bool] | None = None) -> "TaskGraph":
+        """Add a node (see :class:`Node`); returns the graph, so calls chain.
+
+        Raises:
+            ValueError: a duplicate name, or a dependency that is not (yet) in the graph.
+        """
+        if name in self.nodes:
+            raise ValueError(f"the graph already has a node named {name!r}")
+        missing = [d for d in after if d not in self.nodes]
+        if missing:
+            raise ValueError(f"{name!r} depends on {missing}, which are not in the graph yet: add them first")
+        self.nodes[name] = Node(name, fn, args or {}, tuple(after), when)
+        return self
+
+    def levels(self) -> list[list[str]]:
+        """Nodes grouped by depth: everything in one level can run at the same time."""
+        sorter = graphlib.TopologicalSorter({n.name: set(n.after) for n in self.nodes.values()})
+        sorter.prepare()
+        levels = []
+        while sorter.is_active():
+            ready = sorted(sorter.get_ready(), key=list(self.nodes).index)
+            levels.append(ready)
+            sorter.done(*ready)
+        return levels
+
+    async def run(self, *, trace: Trace | None = None) -> GraphRun:
+        """Run the graph: each node starts when all of its ``after`` nodes are done.
+
+        A failing node does not stop the others; the nodes that need it are skipped.
+        """
+        trace = trace if trace is not None else Trace(self.name)
+        results: dict[str, Any] = {}
+        skipped: dict[str, str] = {}
+        failed: dict[str, BaseException] = {}
+        order: list[str] = []
+        tasks: dict[str, asyncio.Task] = {}
+
+        async def run_node(node: Node) -> None:
+            if node.after:
+                await asyncio.gather(*(tasks[d] for d in node.after))
+            blocked = [d for d in node.after if d not in results]
+            if blocked:
+                skipped[node.name] = f"needs {', '.join(blocked)}"
+                return
+            if node.when is not None and not node.when(results):
+                skipped[node.name] = "condition false"
+                trace.add(node.name, node.name, f"{node.name}: skipped (condition false)", kind="notification",
+                          layer="tool")
+                return
+            args = node.args(results) if callable(node.args) else node.args
+            order.append(node.name)
+            try:
+                results[node.name] = await _traced(trace, node.name, node.fn, args)
+            except Exception as e:  # recorded; dependants are skipped
+                failed[node.name] = e
+
+        for node in self.nodes.values():  # insertion order is a topological order (add() checks)
+            tasks[node.name] = asyncio.create_task(run_node(node))
+        await asyncio.gather(*tasks.values())
+        return GraphRun(results, skipped, failed, order, trace)
+
+    def diagram(self, *, title: str | None = None) -> CourseFigure:
+        """The graph drawn by levels, left to right: arrows are dependencies, dashed boxes conditions."""
+        from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+        levels = self.levels()
+        text = "\n".join(f"level {i + 1}: " + ", ".join(
+            f"{n}" + (f" (after {', '.join(self.nodes[n].after)})" if self.nodes[n].after else "")
+            + (" [if ...]" if self.nodes[n].when else "") for n in level) for i, level in enumerate(levels))
+        height = max(len(level) for level in levels)
+        fig = figure(2.4 * len(levels) + 0.6, 0.9 + 0.75 * height, text=text)
+        ax = fig.add_axes((0.01, 0.01, 0.98, 0.86))
+        pos = {n: (i, -(j - (len(level) - 1) / 2)) for i, level in enumerate(levels) for j, n in enumerate(level)}
+        for node in self.nodes.values():
+            x, y = pos[node.name]
+            for dep in node.after:
+                (dx, dy) = pos[dep]
+                ax.add_patch(FancyArrowPatch((dx + 0.38, dy), (x - 0.38, y), arrowstyle="-|>", mutation_scale=10,
+                                             color="#555", lw=1))
+            ax.add_patch(FancyBboxPatch((x - 0.38, y - 0.22), 0.76, 0.44, boxstyle="round,pad=0.03",
+                                        fc="#fff8e1" if node.when else "#e8f0fe", ec="#555",
+                                        ls="--" if node.when else "-"))
+            ax.text(x, y, node.name, ha="center", va="center", fontsize=8)
+        ax.set_xlim(-0.5, len(levels) - 0.5)
+        ax.set_ylim(-height / 2 - 0.1, height / 2 + 0.1)
+        ax.axis("off")
+        fig.suptitle(title or f"{self.name}: {len(self.nodes)} calls in {len(levels)} levels", fontsize=10)
+        return fig
+
+    def __repr__(self) -> str:
+        return f"TaskGraph({self.name!r}, {len(self.nodes)} nodes, levels={self.levels()})"

@@ -1,0 +1,187 @@
+"""Each interview demonstration prints (and returns) what its answer claims; asserted here, not just run."""
+from __future__ import annotations
+
+import pytest
+
+from course_lib.interview.bank import load_bank
+from course_lib.interview.demos import DEMOS, PENDING, DemoPending, demo_source, run_demo, tool_catalogue
+
+
+def _run(name, capsys):
+    result = DEMOS[name].func()
+    return result, capsys.readouterr().out
+
+
+def test_five_steps(capsys):
+    r, out = _run("five_steps", capsys)
+    assert r["finish_reason"] == "tool_calls" and r["call"] == "get_weather"
+    assert r["arguments"] == {"city": "Shanghai"} and r["result"] == {"temp": 28, "humidity": 65}
+    assert r["roles"] == ["user", "assistant", "tool", "assistant"]
+    assert "28" in r["answer"] and "65" in r["answer"]
+    assert "2. finish_reason: tool_calls | content: None | call: get_weather" in out
+    assert "3. get_weather -> {'temp': 28, 'humidity': 65}" in out
+
+
+def test_malformed_arguments(capsys):
+    r, out = _run("malformed_arguments", capsys)
+    assert r["'{\"city\": \"Paris\"}'"] == '{"temp": 18, "humidity": 72}'
+    assert "missing 1 required positional argument: 'city'" in r["''"] and r["''"] == r["None"]
+    assert "arguments must be a JSON object, got list" in r["'[\"Paris\"]'"]
+    assert "invalid JSON: Extra data at char 17" in r["'{\"city\": \"Paris\"}}'"]
+    assert "Unterminated string" in r["'{\"city\": \"Par'"]
+    assert out.count("-> tool message:") == 6
+
+
+def test_unanswered_call(capsys):
+    r, out = _run("unanswered_call", capsys)
+    assert r["error"]["type"] == "invalid_request_error"
+    assert "did not have response messages" in r["error"]["message"]
+    assert "without the tool message -> 400 invalid_request_error" in out
+    assert "28" in r["answer"]
+
+
+def test_tool_choice(capsys):
+    r, out = _run("tool_choice", capsys)
+    assert r['"auto"'] == ['get_weather({"city": "Tokyo"})'] == r['"required"']
+    assert isinstance(r['"none"'], str) and "tool_choice='none'" in r['"none"']
+    assert r['{"type": "function", "function": {"name": "get_time"}}'] == ['get_time({"city": "Tokyo"})']
+    assert out.count("->") == 4
+
+
+def test_parallel_calls(capsys):
+    r, out = _run("parallel_calls", capsys)
+    assert (r["requests_parallel"], r["requests_sequential"]) == (2, 3)
+    assert 'get_weather({"city": "Beijing"}), get_weather({"city": "Shanghai"})' in out
+    assert "parallel calls saved 1 model round trip(s)" in out
+    assert "22" in r["answer"] and "28" in r["answer"]
+
+
+def test_streaming_tool_calls(capsys):
+    r, out = _run("streaming_tool_calls", capsys)
+    assert r["same"] and r["finish_reason"] == "tool_calls"
+    assert r["calls"] == ['get_weather({"city": "Paris"})', 'get_weather({"city": "Tokyo"})']
+    assert "index=0 id=call_… name=get_weather arguments+=''" in out and "index=1" in out
+
+
+def test_keyword_router(capsys):
+    r, out = _run("keyword_router", capsys)
+    assert r["What's the temperature in Beijing?"] == ("get_weather", ['get_weather{"city": "Beijing"}'])
+    assert r["东京的气温是多少？"] == (None, ['get_weather{"city": "东京"}'])
+    rules, model = r["Not the weather: search the wiki for onboarding"]
+    assert rules == "get_weather" and model[0].startswith("search_wiki")
+    rules, model = r["What's the weather like?"]
+    assert rules == "get_weather" and isinstance(model, str) and "city" in model  # asks instead of guessing
+    assert out.count("(no arguments)") == 4
+
+
+def test_responses_vs_chat(capsys):
+    r, out = _run("responses_vs_chat", capsys)
+    assert r["chat_call"] == "get_weather" and r["responses_item"] == "function_call"
+    assert "28" in r["answer"]
+    assert '"type": "function", "name": "get_weather"' in out  # the flat Responses tool
+
+
+def test_description_matters(capsys):
+    r, out = _run("description_matters", capsys)
+    assert r["vague"][0] == [] and set(r["vague"][1].values()) == {0}
+    assert r["clear"][0] == ["get_weather"] and r["clear"][1]["get_weather"] > r["clear"][1]["get_time"]
+    assert "matched {'get_weather': ['weather']" in out
+
+
+def test_validate_arguments(capsys):
+    r, out = _run("validate_arguments", capsys)
+    assert r['{"query": "MCP transports"}'] == []
+    assert r['{"query": "MCP", "limit": 500}'] == ["500 is greater than the maximum of 100"]
+    assert r['{"limit": 3}'] == ["'query' is a required property"]
+    assert r['{"query": "MCP", "limit": "5"}'] == ["'5' is not of type 'integer'"]
+    assert r['{"query": "MCP", "limit": 2.5}'] == ["2.5 is not of type 'integer'"]
+    assert out.count("invalid:") == 4
+
+
+def test_strict_mode(capsys):
+    r, out = _run("strict_mode", capsys)
+    assert len(r["violations"]) == 3 and r["after"] == []
+    assert "as written -> 400" in out
+    assert r["arguments"]["limit"] == 3
+    assert r["restored"] == {"query": "MCP transports", "limit": 5}
+
+
+def test_dispatch_errors(capsys):
+    r, out = _run("dispatch_errors", capsys)
+    assert r["unknown tool"]["error"] == "unknown tool 'get_wether'; available: get_weather"
+    assert r["invalid JSON"]["error"].startswith("invalid JSON")
+    assert r["not an object"]["error"].startswith("arguments must be a JSON object")
+    assert "missing 1 required positional argument" in r["missing argument"]["error"]
+    assert r["the tool raises"]["error"].startswith("UnknownCity: no weather data for 'Atlantis'")
+    assert r["fine"] == {"temp": 18, "humidity": 72}
+    assert "Traceback" not in out
+
+
+def test_llm_retries(capsys):
+    r, out = _run("llm_retries", capsys)
+    assert r["statuses"] == [429, 429, 200] and r["calls"] == ['get_weather({"city": "Shanghai"})']
+    assert "max_retries=0: the error reaches your code -> RateLimitError 429 Retry-After: 0.01" in out
+
+
+def test_model_mistakes(capsys):
+    r, out = _run("model_mistakes", capsys)
+    assert r["calls"][0].startswith("get_weather_v2(") and r["calls"][-1] == 'get_weather({"city": "Shanghai"})'
+    assert "unknown tool 'get_weather_v2'; available: get_weather" in out
+    assert "missing 1 required positional argument: 'city'" in r["missing"]["error"]
+    assert "28" in r["answer"]
+
+
+def test_tool_catalogue():
+    tools = tool_catalogue()
+    names = [t["function"]["name"] for t in tools]
+    assert len(tools) == 1000 == len(set(names))
+    assert all(len(n) <= 64 and n.replace("_", "").replace("-", "").isalnum() for n in names)
+    assert names[0] == "weather__get_weather" and "support__create_ticket" in names and "it__create_ticket" in names
+    with pytest.raises(ValueError, match="has 1001 tools"):
+        tool_catalogue(5000)
+
+
+def test_tool_retrieval(capsys):
+    r, out = _run("tool_retrieval", capsys)
+    assert r["n"] == 1000 and r["chars_all"] > 100_000
+    top, calls = r["picked"]["What's the weather in Shanghai?"]
+    assert top[0] == "weather__get_weather" and calls == ['weather__get_weather({"city": "Shanghai"})']
+    top, calls = r["picked"]['Create a support ticket titled "VPN is down"']
+    assert top[0] == "support__create_ticket" and len(top) == 5
+    assert calls == ['support__create_ticket({"title": "VPN is down"})']
+    assert "catalogue: 1000 tools from 40 teams" in out
+
+
+def test_trace_run(capsys):
+    r, out = _run("trace_run", capsys)
+    assert (r["model_calls"], r["tool_calls"]) == (3, 3)
+    assert r["failed"] == ['get_weather_v2({"city": "Beijing"})']
+    assert "App -> LLM      POST /chat/completions (messages=1)" in out
+    assert "model requests: 3 | tool calls: 3" in out
+
+
+def test_every_written_demo_is_tested_here():
+    tested = {name[5:] for name in globals() if name.startswith("test_")}
+    assert set(DEMOS) <= tested, f"demos without a test: {sorted(set(DEMOS) - tested)}"
+
+
+def test_run_demo_shows_code_then_output(capsys):
+    run_demo("tool_choice")
+    out = capsys.readouterr().out
+    code, _, output = out.partition("── output ──")
+    assert code.startswith("# demo: tool_choice") and "tool_choice=choice" in code and '"auto"' in output
+    assert '"""' not in demo_source("tool_choice") and "@demo" not in demo_source("tool_choice")
+
+
+def test_pending_demos_refuse_clearly():
+    name = next(iter(PENDING))
+    with pytest.raises(DemoPending, match=f"demo '{name}' is pending: it will run on course_lib"):
+        run_demo(name)
+    with pytest.raises(KeyError, match="no demo 'nope'"):
+        run_demo("nope")
+
+
+def test_most_questions_are_backed_by_a_demo_today():
+    bank = load_bank()
+    written = [q for q in bank if q.demo in DEMOS]
+    assert len(written) >= 16
