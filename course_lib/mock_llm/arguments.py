@@ -292,8 +292,11 @@ _PERCENT_FRACTION = re.compile(r"\bdecimal\b|\bfraction\b|\b\d+% (?:is|=|as) 0\.
 def _dims(words: list[str], desc: str) -> frozenset[str]:
     dims = set()
     text = " ".join(words) + " " + desc.lower()
+    desc_words = set(re.findall(r"[a-z]+", desc.lower()))
     for dim, hints in gz.DIMENSION_WORDS.items():
         if any(h in words for h in hints):
+            dims.add(dim)
+        elif dim in ("percent",) and desc_words & {"percent", "percentage", "rate"}:
             dims.add(dim)
     for m in re.finditer(r"\b(?:in|as|per|of)\s+([a-z°%/^²³]+(?:\s[a-z]+)?)", text):
         for cand in (m.group(1), m.group(1).split()[0]):
@@ -423,7 +426,7 @@ def _word_hits(words: list[str], keys: frozenset[str], skip_connectors: bool = T
 def _context_score(slot: Slot, reading: Reading, m: Mention) -> tuple[float, str]:
     """How strongly the words around ``m`` name ``slot``, and those words (for the evidence)."""
     left = _left_words(reading, m.start)
-    right = _right_words(reading, m.end) if m.kind not in ("number",) or not m.unit else []
+    right = _right_words(reading, m.end)
     score = 3.0 * _word_hits(left, slot.keys)
     if m.kind == "number" and m.unit and not m.dim and lang.matches_any(lang.stem(m.unit), slot.keys):
         score = max(score, 3.0)  # "3 bedrooms"
@@ -500,12 +503,13 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
     elif {"year"} & slot.keys and "year" in slot.name.lower() and not (m.unit in ("year",) or m.dim == "time"):
         score -= 1.0
     if _is_count(m) and not ({"count", "number", "num", "quantiti", "total", "size"} & slot.keys or
-                             lang.matches_any(lang.stem(m.unit), slot.keys) and "number of" in
-                             str(slot.spec.get("description", "")).lower()):
+                             lang.stem(m.unit) in slot.desc_keys or lang.matches_any(lang.stem(m.unit), slot.keys)):
         score -= 3.0  # "two charges", "two numbers": a count of the values that follow, not one of them
     score -= 0.25 * abs(rank - slot_rank) if slot.numberish or ctx == 0 else 0.05 * abs(rank - slot_rank)
     if slot.numberish and not named:
         score += 0.8
+    elif slot.required and not slot.nullable:
+        score += 0.6  # a required number takes the best number there is
     return score, words
 
 

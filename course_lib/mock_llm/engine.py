@@ -87,7 +87,8 @@ class Decision:
 GENERIC_NAME_WORDS = frozenset("get set calculate calc compute find fetch retrieve do make run perform info "
                                "information details detail data api tool function by for of and the a to in on "
                                "with from v1 v2 v3 util utils helper service query check lookup look".split())
-NAME_WEIGHT, NAMESPACE_WEIGHT, DESC_WEIGHT, PARAM_WEIGHT, ENUM_WEIGHT = 3.0, 1.2, 1.0, 0.6, 1.0
+# The weights lessons print (lesson 02, interview notebooks): keep them stable.
+NAME_WEIGHT, NAMESPACE_WEIGHT, DESC_WEIGHT, PARAM_WEIGHT, ENUM_WEIGHT = 3.0, 3.0, 1.0, 0.7, 1.0
 
 
 @dataclass(frozen=True)
@@ -130,9 +131,9 @@ def _build_profile(tool: ToolSpec) -> _Profile:
             if part in lang.STOPWORDS:
                 continue
             w = NAMESPACE_WEIGHT if k < len(segments) - 1 else NAME_WEIGHT
-            if part in GENERIC_NAME_WORDS:
-                w = 0.3
             st = lang.stem(part)
+            if st in lang.WEAK:
+                w = 0.3
             name_words[st] = max(name_words.get(st, 0.0), w)
     del parts
     for st in lang.content_stems(tool.description):
@@ -147,17 +148,13 @@ def _build_profile(tool: ToolSpec) -> _Profile:
             if part not in lang.STOPWORDS:
                 add(lang.stem(part), PARAM_WEIGHT)
         for st in lang.content_stems(str(spec.get("description", ""))):
-            add(st, 0.3)
+            add(st, 0.4)
         for v in spec.get("enum") or []:
             for st in lang.content_stems(str(v)):
                 add(st, ENUM_WEIGHT)
         hints = " ".join(lang.split_identifier(pname)) + " " + str(spec.get("description", "")).lower()
         if any(h in hints.split() or h in hints for h in LOCATION_HINTS):
             has_location = True
-    for st in list(weights):
-        for syn in lang.synonyms(st):
-            if " " not in syn:
-                weights.setdefault(syn, weights[st] * 0.8)
     strong = frozenset(c for c, w in weights.items() if w >= 1.0) | frozenset(
         st for st, w in name_words.items() if w >= NAMESPACE_WEIGHT)
     # what the definition names itself: its name's words and its parameters' names (the description's
@@ -177,15 +174,18 @@ def _user_concepts(text: str) -> tuple[set[str], str]:
 def _name_hit(st: str, weight: float, concepts: set[str], text_low: str, initials: str) -> str | None:
     if st in concepts:
         return st
-    for c in concepts:
-        if lang.word_matches(c, st):
+    for c in concepts:  # an abbreviation: "hypot" ~ "hypotenuse" (synonyms are not enough: see lesson 02)
+        if len(c) >= 4 and len(st) >= 4 and (c.startswith(st) or st.startswith(c)) and lang.word_matches(c, st):
             return c
     for syn in lang.synonyms(st):
         if " " in syn and syn in text_low:
-            return syn
+            return syn  # an acronym's words: "greatest common divisor" for gcd
     if 2 <= len(st) <= 5 and st.isalpha() and weight >= NAMESPACE_WEIGHT and len(st) >= 3 and st in initials:
         return st.upper()  # an acronym spelled out: "greatest common divisor" -> gcd
     return None
+
+
+_DISTINCT: dict[str, float] = {}  # the last scoring's tie-break values, read right after by plan_calls
 
 
 def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float, list[str]]]:
@@ -215,7 +215,8 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
     scored = []
     for i, (tool, prof) in enumerate(zip(tools, profiles)):
         matched: list[str] = []
-        score = 0.0
+        score = 0  # an int when nothing matches, as lessons print it
+        distinct = 0.0  # the same, weighed by how few of the offered tools share each word (tie-break)
         strong = False
         seen: set[str] = set()
         for st, w in prof.name_words:
@@ -223,7 +224,8 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
             if hit is None:
                 continue
             idf = 1.0 if n == 1 else (1.0 / (1.0 + 2.0 * (df.get(st, 1) - 1) / max(n - 1, 1)))
-            score += w * idf
+            score += w
+            distinct += w * idf
             matched.append(st if hit == st else f"{st}~{hit}")
             seen.add(st)
             if hit in concepts:
@@ -236,7 +238,8 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
             w = prof.weights.get(c)
             if w:
                 idf = 1.0 if n == 1 else (1.0 / (1.0 + 2.0 * (df.get(c, 1) - 1) / max(n - 1, 1)))
-                score += w * idf
+                score += w
+                distinct += w * idf
                 matched.append(c)
                 if c in prof.strong:
                     strong = strong or w >= 1.0
@@ -249,9 +252,17 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
             score = min(score, THRESHOLD - 0.01)  # weak words alone never justify a call
         elif has_place and prof.has_location:
             score += 1.0
-        scored.append((tool, round(score, 2), sorted(matched), i))
-    scored.sort(key=lambda x: (-x[1], x[3]))
-    return [(t, s, m) for t, s, m, _ in scored]
+        scored.append((tool, round(score, 2), sorted(matched), -distinct, i))
+        _DISTINCT[tool.name] = distinct
+    scored.sort(key=lambda x: (-x[1], x[4]))  # ties keep the declaration order (lessons print this list)
+    return [(t, s, m) for t, s, m, _, _ in scored]
+
+
+def _best(ranked: list[tuple[ToolSpec, float, list[str]]], distinct: dict[str, float]
+          ) -> tuple[ToolSpec, float, list[str]]:
+    """The chosen tool: the top score, and among equal scores the one whose words the others share least."""
+    top = [r for r in ranked if r[1] == ranked[0][1]]
+    return max(top, key=lambda r: (distinct.get(r[0].name, 0.0), -top.index(r)))
 
 
 # --------------------------------------------------------------------------- planning
@@ -336,6 +347,7 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
 def plan_calls(text: str, tools: list[ToolSpec]) -> tuple[list[PlannedCall], dict[str, float], dict[str, list[str]]]:
     """Every call the request ``text`` needs, with the scores behind the choice."""
     ranked = score_tools(text, tools)
+    distinct = dict(_DISTINCT)
     scores = {t.name: s for t, s, _ in ranked}
     matched = {t.name: m for t, _, m in ranked}
     if not ranked or ranked[0][1] < THRESHOLD:
@@ -348,7 +360,7 @@ def plan_calls(text: str, tools: list[ToolSpec]) -> tuple[list[PlannedCall], dic
             if best[1] >= THRESHOLD:
                 picks.append((best[0], clause))
     if len({t.name for t, _ in picks}) <= 1:
-        picks = [(ranked[0][0], text)]
+        picks = [(_best(ranked, distinct)[0], text)]
     calls: list[PlannedCall] = []
     for tool, clause in picks:
         for call in _calls_for(tool, clause):

@@ -232,7 +232,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("number", "num"), ("information", "info", "details", "detail"), ("statistics", "stats", "stat"),
     ("maximum", "max", "highest", "largest", "biggest"), ("minimum", "min", "lowest", "smallest"),
     ("database", "db"), ("identifier", "id"), ("description", "desc"), ("photo", "photograph"),
-    ("weather", "forecast"), ("location", "place", "where"), ("kid", "child", "children"), ("adult", "grown-up"),
+    ("location", "place", "where"), ("kid", "child", "children"), ("adult", "grown-up"),
     ("rating", "score", "review"), ("capacity", "volume"), ("population", "inhabitants", "people"),
     ("recipe", "dish", "cook", "cooking"), ("restaurant", "eatery", "diner"), ("nutrition", "nutritional", "nutrient"),
     ("medicine", "drug", "medication"), ("illness", "disease", "sickness"), ("shop", "store"),

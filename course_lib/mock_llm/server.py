@@ -131,14 +131,29 @@ class MockLLM:
         self.faults.clear()
         self.log.clear()
 
-    def explain(self, messages: list[dict], tools: list[dict] | None = None, **options: Any) -> Decision:
-        """What the engine would decide for this conversation, with scores and evidence.
+    def explain(self, messages: list[dict], tools: list[dict] | None = None, **options: Any) -> "Explanation":
+        """What the engine would decide for this conversation, and why.
+
+        Args:
+            messages: the conversation (Chat Completions ``messages``).
+            tools: the Chat Completions ``tools`` offered.
+            **options: other request fields (``tool_choice``, ``parallel_tool_calls``...).
+
+        Returns:
+            An :class:`~.explain.Explanation`: the :class:`Decision` (``tool_calls``,
+            ``content``, ``reason``, ``scores``, ``matched``) plus every candidate's score and
+            the words behind each argument; printing it shows a table (lesson 02).
 
         Raises:
             MockAPIError: for a request the API would reject.
         """
+        from .explain import Explanation
+
         body = {"model": self.model, "messages": messages, **({"tools": tools} if tools else {}), **options}
-        return decide(parse_chat_request(body))
+        req = parse_chat_request(body)
+        last_user = next((m for m in reversed(req.messages) if m["role"] == "user"), {})
+        text = last_user.get("content") if isinstance(last_user.get("content"), str) else ""
+        return Explanation.of(decide(req), text or "")
 
     @property
     def last(self) -> Exchange | None:
