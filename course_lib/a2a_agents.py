@@ -35,9 +35,11 @@ Taught in lesson 11 (seed 000 §4; A2A 1.0 §3 operations, §4 data model, §5 A
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import sqlite3
 import threading
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Union
@@ -59,13 +61,65 @@ from starlette.applications import Starlette
 
 from .a2a_states import INTERRUPTED, TERMINAL, check_path, state_of
 from .a2a_wire import TracingTransport
+from .diagrams import CourseFigure, figure
 from .examples import FINANCE_ROWS, FINANCE_UNIT, QueryCancelled, query_finance
 from .servers import LocalServer, free_port, start_server
 from .tracing import Trace
 
+# The SDK logs every JSON-RPC error it returns to a caller (a wrong version header, an unknown task id)
+# as a warning; the caller gets the error anyway, so only server-side errors reach the notebook.
+for _name in ("a2a.server.routes.jsonrpc_dispatcher", "a2a.utils.version_validator"):
+    if logging.getLogger(_name).level == logging.NOTSET:
+        logging.getLogger(_name).setLevel(logging.ERROR)
+
 JSONRPC_PATH = "/a2a/jsonrpc"
 REST_PATH = "/a2a/rest"
 YEARS = sorted({row[0] for row in FINANCE_ROWS})
+
+# --------------------------------------------------------------------------- the three layers
+
+LAYERS = [  # (protocol, who talks to whom, the seed's analogy, where the course teaches it)
+    ("Function calling", "LLM ↔ framework", "an instruction set: the CPU tells the board what to do", "lessons 01–06"),
+    ("MCP", "agent ↔ tool", "USB: one plug for every device", "lessons 08–10"),
+    ("A2A", "agent ↔ agent", "HTTP: servers talking to servers", "lesson 11"),
+]
+
+
+def protocol_layers() -> CourseFigure:
+    """Seed 000 §4.1/§4.3 as a picture: function calling up to the LLM, MCP down to tools, A2A across.
+
+    Returns:
+        A :class:`~course_lib.diagrams.CourseFigure`; its text fallback is :data:`LAYERS` as a table.
+
+    Taught in lesson 11 (and used again in lesson 12).
+    """
+    text = "\n".join(f"{p:<17} {who:<16} like {analogy} ({where})" for p, who, analogy, where in LAYERS)
+    fig = figure(9.0, 4.6, text=text)
+    ax = fig.add_axes((0.0, 0.0, 1.0, 0.92))
+    boxes = {"LLM": (1.5, 3.3), "Agent A\n(orchestrator)": (1.5, 1.8), "Agent B\n(finance DB agent)": (6.0, 1.8),
+             "MCP server 1\n(database)": (0.4, 0.2), "MCP server 2\n(files, wiki)": (2.6, 0.2)}
+    for label, (x, y) in boxes.items():
+        ax.text(x, y, label, ha="center", va="center", fontsize=10,
+                bbox={"boxstyle": "round,pad=0.5", "fc": "#f3f3f3", "ec": "#777777"})
+
+    def link(a: str, b: str, colour: str, label: str, dx: float = 0.0, dy: float = 0.0) -> None:
+        (x1, y1), (x2, y2) = boxes[a], boxes[b]
+        ax.annotate("", xy=(x2, y2), xytext=(x1, y1), arrowprops={"arrowstyle": "<|-|>", "color": colour, "lw": 2,
+                                                                   "shrinkA": 30, "shrinkB": 30})
+        ax.text((x1 + x2) / 2 + dx, (y1 + y2) / 2 + dy, label, color=colour, fontsize=9, ha="center", va="center",
+                bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none"})
+
+    link("LLM", "Agent A\n(orchestrator)", "#1f5fa8", "function calling: tool_calls\n(an instruction set)", dx=-1.25)
+    link("Agent A\n(orchestrator)", "Agent B\n(finance DB agent)", "#c2185b",
+         "A2A: Agent Card, Task, streaming\n(HTTP between servers)", dy=0.45)
+    link("Agent A\n(orchestrator)", "MCP server 1\n(database)", "#00796b", "MCP", dx=-0.35)
+    link("Agent A\n(orchestrator)", "MCP server 2\n(files, wiki)", "#00796b", "MCP\n(USB)", dx=0.45)
+    ax.set_xlim(-0.6, 7.4)
+    ax.set_ylim(-0.4, 3.9)
+    ax.axis("off")
+    fig.suptitle("Three protocols, three directions: up to the model, down to tools, across to agents", fontsize=11)
+    return fig
+
 
 # --------------------------------------------------------------------------- the plan (sans-IO)
 
@@ -390,12 +444,21 @@ def build_agent_app(card: AgentCard, executor: AgentExecutor) -> Starlette:
     /message:send``, ``GET /tasks/{id}``…). The card's ``supportedInterfaces`` must point at this
     app's address (see :func:`start_agent`).
 
-    Build a fresh app per server: each has its own in-memory task store.
+    Build a fresh app per server: each has its own in-memory task store. ``app.state.a2a_handler`` is
+    the request handler; the app's lifespan closes it when a server stops.
     """
     handler = CourseRequestHandler(agent_executor=executor, task_store=InMemoryTaskStore(), agent_card=card)
     routes = (create_agent_card_routes(card) + create_jsonrpc_routes(handler, rpc_url=JSONRPC_PATH)
               + create_rest_routes(handler, path_prefix=REST_PATH))
-    return Starlette(routes=routes)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await handler.aclose()  # a stopping server leaves no task behind (e.g. one waiting for input)
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.a2a_handler = handler  # in-process users (no lifespan) call ``await app.state.a2a_handler.aclose()``
+    return app
 
 
 def start_agent(name: str, make_card: Callable[[str], AgentCard], executor: AgentExecutor) -> LocalServer:
@@ -428,15 +491,19 @@ def _plain(value: Any) -> Any:
     # Data parts travel as google.protobuf.Struct, where every number is a double: 2024 -> 2024.0.
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, dict):  # sorted: a Struct's map order is not stable across runs
+        return {k: _plain(value[k]) for k in sorted(value)}
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
 
 
 def artifact_data(artifact: Artifact) -> list[Any]:
-    """The JSON data parts of ``artifact`` as Python values (whole-number floats back to ``int``)."""
+    """The JSON data parts of ``artifact`` as Python values.
+
+    Whole-number floats become ``int`` again (a data part is a ``google.protobuf.Struct``, whose numbers are
+    all doubles: 2024 travels as 2024.0), and dict keys are sorted (a Struct is a map without order).
+    """
     return [_plain(MessageToDict(p.data)) for p in artifact.parts if p.HasField("data")]
 
 
@@ -707,18 +774,20 @@ class Orchestrator:
         fold = TaskFold()
         turns: list[tuple[str, str]] = []
         message = user_message(request)
-        while True:
-            async for event in self.stream(ref.url, message):
-                fold.apply(event)
-                if on_event is not None:
-                    on_event(event)
-            if fold.state not in INTERRUPTED or answer is None or len(turns) >= max_turns:
-                return Delegation(ref, fold, turns)
-            question = fold.status_text
-            reply = answer(question)
-            reply = await reply if asyncio.iscoroutine(reply) else reply
-            turns.append((question, str(reply)))
-            message = user_message(str(reply), task_id=fold.task.id, context_id=fold.task.context_id)
+        # A span on the orchestrator's lane: the timeline shows how long it waited for the delegate.
+        with self.trace.span(self.name, f"delegate to {ref.agent} / {ref.id}", layer="app"):
+            while True:
+                async for event in self.stream(ref.url, message):
+                    fold.apply(event)
+                    if on_event is not None:
+                        on_event(event)
+                if fold.state not in INTERRUPTED or answer is None or len(turns) >= max_turns:
+                    return Delegation(ref, fold, turns)
+                question = fold.status_text
+                reply = answer(question)
+                reply = await reply if asyncio.iscoroutine(reply) else reply
+                turns.append((question, str(reply)))
+                message = user_message(str(reply), task_id=fold.task.id, context_id=fold.task.context_id)
 
     async def get_task(self, url: str, task_id: str) -> Task:
         """``GetTask``: the agent's current snapshot of a task."""
@@ -750,7 +819,7 @@ class Orchestrator:
         return f"Orchestrator({self.name!r}, agents={[c.name for c in self.cards.values()]})"
 
 
-__all__ = ["AskInput", "CourseRequestHandler", "Delegation", "FinanceAgentExecutor", "Orchestrator", "Reject",
+__all__ = ["LAYERS", "protocol_layers", "AskInput", "CourseRequestHandler", "Delegation", "FinanceAgentExecutor", "Orchestrator", "Reject",
            "RunQuery", "SkillRef", "TaskFold", "agent_interfaces", "agent_message", "artifact_data",
            "artifact_text", "as_json", "build_agent_app", "describe_event", "finance_agent_card",
            "plan_finance_request", "skill_score", "start_agent", "summarize_rows", "user_message", "user_texts"]

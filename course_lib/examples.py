@@ -15,6 +15,8 @@
   activities, budget): lesson 06's orchestration.
 * ``FINANCE_ROWS``, :func:`create_finance_db`, :func:`query_finance` (seed 000 §4.2): the
   SQLite ``finance`` table the A2A database agent queries (lesson 11).
+* ``CURRENCY_RATES``, :func:`convert_currency`, :func:`parse_conversion`: exercise 11's
+  currency-conversion agent.
 
 Later lessons add theirs here (project manager).
 """
@@ -559,3 +561,70 @@ def query_finance(path: str | Path, sql: str, params: Sequence[Any] = (), *,
                 raise QueryCancelled(f"query {stopped[0]}") from e
             raise
     return [{k: round(row[k], 1) if isinstance(row[k], float) else row[k] for k in row.keys()} for row in rows]
+
+
+# --------------------------------------------------------------------------- currency conversion
+# Exercise 11's skill: an A2A agent that converts money. Fixed (invented) rates keep answers exact.
+
+#: Units of each currency per 1 US dollar.
+CURRENCY_RATES: dict[str, float] = {"USD": 1.0, "EUR": 0.92, "GBP": 0.79, "CNY": 7.24, "JPY": 151.3}
+_CURRENCY_NAMES = {"dollar": "USD", "dollars": "USD", "美元": "USD", "euro": "EUR", "euros": "EUR", "欧元": "EUR",
+                   "pound": "GBP", "pounds": "GBP", "英镑": "GBP", "yuan": "CNY", "rmb": "CNY", "人民币": "CNY",
+                   "yen": "JPY", "日元": "JPY"}
+
+
+class UnknownCurrency(LookupError):
+    """A currency code the rate table does not have."""
+
+
+def convert_currency(amount: float, source: str, target: str) -> float:
+    """Convert ``amount`` from ``source`` to ``target`` at :data:`CURRENCY_RATES`, rounded to 0.01.
+
+    Args:
+        amount: the sum in ``source`` units.
+        source, target: ISO 4217 codes, any case (``"usd"``, ``"EUR"``).
+
+    Raises:
+        UnknownCurrency: a code not in :data:`CURRENCY_RATES`.
+
+    Example:
+        >>> convert_currency(100, "USD", "EUR")
+        92.0
+        >>> convert_currency(250, "cny", "jpy")
+        5224.45
+
+    Taught in exercise 11.
+    """
+    src, dst = source.upper(), target.upper()
+    for code in (src, dst):
+        if code not in CURRENCY_RATES:
+            raise UnknownCurrency(f"unknown currency {code!r}; known: {', '.join(CURRENCY_RATES)}")
+    return round(amount / CURRENCY_RATES[src] * CURRENCY_RATES[dst], 2)
+
+
+def parse_conversion(text: str) -> tuple[float | None, str | None, str | None]:
+    """Read ``(amount, source, target)`` from a request such as ``"Convert 100 USD to EUR"``.
+
+    Currency codes are three capital letters (or a name: ``euros``, ``人民币``); the first one after
+    the amount is the source, the next one the target. Missing parts are None, so an agent can ask
+    for them (``"Convert 100 USD"`` → ``(100.0, "USD", None)``). Several texts joined with spaces
+    work too: ``"Convert 100 USD EUR"``.
+
+    Example:
+        >>> parse_conversion("Convert 100 USD to EUR")
+        (100.0, 'USD', 'EUR')
+        >>> parse_conversion("把250人民币换成日元")
+        (250.0, 'CNY', 'JPY')
+        >>> parse_conversion("how much is 12.5 XYZ in euros?")
+        (12.5, 'XYZ', 'EUR')
+
+    Taught in exercise 11.
+    """
+    import re
+
+    amount = re.search(r"\d+(?:\.\d+)?", text)
+    names = "|".join(sorted(map(re.escape, _CURRENCY_NAMES), key=len, reverse=True))
+    codes = [_CURRENCY_NAMES.get(m.lower(), _CURRENCY_NAMES.get(m, m))
+             for m in re.findall(rf"\b[A-Z]{{3}}\b|(?i:\b(?:{names})\b)|{names}", text)]
+    return (float(amount.group()) if amount else None, codes[0] if codes else None,
+            codes[1] if len(codes) > 1 else None)

@@ -347,6 +347,7 @@ def test_orchestrator_trace_shows_the_wire_in_order(agent):
     assert labels == [
         ("Orchestrator", "Finance DB agent", "GET"),
         ("Finance DB agent", "Orchestrator", "Agent"),
+        ("Orchestrator", "Orchestrator", "delegate"),
         ("Orchestrator", "Finance DB agent", "SendStreamingMessage"),
         ("Finance DB agent", "Orchestrator", "Task"),
         ("Finance DB agent", "Orchestrator", "statusUpdate"),
@@ -354,9 +355,11 @@ def test_orchestrator_trace_shows_the_wire_in_order(agent):
         ("Finance DB agent", "Orchestrator", "artifactUpdate"),
         ("Finance DB agent", "Orchestrator", "statusUpdate"),
     ]
-    assert orch.trace.events[2].payload["method"] == "SendStreamingMessage"
+    assert orch.trace.events[2].label == "delegate to Finance DB agent / finance_report"
+    assert orch.trace.events[2].end >= orch.trace.events[-1].start  # the span covers the whole stream
+    assert orch.trace.events[3].payload["method"] == "SendStreamingMessage"
     assert orch.trace.events[-1].payload["result"]["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED"
-    assert {e.layer for e in orch.trace.events} == {"a2a"}
+    assert {e.layer for e in orch.trace.filter("a2a").events} == {"a2a"} and len(orch.trace.filter("a2a")) == 8
 
 
 def test_orchestrator_in_process_through_asgi_transport(db):
