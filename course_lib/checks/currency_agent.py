@@ -30,9 +30,28 @@ from google.protobuf.json_format import MessageToDict
 from ..a2a_agents import JSONRPC_PATH, TaskFold, artifact_text, build_agent_app, user_message
 from ..a2a_states import InvalidTransition
 from ..examples import convert_currency
+from ..hints import Hints
 from . import CheckReport
 
 BASE_URL = "http://currency-agent.local"
+
+#: The hints of exercise 11, from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 11``).
+HINTS = Hints("11_currency_agent", [
+    "Copy the shape of lesson 11's finance agent: `finance_agent_card(base_url)` for the card and "
+    "`FinanceAgentExecutor.execute` for the executor (`inspect.getsource(...)` shows both). Your agent has one "
+    "skill, and `parse_conversion` + `convert_currency` do the arithmetic.",
+    "Card: `AgentCard(name=..., description=..., version=\"1.0.0\", supported_interfaces=agent_interfaces(base_url), "
+    "capabilities=AgentCapabilities(streaming=True), default_input_modes=[\"text/plain\"], default_output_modes="
+    "[\"text/plain\"], skills=[AgentSkill(id=..., name=..., description=..., tags=[...], examples=[...])])`. "
+    "Executor: a Task first (`new_task_from_user_message`), then a `TaskUpdater(event_queue, task.id, "
+    "task.context_id)`.",
+    "In `execute`: `amount, source, target = parse_conversion(\" \".join(user_texts(context)))`; no target → "
+    "`await updater.requires_input(agent_message(\"Which currency?\", task))` and `return`; otherwise "
+    "`await updater.start_work()`, `result = convert_currency(amount, source, target)` (catch `UnknownCurrency` → "
+    "`await updater.failed(agent_message(str(error), task))`), `await updater.add_artifact([new_data_part({...}), "
+    "new_text_part(...)])`, `await updater.complete()`. In `cancel`: `await TaskUpdater(event_queue, "
+    "context.task_id, context.context_id).cancel()`.",
+], solution_section="Your code: the card and the executor")
 STUB_TEXT = "Your turn: replace this line with your code."
 
 
@@ -118,7 +137,7 @@ async def check_currency_agent(currency_card: Callable[[str], AgentCard],
     Raises:
         CheckFailed: when any sub-check fails (the report lists hints).
     """
-    report = CheckReport("Exercise 11 · a currency-conversion A2A agent")
+    report = CheckReport("Exercise 11 · a currency-conversion A2A agent", more_help=HINTS.pointer())
     with _quiet_sdk():
         await _check(report, currency_card, executor_class)
     return report.finish()
@@ -235,4 +254,4 @@ async def _check_conversions(report: CheckReport, client: Any, recorder: _Record
                  "`await updater.failed(agent_message(str(error), task))` so the caller learns why.")
 
 
-__all__ = ["BASE_URL", "check_currency_agent"]
+__all__ = ["BASE_URL", "HINTS", "check_currency_agent"]
