@@ -716,13 +716,13 @@ class Orchestrator:
             a2a.client.AgentCardResolutionError: an agent did not answer with a valid card.
         """
         cards = []
-        async with self._http()[0] as http:
-            wire = http._transport  # the TracingTransport made above
+        http, wire = self._http()
+        async with http:
             for url in base_urls:
                 card = await A2ACardResolver(http, url).get_agent_card()
                 self.cards[url] = card
-                wire.name(url, card.name)  # type: ignore[attr-defined]
-                self._names.update(wire.names)  # type: ignore[attr-defined]
+                wire.name(url, card.name)  # later events, and those already recorded, use the card's name
+                self._names.update(wire.names)
                 cards.append(card)
         return cards
 
