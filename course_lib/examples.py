@@ -13,14 +13,23 @@
   ``OrderService.create_order`` + ``CREATE_ORDER_TOOL`` (idempotency): lesson 04.
 * ``make_trip_tools`` (slow async trip-planner tools: weather, exchange rate, flights,
   activities, budget): lesson 06's orchestration.
+* ``FINANCE_ROWS``, :func:`create_finance_db`, :func:`query_finance` (seed 000 §4.2): the
+  SQLite ``finance`` table the A2A database agent queries (lesson 11).
+* ``CURRENCY_RATES``, :func:`convert_currency`, :func:`parse_conversion`: exercise 11's
+  currency-conversion agent.
 
-Later lessons add theirs here (project manager, finance database).
+Later lessons add theirs here (project manager).
 """
 from __future__ import annotations
 
 import re
+import sqlite3
+import threading
+import time
+from contextlib import closing
 from functools import lru_cache
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any, Literal, Sequence
 
 #: Invented but fixed weather, keyed by English city name.
 WEATHER_TABLE: dict[str, dict[str, Any]] = {
@@ -453,3 +462,169 @@ def make_trip_tools(*, scale: float = 1.0, sleep: Any = None) -> dict[str, Any]:
     get_weather_slow.__name__ = get_weather_slow.__qualname__ = "get_weather"
     tools = [get_weather_slow, get_exchange_rate, search_flights, find_activities, estimate_budget]
     return {fn.__name__: fn for fn in tools}
+
+
+# --------------------------------------------------------------------------- finance database
+# Seed 000 §4.2: an orchestrator asks a database agent "查公司2024年营收数据" (get the company's
+# 2024 revenue) and the agent runs ``SELECT ... FROM finance``. The numbers are invented but
+# fixed, so every run prints the same totals.
+
+#: ``(year, quarter, revenue, net_profit)``; money in millions of US dollars.
+FINANCE_ROWS: list[tuple[int, int, float, float]] = [
+    (2022, 1, 210.5, 18.2), (2022, 2, 225.0, 20.1), (2022, 3, 231.8, 21.4), (2022, 4, 248.2, 24.0),
+    (2023, 1, 252.1, 23.5), (2023, 2, 266.4, 26.8), (2023, 3, 270.9, 27.2), (2023, 4, 289.3, 31.6),
+    (2024, 1, 301.2, 30.9), (2024, 2, 315.7, 33.4), (2024, 3, 322.4, 35.0), (2024, 4, 340.6, 38.7),
+]
+FINANCE_UNIT = "million USD"
+FINANCE_SCHEMA = """CREATE TABLE finance (
+    year INTEGER NOT NULL,
+    quarter INTEGER NOT NULL CHECK (quarter BETWEEN 1 AND 4),
+    revenue REAL NOT NULL,      -- million USD
+    net_profit REAL NOT NULL,   -- million USD
+    PRIMARY KEY (year, quarter)
+)"""
+
+
+class QueryCancelled(RuntimeError):
+    """A finance query was stopped because its caller cancelled it (or it ran out of time)."""
+
+
+def create_finance_db(path: str | Path) -> Path:
+    """Create (or re-create) the SQLite finance database of the A2A lessons at ``path``.
+
+    Args:
+        path: the database file to write (its folder must exist). An existing file is replaced,
+            so re-running a notebook cell gives the same database.
+
+    Returns:
+        The path, as a :class:`~pathlib.Path`.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> db = create_finance_db(pathlib.Path(tempfile.mkdtemp()) / "finance.db")
+        >>> query_finance(db, "SELECT SUM(revenue) AS total FROM finance WHERE year = ?", (2024,))
+        [{'total': 1279.9}]
+
+    Taught in lesson 11 (seed 000 §4.2).
+    """
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    with closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute(FINANCE_SCHEMA)
+        conn.executemany("INSERT INTO finance VALUES (?, ?, ?, ?)", FINANCE_ROWS)
+    return path
+
+
+def query_finance(path: str | Path, sql: str, params: Sequence[Any] = (), *,
+                  cancel: threading.Event | None = None, max_seconds: float = 60.0) -> list[dict[str, Any]]:
+    """Run one read-only SQL statement on the finance database; rows as dicts.
+
+    The connection is opened read-only (``mode=ro``), so even a ``DROP TABLE`` sent by another
+    agent cannot change the data. A SQLite progress handler checks ``cancel`` every few
+    thousand virtual-machine steps, so a long query really stops when its task is cancelled.
+
+    Args:
+        path: the database made by :func:`create_finance_db`.
+        sql: one SQL statement (SQLite refuses several at once).
+        params: values for the ``?`` placeholders.
+        cancel: set this event (from any thread) to stop the query.
+        max_seconds: a safety limit in seconds; the query is stopped after that long.
+
+    Returns:
+        One dict per row, keyed by column name; money values rounded to 0.1 (float sums are
+        not exact: ``301.2 + 315.7`` is ``616.9000000000001``).
+
+    Raises:
+        QueryCancelled: ``cancel`` was set or ``max_seconds`` passed.
+        sqlite3.Error: the SQL is invalid (``no such column: revnue``), writes, or the file is missing.
+
+    Taught in lesson 11.
+    """
+    deadline = time.monotonic() + max_seconds
+    stopped: list[str] = []
+
+    def progress() -> int:  # a non-zero return makes SQLite abort with "interrupted"
+        if cancel is not None and cancel.is_set():
+            stopped.append("cancelled")
+        elif time.monotonic() > deadline:
+            stopped.append(f"stopped after {max_seconds:g} s")
+        return 1 if stopped else 0
+
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True, check_same_thread=False)) as conn:
+        conn.row_factory = sqlite3.Row
+        conn.set_progress_handler(progress, 1000)
+        try:
+            rows = conn.execute(sql, tuple(params)).fetchall()
+        except sqlite3.OperationalError as e:
+            if stopped:
+                raise QueryCancelled(f"query {stopped[0]}") from e
+            raise
+    return [{k: round(row[k], 1) if isinstance(row[k], float) else row[k] for k in row.keys()} for row in rows]
+
+
+# --------------------------------------------------------------------------- currency conversion
+# Exercise 11's skill: an A2A agent that converts money. Fixed (invented) rates keep answers exact.
+
+#: Units of each currency per 1 US dollar.
+CURRENCY_RATES: dict[str, float] = {"USD": 1.0, "EUR": 0.92, "GBP": 0.79, "CNY": 7.24, "JPY": 151.3}
+_CURRENCY_NAMES = {"dollar": "USD", "dollars": "USD", "美元": "USD", "euro": "EUR", "euros": "EUR", "欧元": "EUR",
+                   "pound": "GBP", "pounds": "GBP", "英镑": "GBP", "yuan": "CNY", "rmb": "CNY", "人民币": "CNY",
+                   "yen": "JPY", "日元": "JPY"}
+
+
+class UnknownCurrency(LookupError):
+    """A currency code the rate table does not have."""
+
+
+def convert_currency(amount: float, source: str, target: str) -> float:
+    """Convert ``amount`` from ``source`` to ``target`` at :data:`CURRENCY_RATES`, rounded to 0.01.
+
+    Args:
+        amount: the sum in ``source`` units.
+        source, target: ISO 4217 codes, any case (``"usd"``, ``"EUR"``).
+
+    Raises:
+        UnknownCurrency: a code not in :data:`CURRENCY_RATES`.
+
+    Example:
+        >>> convert_currency(100, "USD", "EUR")
+        92.0
+        >>> convert_currency(250, "cny", "jpy")
+        5224.45
+
+    Taught in exercise 11.
+    """
+    src, dst = source.upper(), target.upper()
+    for code in (src, dst):
+        if code not in CURRENCY_RATES:
+            raise UnknownCurrency(f"unknown currency {code!r}; known: {', '.join(CURRENCY_RATES)}")
+    return round(amount / CURRENCY_RATES[src] * CURRENCY_RATES[dst], 2)
+
+
+def parse_conversion(text: str) -> tuple[float | None, str | None, str | None]:
+    """Read ``(amount, source, target)`` from a request such as ``"Convert 100 USD to EUR"``.
+
+    Currency codes are three capital letters (or a name: ``euros``, ``人民币``); the first one after
+    the amount is the source, the next one the target. Missing parts are None, so an agent can ask
+    for them (``"Convert 100 USD"`` → ``(100.0, "USD", None)``). Several texts joined with spaces
+    work too: ``"Convert 100 USD EUR"``.
+
+    Example:
+        >>> parse_conversion("Convert 100 USD to EUR")
+        (100.0, 'USD', 'EUR')
+        >>> parse_conversion("把250人民币换成日元")
+        (250.0, 'CNY', 'JPY')
+        >>> parse_conversion("how much is 12.5 XYZ in euros?")
+        (12.5, 'XYZ', 'EUR')
+
+    Taught in exercise 11.
+    """
+    import re
+
+    amount = re.search(r"\d+(?:\.\d+)?", text)
+    names = "|".join(sorted(map(re.escape, _CURRENCY_NAMES), key=len, reverse=True))
+    codes = [_CURRENCY_NAMES.get(m.lower(), _CURRENCY_NAMES.get(m, m))
+             for m in re.findall(rf"\b[A-Z]{{3}}\b|(?i:\b(?:{names})\b)|{names}", text)]
+    return (float(amount.group()) if amount else None, codes[0] if codes else None,
+            codes[1] if len(codes) > 1 else None)

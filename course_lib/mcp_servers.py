@@ -336,6 +336,11 @@ def wiki_server() -> CourseMCPServer:
 
 # -- small tools for the transport lessons ------------------------------------------------------
 
+class ProcessInfo(BaseModel):
+    pid: int
+    python: str
+
+
 def demo_server() -> CourseMCPServer:
     """Tools to exercise transports: ``echo``, ``add``, ``big_text``, ``crash``, ``where``."""
     server = CourseMCPServer("demo", instructions="Small tools to test MCP transports.")
@@ -363,11 +368,22 @@ def demo_server() -> CourseMCPServer:
         os._exit(exit_code)
 
     @server.tool()
-    def where() -> dict:
+    def where() -> ProcessInfo:
         """The server's process id and Python executable (which process answered?)."""
-        return {"pid": os.getpid(), "python": os.path.basename(sys.executable)}
+        return ProcessInfo(pid=os.getpid(), python=os.path.basename(sys.executable))
 
     return server
+
+
+def _call_logger(path: str) -> Any:
+    """Middleware appending ``<method> <tool name>`` to ``path`` for every request (no arguments logged)."""
+    async def log_calls(ctx: Any, call_next: Any) -> Any:
+        if ctx.request_id is not None:
+            name = ctx.params.get("name", "") if isinstance(ctx.params, dict) else ""
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(f"{ctx.method} {name}".rstrip() + "\n")
+        return await call_next(ctx)
+    return log_calls
 
 
 SERVERS = {"project-manager": project_manager_server, "wiki": wiki_server, "demo": demo_server}
@@ -379,6 +395,8 @@ def main(argv: list[str] | None = None) -> None:
     if not argv or argv[0] not in SERVERS:
         sys.exit(f"usage: python -m course_lib.mcp_servers {{{'|'.join(SERVERS)}}} [stdio]")
     server = SERVERS[argv[0]]()
+    if os.environ.get("COURSE_MCP_CALL_LOG"):  # exercise checks: prove that calls reached this process
+        server.middleware.append(_call_logger(os.environ["COURSE_MCP_CALL_LOG"]))
     from .mcp_transports import run_stdio_server
 
     run_stdio_server(server)

@@ -318,6 +318,64 @@ def run_stdio_server(server: Any) -> None:
 
 # -- HTTP: streamable HTTP (current) and HTTP+SSE (deprecated), via course_lib.servers ----------
 
+#: The biggest SSE event the kit's HTTP client accepts (bytes). The SDK's default is 1 MiB, too small for
+#: a 1 MB tool result, which travels twice (``content`` text and ``structuredContent``): C-14.
+MAX_SSE_EVENT_BYTES = 16 * 1024 * 1024
+
+
+def http_client(url: str, *, mode: str = "auto", max_event_bytes: int = MAX_SSE_EVENT_BYTES,
+                **client_kwargs: Any) -> Any:
+    """An ``mcp.Client`` for a streamable-HTTP endpoint, with a named cap on event size.
+
+    Args:
+        url: the endpoint, e.g. ``handle.url + "/mcp"``.
+        mode: ``"auto"`` (2026-07-28) or ``"legacy"`` (2025-11-25 sessions).
+        max_event_bytes: a server-sent event larger than this fails that request (an ``MCPError``);
+            the session stays usable.
+        client_kwargs: more ``mcp.Client`` arguments.
+    """
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    return Client(streamable_http_client(url, max_sse_event_size=max_event_bytes), mode=mode, **client_kwargs)
+
+
+def refuse_batches(app: Any) -> Any:
+    """ASGI wrapper: a JSON array POSTed to the MCP endpoint gets ``400`` + JSON-RPC ``-32600`` (C-18).
+
+    MCP removed JSON-RPC batching in 2025-06-18; the SDK answers an array with a -32602
+    validation error. The spec's code for "not a valid request object" is -32600.
+    """
+    async def wrapped(scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await app(scope, receive, send)
+        chunks, more = [], True
+        while more:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        if body.lstrip()[:1] == b"[":
+            reply = json.dumps({"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600, "message": "Invalid Request: MCP does not accept JSON-RPC batches"}}).encode()
+            await send({"type": "http.response.start", "status": 400,
+                        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]})
+            await send({"type": "http.response.body", "body": reply})
+            return
+        replayed = False
+
+        async def replay() -> dict:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await app(scope, replay, send)
+
+    return wrapped
+
+
 def start_http(server: Any, name: str = "mcp-http", *, stateless: bool = False, json_response: bool = False,
                **security: Any) -> Any:
     """Serve ``server`` over streamable HTTP on 127.0.0.1 (a free port); re-running replaces it.
@@ -335,7 +393,18 @@ def start_http(server: Any, name: str = "mcp-http", *, stateless: bool = False, 
     from .servers import start_server
 
     app = server.streamable_http_app(stateless_http=stateless, json_response=json_response, **security)
-    return start_server(name, app)  # a fresh app every time: one can be served only once (SDK-NOTES §1.6)
+    return start_server(name, _WithLifespan(refuse_batches(app), app))  # a fresh app each time (SDK-NOTES §1.6)
+
+
+class _WithLifespan:
+    """Send HTTP to ``http_app`` and lifespan events to ``inner`` (the MCP app needs its lifespan)."""
+
+    def __init__(self, http_app: Any, inner: Any) -> None:
+        self.http_app, self.inner = http_app, inner
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        target = self.inner if scope["type"] == "lifespan" else self.http_app
+        await target(scope, receive, send)
 
 
 def start_sse(server: Any, name: str = "mcp-sse") -> Any:

@@ -57,3 +57,23 @@ def test_pydantic_optional_fields_are_filled_as_their_type():
               "required": ["query"]}
     assert fill_arguments(schema, "Find the top 3 pages about vpn in the engineering wiki").arguments == {
         "query": "vpn in the engineering wiki", "space": "engineering", "limit": 3}
+
+
+def test_a_repaired_failure_needs_no_fallback_tool():
+    from course_lib.examples import WEATHER_TOOL
+    from course_lib.mock_llm import MockLLM
+
+    other = {"type": "function", "function": {"name": "weather_backup", "description": "Weather for a city (backup).",
+                                              "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                                                             "required": ["city"]}}}
+    messages = [
+        {"role": "user", "content": "What's the weather in Tokyo?"},
+        {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+                                              "function": {"name": "get_weather", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"error": "missing required argument \'city\'"}'},
+        {"role": "assistant", "tool_calls": [{"id": "c2", "type": "function",
+                                              "function": {"name": "get_weather", "arguments": '{"city": "Tokyo"}'}}]},
+        {"role": "tool", "tool_call_id": "c2", "content": '{"temp": 24, "humidity": 70}'},
+    ]
+    decision = MockLLM().explain(messages, [WEATHER_TOOL, other])
+    assert decision.tool_calls == [] and decision.content == "Tokyo: 24 °C, humidity 70 %."

@@ -15,7 +15,7 @@ import pytest
 
 from course_lib import notebooks as nbt
 
-STARTS_SOMETHING = re.compile(r"start_server|stdio|Popen|StdioClient|serve\(")
+STARTS_SOMETHING = re.compile(r"start_server|start_agent|stdio|Popen|StdioClient|serve\(")
 BASELINE = """
 import psutil as _psutil
 _course_ports_before = {c.laddr.port for c in _psutil.Process().net_connections(kind="inet")

@@ -522,7 +522,9 @@ def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decis
     made = {c["function"]["name"] + json.dumps(_args_of(c), sort_keys=True, ensure_ascii=False) for c, _ in turn.done}
     tried = {c["function"]["name"] for c, _ in turn.done}
     remaining = [c for c in plan if c.key() not in made and not c.missing]
-    failed = [(c, r) for c, r in turn.done if error_of(_maybe_json(r))]
+    # A failure that a later call of the same tool repaired (a corrected retry) needs no fallback.
+    succeeded = {c["function"]["name"] for c, r in turn.done if not error_of(_maybe_json(r))}
+    failed = [(c, r) for c, r in turn.done if error_of(_maybe_json(r)) and c["function"]["name"] not in succeeded]
     if req.tool_choice != "none" and turn.rounds < MAX_TOOL_ROUNDS:
         if failed and not remaining:
             remaining = _fallbacks(req, turn, failed, tried)

@@ -1,0 +1,825 @@
+"""A2A agents on the official ``a2a-sdk`` (1.x, protocol 1.0): seed 000 §4's database agent and orchestrator.
+
+Seed 000 §4.2 draws the flow this module runs for real:
+
+    Orchestrator ── fetch Agent Card ──────────────────────────► Finance DB agent
+    Orchestrator ◄── card: name, skills, examples, interfaces ── Finance DB agent
+    Orchestrator ── Task "get the company's 2024 revenue" ─────► Finance DB agent ── SELECT … FROM finance
+    Orchestrator ◄── status: working (streamed, several) ────── Finance DB agent
+    Orchestrator ◄── artifact {rows, total} + completed ─────── Finance DB agent
+
+Pieces, each small:
+
+* :func:`plan_finance_request`: the database agent's decision, **sans-IO** (texts in → a plan
+  out: reject, ask for input, or run this SQL), so it is tested without any server.
+* :class:`FinanceAgentExecutor`: the SDK ``AgentExecutor`` that turns a plan into A2A events:
+  ``working`` updates, an Artifact with the rows, ``input-required`` ("which year?") that a
+  follow-up message resumes, ``failed`` with the reason when SQL fails, ``rejected`` for requests
+  outside its skills, and a cancel that really stops a running query.
+* :func:`finance_agent_card`: the Agent Card with two skills and their examples.
+* :func:`build_agent_app` / :func:`start_agent`: card + JSON-RPC + HTTP+JSON routes as one
+  Starlette app, served on 127.0.0.1 by :func:`course_lib.servers.start_server`, or used
+  in-process through ``httpx.ASGITransport`` (which buffers streams: SDK-NOTES §3.6).
+* :class:`CourseRequestHandler`: the SDK's request handler with an idempotent ``CancelTask``
+  (shared/cases C-20: cancelling a canceled task returns the same snapshot).
+* :class:`TaskFold`: the client side: stream events folded into one Task, each move checked
+  against :data:`course_lib.a2a_states.TRANSITIONS`.
+* :class:`Orchestrator`: fetches cards, discovers skills ("what can you do?"), picks one for a
+  request, delegates over streaming JSON-RPC, answers ``input-required`` turns, reports.
+
+Deliberate shortcuts: skill matching is word/tag overlap (lesson 12 lets an LLM choose); the
+task store is in memory; one SQL statement per task.
+
+Taught in lesson 11 (seed 000 §4; A2A 1.0 §3 operations, §4 data model, §5 Agent Card).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import sqlite3
+import threading
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Union
+
+import httpx
+from a2a.client import A2ACardResolver, ClientConfig, create_client
+from a2a.helpers import (get_message_text, new_data_part, new_task_from_user_message, new_text_message,
+                         new_text_part)
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
+from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.types import (AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Artifact, CancelTaskRequest,
+                       GetTaskRequest, Message, Role, SendMessageRequest, StreamResponse, Task, TaskState)
+from a2a.utils.constants import TransportProtocol
+from google.protobuf.json_format import MessageToDict
+from starlette.applications import Starlette
+
+from .a2a_states import INTERRUPTED, TERMINAL, check_path, state_of
+from .a2a_wire import TracingTransport
+from .diagrams import CourseFigure, figure
+from .examples import FINANCE_ROWS, FINANCE_UNIT, QueryCancelled, query_finance
+from .servers import LocalServer, free_port, start_server
+from .tracing import Trace
+
+# The SDK logs every JSON-RPC error it returns to a caller (a wrong version header, an unknown task id)
+# as a warning; the caller gets the error anyway, so only server-side errors reach the notebook.
+for _name in ("a2a.server.routes.jsonrpc_dispatcher", "a2a.utils.version_validator"):
+    if logging.getLogger(_name).level == logging.NOTSET:
+        logging.getLogger(_name).setLevel(logging.ERROR)
+
+JSONRPC_PATH = "/a2a/jsonrpc"
+REST_PATH = "/a2a/rest"
+YEARS = sorted({row[0] for row in FINANCE_ROWS})
+
+# --------------------------------------------------------------------------- the three layers
+
+LAYERS = [  # (protocol, who talks to whom, the seed's analogy, where the course teaches it)
+    ("Function calling", "LLM ↔ framework", "an instruction set: the CPU tells the board what to do", "lessons 01–06"),
+    ("MCP", "agent ↔ tool", "USB: one plug for every device", "lessons 08–10"),
+    ("A2A", "agent ↔ agent", "HTTP: servers talking to servers", "lesson 11"),
+]
+
+
+def protocol_layers() -> CourseFigure:
+    """Seed 000 §4.1/§4.3 as a picture: function calling up to the LLM, MCP down to tools, A2A across.
+
+    Returns:
+        A :class:`~course_lib.diagrams.CourseFigure`; its text fallback is :data:`LAYERS` as a table.
+
+    Taught in lesson 11 (and used again in lesson 12).
+    """
+    text = "\n".join(f"{p:<17} {who:<16} like {analogy} ({where})" for p, who, analogy, where in LAYERS)
+    fig = figure(9.0, 4.6, text=text)
+    ax = fig.add_axes((0.0, 0.0, 1.0, 0.92))
+    boxes = {"LLM": (1.5, 3.3), "Agent A\n(orchestrator)": (1.5, 1.8), "Agent B\n(finance DB agent)": (6.0, 1.8),
+             "MCP server 1\n(database)": (0.4, 0.2), "MCP server 2\n(files, wiki)": (2.6, 0.2)}
+    for label, (x, y) in boxes.items():
+        ax.text(x, y, label, ha="center", va="center", fontsize=10,
+                bbox={"boxstyle": "round,pad=0.5", "fc": "#f3f3f3", "ec": "#777777"})
+
+    def link(a: str, b: str, colour: str, label: str, dx: float = 0.0, dy: float = 0.0) -> None:
+        (x1, y1), (x2, y2) = boxes[a], boxes[b]
+        ax.annotate("", xy=(x2, y2), xytext=(x1, y1), arrowprops={"arrowstyle": "<|-|>", "color": colour, "lw": 2,
+                                                                   "shrinkA": 30, "shrinkB": 30})
+        ax.text((x1 + x2) / 2 + dx, (y1 + y2) / 2 + dy, label, color=colour, fontsize=9, ha="center", va="center",
+                bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none"})
+
+    link("LLM", "Agent A\n(orchestrator)", "#1f5fa8", "function calling: tool_calls\n(an instruction set)", dx=-1.25)
+    link("Agent A\n(orchestrator)", "Agent B\n(finance DB agent)", "#c2185b",
+         "A2A: Agent Card, Task, streaming\n(HTTP between servers)", dy=0.45)
+    link("Agent A\n(orchestrator)", "MCP server 1\n(database)", "#00796b", "MCP", dx=-0.35)
+    link("Agent A\n(orchestrator)", "MCP server 2\n(files, wiki)", "#00796b", "MCP\n(USB)", dx=0.45)
+    ax.set_xlim(-0.6, 7.4)
+    ax.set_ylim(-0.4, 3.9)
+    ax.axis("off")
+    fig.suptitle("Three protocols, three directions: up to the model, down to tools, across to agents", fontsize=11)
+    return fig
+
+
+# --------------------------------------------------------------------------- the plan (sans-IO)
+
+_METRICS = {  # column -> words that ask for it (English and the seed's Chinese)
+    "revenue": ("revenue", "sales", "turnover", "营收", "收入", "销售额"),
+    "net_profit": ("profit", "earnings", "利润", "净利"),
+}
+_WRITE_SQL = re.compile(r"^\s*(insert|update|delete|drop|create|alter|replace|attach|pragma|vacuum)\b", re.I)
+_READ_SQL = re.compile(r"^\s*(select|with)\b", re.I)
+_YEAR = re.compile(r"(?<!\d)(20\d\d)(?!\d)")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class Reject:
+    """The request is outside the agent's skills: the task ends ``rejected`` with ``reason``."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class AskInput:
+    """Something is missing: the task pauses in ``input-required`` with ``question``."""
+
+    question: str
+
+
+@dataclass(frozen=True)
+class RunQuery:
+    """Run ``sql`` with ``params``; ``shown`` is the SQL with values inlined, for people to read.
+
+    ``metrics`` and ``years`` are empty for the raw-SQL skill; ``chinese`` selects the reply language.
+    """
+
+    sql: str
+    params: tuple = ()
+    shown: str = ""
+    metrics: tuple[str, ...] = ()
+    years: tuple[int, ...] = ()
+    chinese: bool = False
+
+    @property
+    def understood(self) -> str:
+        """The first ``working`` update: what the agent understood."""
+        if not self.metrics:
+            return "收到：执行只读 SQL。" if self.chinese else "Understood: run a read-only SQL query."
+        years = ", ".join(map(str, self.years))
+        if self.chinese:
+            names = "、".join({"revenue": "营收", "net_profit": "净利润"}[m] for m in self.metrics)
+            return f"收到：查询 {years} 年的{names}。"
+        return f"Understood: {' and '.join(m.replace('_', ' ') for m in self.metrics)} for {years}."
+
+
+Plan = Union[Reject, AskInput, RunQuery]
+
+
+def plan_finance_request(texts: Iterable[str]) -> Plan:
+    """Decide what the database agent does with a request (sans-IO: no database, no network).
+
+    Args:
+        texts: the user's texts in this task, oldest first: the request and, after an
+            ``input-required`` turn, the answers (``["get the company's revenue", "2024"]``).
+
+    Returns:
+        :class:`RunQuery` for a finance question with a year (``revenue``/``profit``/``营收``/
+        ``利润`` + a year 2000–2099) or for a read-only SQL statement (``SELECT``/``WITH``);
+        :class:`AskInput` ("Which year?") when the year is missing; :class:`Reject` for SQL that
+        writes and for anything that is not about the company's finances.
+
+    Example:
+        >>> plan_finance_request(["查公司2024年营收数据"]).shown
+        'SELECT year, quarter, revenue FROM finance WHERE year IN (2024) ORDER BY year, quarter'
+        >>> plan_finance_request(["How much revenue did we make?"])
+        AskInput(question='Which year? The finance database has 2022–2024.')
+
+    Taught in lesson 11 (seed 000 §4.2).
+    """
+    texts = [t.strip() for t in texts if t and t.strip()]
+    if not texts:
+        return Reject("Empty request: ask about the company's revenue or net profit, e.g. "
+                      "\"get the company's 2024 revenue\".")
+    first = texts[0]
+    if _WRITE_SQL.match(first):
+        return Reject("This agent only reads: send one SELECT statement on the finance table.")
+    if _READ_SQL.match(first):
+        return RunQuery(sql=first, shown=" ".join(first.split()))
+    joined = " ".join(texts)
+    chinese = bool(_CJK.search(first))
+    low = joined.lower()
+    metrics = tuple(m for m, words in _METRICS.items() if any(w in low for w in words))
+    if not metrics:
+        return Reject("I answer questions about the company's revenue and net profit (finance database); "
+                      "this request is outside my skills.")
+    years = tuple(sorted({int(y) for y in _YEAR.findall(joined)}))
+    if not years:
+        span = f"{YEARS[0]}–{YEARS[-1]}"
+        return AskInput(f"哪一年？财务数据库有 {span} 年的数据。" if chinese
+                        else f"Which year? The finance database has {span}.")
+    columns = ", ".join(metrics)
+    marks = ", ".join("?" * len(years))
+    sql = f"SELECT year, quarter, {columns} FROM finance WHERE year IN ({marks}) ORDER BY year, quarter"
+    shown = sql.replace(f"({marks})", f"({', '.join(map(str, years))})")
+    return RunQuery(sql=sql, params=years, shown=shown, metrics=metrics, years=years, chinese=chinese)
+
+
+def summarize_rows(plan: RunQuery, rows: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+    """The artifact's data and its one-line text for the rows of ``plan``.
+
+    Returns:
+        ``(data, text)``: ``data`` is ``{"sql", "rows", "unit"}`` plus ``"totals": {year: {metric:
+        total}}`` for finance questions; ``text`` reads e.g. ``"2024 revenue: 1279.9 million USD
+        (Q1 301.2, Q2 315.7, Q3 322.4, Q4 340.6)."``
+
+    Raises:
+        LookupError: a finance question found no rows (a year the database does not have).
+    """
+    data: dict[str, Any] = {"sql": plan.shown, "rows": rows}
+    if not plan.metrics:
+        return data, f"{len(rows)} row{'s' * (len(rows) != 1)}: {rows[:5]}" + (" …" if len(rows) > 5 else "")
+    missing = [y for y in plan.years if not any(r["year"] == y for r in rows)]
+    if missing:
+        raise LookupError(f"no finance data for {', '.join(map(str, missing))} "
+                          f"(the database has {YEARS[0]}–{YEARS[-1]})")
+    totals = {str(y): {m: round(sum(r[m] for r in rows if r["year"] == y), 1) for m in plan.metrics}
+              for y in plan.years}
+    data.update(unit=FINANCE_UNIT, totals=totals)
+    lines = []
+    for y in plan.years:
+        for m in plan.metrics:
+            quarters = ", ".join(f"Q{r['quarter']} {r[m]}" for r in rows if r["year"] == y)
+            if plan.chinese:
+                name = {"revenue": "营收", "net_profit": "净利润"}[m]
+                lines.append(f"{y}年{name}：{totals[str(y)][m]} 百万美元（{quarters}）。")
+            else:
+                lines.append(f"{y} {m.replace('_', ' ')}: {totals[str(y)][m]} {FINANCE_UNIT} ({quarters}).")
+    return data, " ".join(lines)
+
+
+# --------------------------------------------------------------------------- the agent (server side)
+
+def agent_message(text: str, task: Task | None = None, *, task_id: str | None = None,
+                  context_id: str | None = None) -> Message:
+    """A ``ROLE_AGENT`` text Message tied to ``task`` (or to ``task_id``/``context_id``)."""
+    return new_text_message(text, role=Role.ROLE_AGENT, task_id=task.id if task else task_id,
+                            context_id=task.context_id if task else context_id)
+
+
+def user_message(text: str, *, task_id: str | None = None, context_id: str | None = None) -> Message:
+    """A ``ROLE_USER`` text Message; give ``task_id``/``context_id`` to continue a task (SDK-NOTES §3.5:
+    the SDK's ``new_text_message`` defaults to ``ROLE_AGENT``)."""
+    return new_text_message(text, role=Role.ROLE_USER, task_id=task_id, context_id=context_id)
+
+
+def user_texts(context: RequestContext) -> list[str]:
+    """The user's texts of this task, oldest first, ending with the message being handled."""
+    texts, seen = [], set()
+    task = context.current_task
+    for message in (task.history if task is not None else []):
+        if message.role == Role.ROLE_USER:
+            texts.append(get_message_text(message))
+            seen.add(message.message_id)
+    if context.message is not None and context.message.message_id not in seen:
+        texts.append(get_message_text(context.message))
+    return texts
+
+
+class FinanceAgentExecutor(AgentExecutor):
+    """The database agent of seed 000 §4.2, as an ``a2a-sdk`` ``AgentExecutor``.
+
+    Events it publishes for one request (A2A 1.0 §3.1.2 streaming): the Task (``submitted``),
+    ``working`` "Understood: …", ``working`` "Running SQL: SELECT …", an Artifact named
+    ``finance-result`` (a data part ``{sql, rows, unit, totals}`` and a text part), then
+    ``completed`` with the one-line answer. Other endings: ``input-required`` (no year: the
+    follow-up message with the same ``taskId`` resumes it), ``failed`` (the SQL failed or found
+    no data; the status message gives the reason), ``rejected`` (not a finance question, or SQL
+    that writes), ``canceled`` (``CancelTask``: the running query is interrupted).
+
+    Args:
+        db_path: the SQLite file made by :func:`course_lib.examples.create_finance_db`.
+        step_delay: seconds between progress updates, so streaming is visible (0 in tests).
+        max_query_seconds: a running query is stopped after this many seconds.
+
+    Taught in lesson 11.
+    """
+
+    def __init__(self, db_path: str | Path, *, step_delay: float = 0.2, max_query_seconds: float = 60.0) -> None:
+        self.db_path = Path(db_path)
+        self.step_delay = step_delay
+        self.max_query_seconds = max_query_seconds
+        self._active = 0
+        self._lock = threading.Lock()
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        """Handle one message: a new request, or the answer to an ``input-required`` question."""
+        task = context.current_task
+        if task is None:
+            task = new_task_from_user_message(context.message)
+            await event_queue.enqueue_event(task)
+        updater = TaskUpdater(event_queue, task.id, task.context_id)
+        plan = plan_finance_request(user_texts(context))
+        if isinstance(plan, Reject):
+            await updater.reject(agent_message(plan.reason, task))
+        elif isinstance(plan, AskInput):
+            await updater.requires_input(agent_message(plan.question, task))
+        else:
+            await self._run(plan, task, updater)
+
+    async def _run(self, plan: RunQuery, task: Task, updater: TaskUpdater) -> None:
+        await updater.start_work(agent_message(plan.understood, task))
+        await asyncio.sleep(self.step_delay)
+        await updater.update_status(TaskState.TASK_STATE_WORKING, agent_message(f"Running SQL: {plan.shown}", task))
+        stop = threading.Event()
+        try:
+            rows = await asyncio.to_thread(self._query, plan, stop)
+            data, text = summarize_rows(plan, rows)
+        except asyncio.CancelledError:  # CancelTask: stop the SQLite query thread too, then let the SDK go on
+            stop.set()
+            raise
+        except (sqlite3.Error, QueryCancelled, LookupError) as e:
+            await updater.failed(agent_message(f"The query failed: {e}", task))
+            return
+        await asyncio.sleep(self.step_delay)
+        await updater.add_artifact([new_data_part(data), new_text_part(text)], name="finance-result")
+        await updater.complete(agent_message(text, task))
+
+    def _query(self, plan: RunQuery, stop: threading.Event) -> list[dict[str, Any]]:
+        # Runs in a worker thread; the counter tells whether a cancelled query really stopped.
+        with self._lock:
+            self._active += 1
+        try:
+            return query_finance(self.db_path, plan.sql, plan.params, cancel=stop, max_seconds=self.max_query_seconds)
+        finally:
+            with self._lock:
+                self._active -= 1
+
+    @property
+    def active_queries(self) -> int:
+        """How many SQL queries are running right now (0 after a cancel has stopped one)."""
+        with self._lock:
+            return self._active
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        """Publish ``canceled`` (the SDK has already cancelled a running :meth:`execute`)."""
+        await TaskUpdater(event_queue, context.task_id, context.context_id).cancel(
+            agent_message("Canceled at the caller's request.", task_id=context.task_id,
+                          context_id=context.context_id))
+
+    def __repr__(self) -> str:
+        return f"FinanceAgentExecutor({str(self.db_path)!r}, step_delay={self.step_delay})"
+
+
+def agent_interfaces(base_url: str) -> list[AgentInterface]:
+    """The card's ``supportedInterfaces``: JSON-RPC and HTTP+JSON (REST) at ``base_url``, A2A 1.0."""
+    return [AgentInterface(url=base_url + JSONRPC_PATH, protocol_binding=TransportProtocol.JSONRPC,
+                           protocol_version="1.0"),
+            AgentInterface(url=base_url + REST_PATH, protocol_binding=TransportProtocol.HTTP_JSON,
+                           protocol_version="1.0")]
+
+
+def finance_agent_card(base_url: str, *, name: str = "Finance DB agent") -> AgentCard:
+    """The database agent's Agent Card (A2A 1.0 §5): who it is, where to reach it, what it can do.
+
+    Args:
+        base_url: ``http://127.0.0.1:<port>``; the card lists the JSON-RPC and REST URLs under it.
+        name: the agent's display name.
+
+    Returns:
+        An ``AgentCard`` with capability ``streaming``, text and JSON output modes, and two skills
+        (``finance_report``, ``sql_query``), each with tags and examples the orchestrator matches.
+
+    Taught in lesson 11 (seed 000 §4.2 "Agent Card").
+    """
+    return AgentCard(
+        name=name,
+        description="Answers questions about the company's finances from its SQLite finance database.",
+        version="1.0.0",
+        supported_interfaces=agent_interfaces(base_url),
+        capabilities=AgentCapabilities(streaming=True),
+        default_input_modes=["text/plain"],
+        default_output_modes=["text/plain", "application/json"],
+        skills=[
+            AgentSkill(id="finance_report", name="Revenue and profit report",
+                       description="Revenue and net profit by year and quarter, with yearly totals "
+                                   f"({FINANCE_UNIT}, {YEARS[0]}–{YEARS[-1]}). Asks which year if none is given.",
+                       tags=["finance", "revenue", "profit", "营收", "利润", "database"],
+                       examples=["Get the company's 2024 revenue", "查公司2024年营收数据",
+                                 "What was the net profit in 2023?"]),
+            AgentSkill(id="sql_query", name="Read-only SQL on the finance table",
+                       description="Runs one SELECT statement on table finance(year, quarter, revenue, net_profit) "
+                                   "and returns the rows.",
+                       tags=["sql", "select", "finance", "database"],
+                       examples=["SELECT year, SUM(revenue) FROM finance GROUP BY year"]),
+        ],
+    )
+
+
+class CourseRequestHandler(DefaultRequestHandler):
+    """The SDK's ``DefaultRequestHandler`` with an idempotent ``CancelTask`` (shared/cases C-20).
+
+    ``a2a-sdk`` 1.3 answers a second ``CancelTask`` on a canceled task with
+    ``TaskNotCancelableError`` (-32002). Cancel is a request for an outcome the task already
+    has, so the kit returns the canceled Task unchanged instead (a retried cancel, e.g. after a
+    timeout, must not look like a failure). Every other case is the SDK's: a completed, failed
+    or rejected task still gives -32002, an unknown id -32001 (``TaskNotFoundError``).
+    """
+
+    async def on_cancel_task(self, params: CancelTaskRequest, context: Any) -> Task | None:  # noqa: D102
+        stored = await self.task_store.get(params.id, context)
+        if stored is not None and stored.status.state == TaskState.TASK_STATE_CANCELED:
+            return stored
+        return await super().on_cancel_task(params, context)
+
+    def __repr__(self) -> str:
+        return f"CourseRequestHandler(agent={self._agent_card.name!r})"
+
+
+def build_agent_app(card: AgentCard, executor: AgentExecutor) -> Starlette:
+    """One agent as a Starlette app: the card, JSON-RPC and HTTP+JSON endpoints.
+
+    Routes: ``GET /.well-known/agent-card.json``, ``POST /a2a/jsonrpc`` (methods ``SendMessage``,
+    ``SendStreamingMessage``, ``GetTask``, ``CancelTask``…), ``/a2a/rest/...`` (``POST
+    /message:send``, ``GET /tasks/{id}``…). The card's ``supportedInterfaces`` must point at this
+    app's address (see :func:`start_agent`).
+
+    Build a fresh app per server: each has its own in-memory task store. ``app.state.a2a_handler`` is
+    the request handler; the app's lifespan closes it when a server stops.
+    """
+    handler = CourseRequestHandler(agent_executor=executor, task_store=InMemoryTaskStore(), agent_card=card)
+    routes = (create_agent_card_routes(card) + create_jsonrpc_routes(handler, rpc_url=JSONRPC_PATH)
+              + create_rest_routes(handler, path_prefix=REST_PATH))
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await handler.aclose()  # a stopping server leaves no task behind (e.g. one waiting for input)
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.a2a_handler = handler  # in-process users (no lifespan) call ``await app.state.a2a_handler.aclose()``
+    return app
+
+
+def start_agent(name: str, make_card: Callable[[str], AgentCard], executor: AgentExecutor) -> LocalServer:
+    """Serve an agent on 127.0.0.1 (a free port) in a daemon thread; re-running replaces it.
+
+    Args:
+        name: the server's registry name (``"finance-agent"``); see :func:`course_lib.servers.start_server`.
+        make_card: ``base_url -> AgentCard`` (e.g. :func:`finance_agent_card`), called with the real URL.
+        executor: the agent's logic.
+
+    Returns:
+        The running :class:`~course_lib.servers.LocalServer` (``.url`` is the card's base URL).
+
+    Raises:
+        course_lib.servers.ServerStartError: the server could not start.
+    """
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    return start_server(name, build_agent_app(make_card(url), executor), port=port)
+
+
+# --------------------------------------------------------------------------- the client side
+
+def as_json(message: Any) -> dict:
+    """A protobuf A2A object (Task, Message, AgentCard…) as its ProtoJSON dict (the wire form)."""
+    return MessageToDict(message)
+
+
+def _plain(value: Any) -> Any:
+    # Data parts travel as google.protobuf.Struct, where every number is a double: 2024 -> 2024.0.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):  # sorted: a Struct's map order is not stable across runs
+        return {k: _plain(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def artifact_data(artifact: Artifact) -> list[Any]:
+    """The JSON data parts of ``artifact`` as Python values.
+
+    Whole-number floats become ``int`` again (a data part is a ``google.protobuf.Struct``, whose numbers are
+    all doubles: 2024 travels as 2024.0), and dict keys are sorted (a Struct is a map without order).
+    """
+    return [_plain(MessageToDict(p.data)) for p in artifact.parts if p.HasField("data")]
+
+
+def artifact_text(artifact: Artifact) -> str:
+    """The text parts of ``artifact``, joined by newlines."""
+    return "\n".join(p.text for p in artifact.parts if p.HasField("text"))
+
+
+def describe_event(event: StreamResponse) -> str:
+    """One line for a ``StreamResponse`` (task / message / status_update / artifact_update)."""
+    kind = event.WhichOneof("payload")
+    if kind == "task":
+        return f"task {state_of(event.task.status.state)}"
+    if kind == "message":
+        return f"message {get_message_text(event.message)!r}"
+    if kind == "status_update":
+        status = event.status_update.status
+        note = get_message_text(status.message) if status.HasField("message") else ""
+        return f"status {state_of(status.state)}" + (f": {note}" if note else "")
+    return f"artifact {event.artifact_update.artifact.name!r}: {artifact_text(event.artifact_update.artifact)}"
+
+
+@dataclass
+class TaskFold:
+    """Fold a stream of A2A events into one Task, the way a client must (A2A 1.0 §3.1.2).
+
+    ``apply`` each ``StreamResponse``: a ``task`` replaces the snapshot, a ``status_update``
+    sets ``status`` (the previous status message joins ``history``), an ``artifact_update`` adds
+    the artifact or, with ``append``, extends its parts. Every change of state is checked against
+    :data:`course_lib.a2a_states.TRANSITIONS`, so an agent that goes ``completed`` → ``working``
+    raises :class:`~course_lib.a2a_states.InvalidTransition`.
+
+    Attributes:
+        task: the folded Task (None until the first event carrying one).
+        states: every state seen, in order (table names: ``"working"``).
+        events: every event applied.
+        message: the ``message`` of an agent that answered without a task, if any.
+
+    Taught in lesson 11.
+    """
+
+    task: Task | None = None
+    states: list[str] = field(default_factory=list)
+    events: list[StreamResponse] = field(default_factory=list)
+    message: Message | None = None
+
+    def apply(self, event: StreamResponse) -> "TaskFold":
+        """Fold one event in; returns self."""
+        self.events.append(event)
+        kind = event.WhichOneof("payload")
+        if kind == "message":
+            self.message = event.message
+        elif kind == "task":
+            self.task = Task()
+            self.task.CopyFrom(event.task)
+            self._saw(self.task.status.state)
+        elif kind == "status_update":
+            update = event.status_update
+            task = self._task_for(update.task_id, update.context_id)
+            if task.status.HasField("message"):
+                task.history.append(task.status.message)
+            task.status.CopyFrom(update.status)
+            self._saw(update.status.state)
+        elif kind == "artifact_update":
+            update = event.artifact_update
+            task = self._task_for(update.task_id, update.context_id)
+            for existing in task.artifacts:
+                if existing.artifact_id == update.artifact.artifact_id and update.append:
+                    existing.parts.extend(update.artifact.parts)
+                    break
+            else:
+                task.artifacts.append(update.artifact)
+        return self
+
+    def _task_for(self, task_id: str, context_id: str) -> Task:
+        if self.task is None:  # an update before any Task snapshot (e.g. a resumed task's stream)
+            self.task = Task(id=task_id, context_id=context_id)
+        return self.task
+
+    def _saw(self, state: int) -> None:
+        self.states.append(state_of(state))
+        check_path(self.states[-2:])
+
+    @property
+    def state(self) -> str | None:
+        """The current state's table name, or None before any task event."""
+        return self.states[-1] if self.states else None
+
+    @property
+    def status_text(self) -> str:
+        """The text of the current status message ('' if none)."""
+        if self.task is None or not self.task.status.HasField("message"):
+            return ""
+        return get_message_text(self.task.status.message)
+
+    def __repr__(self) -> str:
+        return f"TaskFold(state={self.state!r}, {len(self.events)} events, path={' → '.join(self.states)})"
+
+
+@dataclass(frozen=True)
+class SkillRef:
+    """One skill of one discovered agent: where it lives and what it says about itself."""
+
+    agent: str
+    url: str
+    skill: AgentSkill
+
+    @property
+    def id(self) -> str:
+        return self.skill.id
+
+    def __repr__(self) -> str:
+        return f"SkillRef({self.agent!r}/{self.skill.id})"
+
+
+_WORD = re.compile(r"[a-z0-9_]+|[\u4e00-\u9fff]+")
+
+
+_STOP = frozenset("the what was were how much many did does for and get give show from with please our you your "
+                  "can this that are has have who when which".split())
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower())
+            if (len(w) > 2 and w not in _STOP and not w.isdigit()) or _CJK.match(w)}
+
+
+def skill_score(skill: AgentSkill, request: str) -> int:
+    """How well ``skill`` matches ``request``: 3 per tag found in it, 1 per shared example word.
+
+    Example words skip short and common English words ("what", "the"), so "What's the weather?"
+    does not match "What was the net profit in 2023?".
+
+    Tags are matched as substrings, so Chinese tags (``营收``) work without word splitting.
+    """
+    low = request.lower()
+    tag_hits = sum(3 for tag in skill.tags if tag.lower() in low)
+    example_words = set().union(*(_words(e) for e in skill.examples)) if skill.examples else set()
+    return tag_hits + len(_words(low) & example_words)
+
+
+Answerer = Callable[[str], Union[str, Awaitable[str]]]
+
+
+@dataclass
+class Delegation:
+    """What came back from one delegated task.
+
+    Attributes:
+        skill: the skill chosen.
+        fold: the folded task (``fold.task``, ``fold.states``).
+        turns: ``(question, answer)`` pairs of ``input-required`` turns.
+    """
+
+    skill: SkillRef
+    fold: TaskFold
+    turns: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def state(self) -> str | None:
+        return self.fold.state
+
+    @property
+    def data(self) -> list[Any]:
+        """The JSON data of every artifact."""
+        return [d for a in (self.fold.task.artifacts if self.fold.task else []) for d in artifact_data(a)]
+
+    @property
+    def text(self) -> str:
+        """The artifacts' text, or the final status message (e.g. a failure's reason)."""
+        arts = [artifact_text(a) for a in (self.fold.task.artifacts if self.fold.task else [])]
+        return "\n".join(a for a in arts if a) or self.fold.status_text
+
+    def __repr__(self) -> str:
+        return f"Delegation({self.skill!r}, state={self.state!r}, {len(self.turns)} input turns)"
+
+
+class Orchestrator:
+    """The orchestrator agent of seed 000 §4.2: discover agents by their cards, then delegate.
+
+    Args:
+        name: its lane name in traces.
+        trace: where the wire messages go (a new :class:`~course_lib.tracing.Trace` by default).
+        transport: the inner ``httpx`` transport (default: real HTTP; pass
+            ``httpx.ASGITransport(app=...)`` to talk to an in-process agent).
+
+    Use ``await`` in a notebook (never ``asyncio.run``: SDK-NOTES §2). Each call opens and closes
+    its own HTTP client, so calls can be spread over several cells.
+
+    Taught in lesson 11.
+    """
+
+    def __init__(self, name: str = "Orchestrator", *, trace: Trace | None = None,
+                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+        self.name = name
+        self.trace = trace if trace is not None else Trace(f"{name} ↔ agents (A2A)")
+        self._inner = transport
+        self.cards: dict[str, AgentCard] = {}  # base URL -> card
+        self._names: dict[str, str] = {}
+
+    def _http(self) -> tuple[httpx.AsyncClient, TracingTransport]:
+        wire = TracingTransport(self.trace, self._inner or httpx.AsyncHTTPTransport(), client=self.name,
+                                names=self._names)
+        return httpx.AsyncClient(transport=wire, timeout=httpx.Timeout(30.0)), wire
+
+    async def discover(self, *base_urls: str) -> list[AgentCard]:
+        """Fetch each agent's card from ``<base_url>/.well-known/agent-card.json`` and remember it.
+
+        Raises:
+            a2a.client.AgentCardResolutionError: an agent did not answer with a valid card.
+        """
+        cards = []
+        http, wire = self._http()
+        async with http:
+            for url in base_urls:
+                card = await A2ACardResolver(http, url).get_agent_card()
+                self.cards[url] = card
+                wire.name(url, card.name)  # later events, and those already recorded, use the card's name
+                self._names.update(wire.names)
+                cards.append(card)
+        return cards
+
+    def skills(self) -> list[SkillRef]:
+        """Every skill of every discovered agent ("what can you do?")."""
+        return [SkillRef(card.name, url, s) for url, card in self.cards.items() for s in card.skills]
+
+    def choose(self, request: str) -> SkillRef | None:
+        """The best skill for ``request`` by :func:`skill_score`, or None when nothing matches."""
+        scored = [(skill_score(ref.skill, request), i, ref) for i, ref in enumerate(self.skills())]
+        best = max(scored, default=None, key=lambda t: (t[0], -t[1]))
+        return best[2] if best and best[0] > 0 else None
+
+    async def stream(self, url: str, message: Message) -> AsyncIterator[StreamResponse]:
+        """Send ``message`` to the agent at ``url`` with ``SendStreamingMessage``; yield its events."""
+        card = self.cards.get(url) or (await self.discover(url))[0]
+        async with self._http()[0] as http:
+            config = ClientConfig(streaming=True, httpx_client=http,
+                                  supported_protocol_bindings=[TransportProtocol.JSONRPC])
+            async with await create_client(card, client_config=config) as client:
+                async for event in client.send_message(SendMessageRequest(message=message)):
+                    yield event
+
+    async def delegate(self, request: str, *, answer: Answerer | None = None, skill: SkillRef | None = None,
+                       on_event: Callable[[StreamResponse], None] | None = None,
+                       max_turns: int = 3) -> Delegation:
+        """Send ``request`` to the agent whose skill fits best; follow the task to its end.
+
+        Args:
+            request: the task in plain words, e.g. ``"get the company's 2024 revenue"``.
+            answer: called with the agent's question when the task is ``input-required``; its
+                (possibly awaitable) reply is sent back on the same task. Without it, the
+                delegation stops in ``input-required``.
+            skill: use this skill instead of :meth:`choose`.
+            on_event: called with every stream event as it arrives (e.g. to print progress).
+            max_turns: at most this many ``input-required`` answers.
+
+        Returns:
+            A :class:`Delegation`; its ``fold.state`` is terminal, or ``input-required``.
+
+        Raises:
+            LookupError: no discovered skill matches ``request``.
+            a2a.utils.errors.A2AError: the agent answered with a protocol error.
+        """
+        ref = skill or self.choose(request)
+        if ref is None:
+            raise LookupError(f"no discovered agent has a skill for {request!r}; known: "
+                              f"{[f'{s.agent}/{s.id}' for s in self.skills()]}")
+        fold = TaskFold()
+        turns: list[tuple[str, str]] = []
+        message = user_message(request)
+        # A span on the orchestrator's lane: the timeline shows how long it waited for the delegate.
+        with self.trace.span(self.name, f"delegate to {ref.agent} / {ref.id}", layer="app"):
+            while True:
+                async for event in self.stream(ref.url, message):
+                    fold.apply(event)
+                    if on_event is not None:
+                        on_event(event)
+                if fold.state not in INTERRUPTED or answer is None or len(turns) >= max_turns:
+                    return Delegation(ref, fold, turns)
+                question = fold.status_text
+                reply = answer(question)
+                reply = await reply if asyncio.iscoroutine(reply) else reply
+                turns.append((question, str(reply)))
+                message = user_message(str(reply), task_id=fold.task.id, context_id=fold.task.context_id)
+
+    async def get_task(self, url: str, task_id: str) -> Task:
+        """``GetTask``: the agent's current snapshot of a task."""
+        async with self._http()[0] as http:
+            config = ClientConfig(httpx_client=http, supported_protocol_bindings=[TransportProtocol.JSONRPC])
+            async with await create_client(self.cards[url], client_config=config) as client:
+                return await client.get_task(GetTaskRequest(id=task_id))
+
+    async def cancel_task(self, url: str, task_id: str) -> Task:
+        """``CancelTask``: ask the agent to stop a task; returns the task (``canceled``)."""
+        async with self._http()[0] as http:
+            config = ClientConfig(httpx_client=http, supported_protocol_bindings=[TransportProtocol.JSONRPC])
+            async with await create_client(self.cards[url], client_config=config) as client:
+                return await client.cancel_task(CancelTaskRequest(id=task_id))
+
+    def report(self, delegation: Delegation) -> str:
+        """The orchestrator's answer to its user, from a finished delegation."""
+        state = delegation.state
+        who = delegation.skill.agent
+        if state == "completed":
+            return f"{who} answered: {delegation.text}"
+        if state in INTERRUPTED:
+            return f"{who} needs more input: {delegation.fold.status_text}"
+        if state in TERMINAL:
+            return f"{who} ended the task as {state}: {delegation.fold.status_text}"
+        return f"{who} left the task in state {state}"
+
+    def __repr__(self) -> str:
+        return f"Orchestrator({self.name!r}, agents={[c.name for c in self.cards.values()]})"
+
+
+__all__ = ["LAYERS", "protocol_layers", "AskInput", "CourseRequestHandler", "Delegation", "FinanceAgentExecutor", "Orchestrator", "Reject",
+           "RunQuery", "SkillRef", "TaskFold", "agent_interfaces", "agent_message", "artifact_data",
+           "artifact_text", "as_json", "build_agent_app", "describe_event", "finance_agent_card",
+           "plan_finance_request", "skill_score", "start_agent", "summarize_rows", "user_message", "user_texts"]

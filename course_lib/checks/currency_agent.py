@@ -1,0 +1,257 @@
+"""Checks of exercise 11: the Agent Card and executor of a currency-conversion A2A agent.
+
+The learner writes ``currency_card(base_url) -> AgentCard`` and a ``CurrencyExecutor`` class
+(an ``a2a-sdk`` ``AgentExecutor``). The check serves them in-process (``build_agent_app`` +
+``httpx.ASGITransport``: no port, no thread) and talks to the agent through the official A2A
+client, exactly like another agent would: it reads the card, converts 100 USD to EUR, asks
+for a conversion without a target currency (the agent must pause in ``input-required`` and
+resume on the same task), and sends an unknown currency (the task must end ``failed`` or
+``rejected`` with a reason). Every move is checked against the lesson's state table. Each
+typical mistake has its own hint (see ``tests/test_check_currency_agent.py``).
+
+Call it with ``await`` from a notebook cell (a check runs the agent, which is async).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import re
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+import httpx
+from a2a.client import ClientConfig, create_client
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
+from a2a.types import AgentCard, SendMessageRequest
+from a2a.utils.errors import A2AError
+from google.protobuf.json_format import MessageToDict
+
+from ..a2a_agents import JSONRPC_PATH, TaskFold, artifact_text, build_agent_app, user_message
+from ..a2a_states import InvalidTransition
+from ..examples import convert_currency
+from ..hints import Hints
+from . import CheckReport
+
+BASE_URL = "http://currency-agent.local"
+
+#: The hints of exercise 11, from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 11``).
+HINTS = Hints("11_currency_agent", [
+    "Copy the shape of lesson 11's finance agent: `finance_agent_card(base_url)` for the card and "
+    "`FinanceAgentExecutor.execute` for the executor (`inspect.getsource(...)` shows both). Your agent has one "
+    "skill, and `parse_conversion` + `convert_currency` do the arithmetic.",
+    "Card: `AgentCard(name=..., description=..., version=\"1.0.0\", supported_interfaces=agent_interfaces(base_url), "
+    "capabilities=AgentCapabilities(streaming=True), default_input_modes=[\"text/plain\"], default_output_modes="
+    "[\"text/plain\"], skills=[AgentSkill(id=..., name=..., description=..., tags=[...], examples=[...])])`. "
+    "Executor: a Task first (`new_task_from_user_message`), then a `TaskUpdater(event_queue, task.id, "
+    "task.context_id)`.",
+    "In `execute`: `amount, source, target = parse_conversion(\" \".join(user_texts(context)))`; no target → "
+    "`await updater.requires_input(agent_message(\"Which currency?\", task))` and `return`; otherwise "
+    "`await updater.start_work()`, `result = convert_currency(amount, source, target)` (catch `UnknownCurrency` → "
+    "`await updater.failed(agent_message(str(error), task))`), `await updater.add_artifact([new_data_part({...}), "
+    "new_text_part(...)])`, `await updater.complete()`. In `cancel`: `await TaskUpdater(event_queue, "
+    "context.task_id, context.context_id).cancel()`.",
+], solution_section="Your code: the card and the executor")
+STUB_TEXT = "Your turn: replace this line with your code."
+
+
+class _Recorder(AgentExecutor):
+    """Wraps the learner's executor to remember the exception its ``execute()`` raised, if any."""
+
+    def __init__(self, inner: AgentExecutor) -> None:
+        self.inner = inner
+        self.errors: list[BaseException] = []
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        try:
+            await self.inner.execute(context, event_queue)
+        except Exception as e:
+            self.errors.append(e)
+            raise
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        await self.inner.cancel(context, event_queue)
+
+
+@contextmanager
+def _quiet_sdk() -> Iterator[None]:
+    # An exception in the learner's execute() makes the SDK log a traceback; the hint says it better.
+    # Child loggers may have their own level (build_agent_app sets some), so each one is silenced.
+    names = ["a2a"] + [n for n in logging.Logger.manager.loggerDict if n.startswith("a2a.")]
+    loggers = [logging.getLogger(n) for n in names]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
+
+
+def _numbers(artifacts: list[Any]) -> list[float]:
+    found: list[float] = []
+    for artifact in artifacts:
+        text = artifact_text(artifact) + " " + json.dumps([MessageToDict(p.data) for p in artifact.parts
+                                                          if p.HasField("data")])
+        found += [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text.replace(",", ""))]
+    return found
+
+
+def _card_problems(card: AgentCard) -> list[str]:
+    try:
+        from a2a.utils.proto_utils import _validate_proto_required_fields_internal as missing
+    except ImportError:  # a future SDK: the sub-checks below still cover the essentials
+        return []
+    return [f"{e['field']} ({e['message'].lower().rstrip('.')})" for e in missing(card)]
+
+
+async def _send(client: Any, text: str, **ids: str) -> TaskFold:
+    fold = TaskFold()
+    async for event in client.send_message(SendMessageRequest(message=user_message(text, **ids))):
+        fold.apply(event)
+    return fold
+
+
+def _error_hint(error: BaseException, recorder: _Recorder) -> str:
+    cause = recorder.errors[-1] if recorder.errors else error
+    if STUB_TEXT in str(cause) or isinstance(cause, NotImplementedError):
+        return "Write your executor's code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."
+    if isinstance(cause, InvalidTransition):
+        return (f"Your agent published states in an order A2A does not allow: {cause}. Publish `working` "
+                "(`start_work`) before the result and nothing after `complete()`.")
+    if "terminal state" in str(cause):
+        return ("Your executor published an update after the task had ended: call `complete()` (or `failed`, "
+                "`reject`) once, as the very last thing, and `return` right after `requires_input(...)`.")
+    return f"Your executor raised {type(cause).__name__}: {cause}"
+
+
+async def check_currency_agent(currency_card: Callable[[str], AgentCard],
+                               executor_class: Callable[[], AgentExecutor]) -> CheckReport:
+    """Serve the learner's agent in-process and check it through the A2A client.
+
+    Args:
+        currency_card: ``base_url -> AgentCard``.
+        executor_class: the executor class (or any callable returning a fresh executor).
+
+    Raises:
+        CheckFailed: when any sub-check fails (the report lists hints).
+    """
+    report = CheckReport("Exercise 11 · a currency-conversion A2A agent", more_help=HINTS.pointer())
+    with _quiet_sdk():
+        await _check(report, currency_card, executor_class)
+    return report.finish()
+
+
+async def _check(report: CheckReport, currency_card: Callable[[str], AgentCard],
+                 executor_class: Callable[[], AgentExecutor]) -> None:
+    card = report.run("currency_card(base_url) builds a card", lambda: currency_card(BASE_URL),
+                      lambda e: "Write `currency_card` where the exercise says `# YOUR CODE HERE` (and remove the "
+                                "`raise`)." if isinstance(e, NotImplementedError) else
+                                f"`currency_card` raised {type(e).__name__}: {e}")
+    if card is None:
+        return
+    if not report.check("it is an a2a.types.AgentCard", isinstance(card, AgentCard),
+                        f"Return `AgentCard(name=..., description=..., ...)` from `a2a.types`, not a "
+                        f"{type(card).__name__}."):
+        return
+    problems = _card_problems(card)
+    report.check("the card has every field the spec requires", not problems,
+                 "Fill in: " + "; ".join(problems) + ". (The lesson's `finance_agent_card` shows each field.)")
+    skill = next((s for s in card.skills), None)
+    report.check("a skill with tags and example requests", skill is not None and skill.examples and skill.tags,
+                 "Add `skills=[AgentSkill(id=..., name=..., description=..., tags=[...], examples=[...])]`: "
+                 "other agents discover what you do from the tags and examples.")
+    report.check("the card says it can stream", card.capabilities.streaming,
+                 "Set `capabilities=AgentCapabilities(streaming=True)`: the client streams only when the card says so.")
+    rpc_urls = [i.url for i in card.supported_interfaces if i.protocol_binding == "JSONRPC"]
+    if not report.check("a JSON-RPC interface at base_url + '/a2a/jsonrpc'", BASE_URL + JSONRPC_PATH in rpc_urls,
+                        f"`supported_interfaces` must list `AgentInterface(url=base_url + \"{JSONRPC_PATH}\", "
+                        f"protocol_binding=\"JSONRPC\", protocol_version=\"1.0\")` (found: {rpc_urls or 'none'}); "
+                        "`agent_interfaces(base_url)` builds it for you."):
+        return
+    recorder = report.run("CurrencyExecutor() builds an executor", lambda: _Recorder(executor_class()),
+                          "`CurrencyExecutor()` must work without arguments")
+    if recorder is None:
+        return
+    app = build_agent_app(card, recorder)
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), timeout=30) as http:
+            config = ClientConfig(streaming=True, httpx_client=http)
+            async with await create_client(card, client_config=config) as client:
+                await _check_conversions(report, client, recorder)
+    finally:  # no lifespan in-process: close the handler so no task waits in the kernel's loop
+        await app.state.a2a_handler.aclose()
+
+
+async def _check_conversions(report: CheckReport, client: Any, recorder: _Recorder) -> None:
+    # 1. a complete request
+    try:
+        fold = await _send(client, "Convert 100 USD to EUR")
+    except (A2AError, InvalidTransition) as e:
+        report.check("'Convert 100 USD to EUR' completes", False, _error_hint(e, recorder))
+        return
+    if fold.message is not None and fold.task is None:
+        report.check("'Convert 100 USD to EUR' completes", False,
+                     "Your agent answered with a Message, not a Task. This skill needs a Task (an `input-required` "
+                     "turn must be able to resume it): enqueue `new_task_from_user_message(context.message)` first.")
+        return
+    endings = {"submitted": "Nothing happened after the Task: publish `await updater.start_work(...)`, the artifact, "
+                            "then `await updater.complete()`.",
+               "working": "The task never finished: end with `await updater.complete()`.",
+               "failed": f"The task failed: {fold.status_text!r}."}
+    report.check("'Convert 100 USD to EUR' completes", fold.state == "completed",
+                 endings.get(fold.state or "", f"The task ended in {fold.state!r}, not 'completed'."))
+    report.check("it reported progress: working before completed", "working" in fold.states,
+                 "Call `await updater.start_work(...)` before the result: callers stream your progress.")
+    artifacts = list(fold.task.artifacts) if fold.task else []
+    report.check("the result is an artifact holding 92.0 (EUR)",
+                 any(abs(n - convert_currency(100, "USD", "EUR")) < 0.006 for n in _numbers(artifacts)),
+                 "Publish the result with `await updater.add_artifact([new_data_part({...}), new_text_part(...)])`, "
+                 "using `convert_currency(amount, source, target)`." if not artifacts else
+                 f"The artifact does not contain 92.0; it says {[artifact_text(a) for a in artifacts]}. Use "
+                 "`convert_currency(100, 'USD', 'EUR')`.")
+
+    # 2. input-required, then resume on the same task
+    try:
+        first = await _send(client, "Convert 250 CNY")
+    except (A2AError, InvalidTransition) as e:
+        report.check("'Convert 250 CNY' asks which currency (input-required)", False, _error_hint(e, recorder))
+        return
+    asked = report.check("'Convert 250 CNY' asks which currency (input-required)",
+                         first.state == "input-required" and first.status_text.strip(),
+                         "When the target currency is missing, call `await updater.requires_input(agent_message("
+                         "'Which currency should I convert to?', task))` and `return`"
+                         + (f" (the task ended in {first.state!r}: {first.status_text!r})." if first.state else "."))
+    if not asked:
+        return
+    try:
+        second = await _send(client, "JPY", task_id=first.task.id, context_id=first.task.context_id)
+    except (A2AError, InvalidTransition) as e:
+        report.check("the answer 'JPY' resumes the same task to completed", False, _error_hint(e, recorder))
+        return
+    expected = convert_currency(250, "CNY", "JPY")
+    numbers = _numbers(list(second.task.artifacts) if second.task else [])
+    report.check("the answer 'JPY' resumes the same task to completed",
+                 second.state == "completed" and any(abs(n - expected) < 0.006 for n in numbers),
+                 "On the second call `context.current_task` is the paused task: read *all* the user's texts "
+                 "(`user_texts(context)` gives the request and the answer), parse them together, finish the task."
+                 + (f" It ended in {second.state!r}: {second.status_text!r}." if second.state != "completed" else
+                    f" The artifact should hold {expected} (250 CNY in JPY)."))
+
+    # 3. an unknown currency
+    try:
+        bad = await _send(client, "Convert 5 XYZ to EUR")
+    except (A2AError, InvalidTransition) as e:
+        cause = recorder.errors[-1] if recorder.errors else e
+        report.check("an unknown currency ends failed or rejected, with a reason", False,
+                     f"Your executor raised {type(cause).__name__}: {cause}. Catch `UnknownCurrency` and end the "
+                     "task with `await updater.failed(agent_message(str(error), task))` (or `reject`).")
+        return
+    report.check("an unknown currency ends failed or rejected, with a reason",
+                 bad.state in ("failed", "rejected") and bad.status_text.strip(),
+                 f"'Convert 5 XYZ to EUR' ended in {bad.state!r}. Catch `UnknownCurrency` and end the task with "
+                 "`await updater.failed(agent_message(str(error), task))` so the caller learns why.")
+
+
+__all__ = ["BASE_URL", "HINTS", "check_currency_agent"]

@@ -1,0 +1,106 @@
+"""Checks of exercise 09: call the wiki MCP server over stdio and over streamable HTTP.
+
+The learner writes two coroutines, ``search_via_stdio(params, query)`` and
+``search_via_http(url, query)``, each returning the page ids ``search_wiki`` finds. The
+check starts the course's wiki server both ways and proves the calls really travelled
+over each transport: the stdio child writes every request it serves to a log file, and
+the HTTP server counts the ``tools/call`` requests it receives.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any, Awaitable, Callable
+
+from ..examples import search_wiki
+from ..mcp_servers import wiki_server
+from ..mcp_transports import course_server_params, start_http
+from ..servers import stop_server
+from . import CheckReport
+
+QUERIES = ["onboarding checklist", "vacation days"]
+
+
+def _expected(query: str) -> list[str]:
+    return [h["id"] for h in search_wiki(query)]
+
+
+def _hint_for(error: BaseException, transport: str) -> str:
+    if isinstance(error, NotImplementedError):
+        return "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."
+    if isinstance(error, TypeError) and "subscriptable" in str(error):
+        return ("Read the ids from the result's structured content: `r.structured_content[\"result\"]` is the list "
+                "of hits; take `hit[\"id\"]` of each.")
+    if transport == "HTTP" and ("connect" in str(error).lower() or "404" in str(error)):
+        return f"Connect to the URL you are given (it ends with /mcp): `http_client(url)` or `Client(url)`. ({error})"
+    return f"Your function raised {type(error).__name__}: {error}"
+
+
+async def check_wiki_over_transports(search_via_stdio: Callable[[Any, str], Awaitable[Any]],
+                                     search_via_http: Callable[[str, str], Awaitable[Any]]) -> CheckReport:
+    """Run the learner's two coroutines against fresh wiki servers; one sub-check per requirement.
+
+    Use in a notebook as ``await check_wiki_over_transports(search_via_stdio, search_via_http)``.
+
+    Raises:
+        CheckFailed: when any sub-check fails (the report lists hints).
+    """
+    report = CheckReport("Exercise 09 · the wiki over stdio and HTTP")
+    fd, call_log = tempfile.mkstemp(prefix="wiki-calls-", suffix=".log")
+    os.close(fd)
+    params = course_server_params("wiki", env={"COURSE_MCP_CALL_LOG": call_log})
+    try:
+        got = []
+        for query in QUERIES:
+            try:
+                got.append(await search_via_stdio(params, query))
+            except BaseException as e:  # noqa: BLE001 - the learner's code, any failure becomes a hint
+                if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                    raise
+                report.check("stdio: search_via_stdio runs", False, _hint_for(e, "stdio"))
+                break
+        else:
+            report.check("stdio: search_via_stdio runs", True, "")
+            report.check("stdio: it returns the page ids search_wiki finds", got == [_expected(q) for q in QUERIES],
+                         "Return a list of page ids (strings) in the server's order, e.g. "
+                         f"{_expected(QUERIES[0])} for {QUERIES[0]!r}; you returned {got[0]!r}.")
+            with open(call_log, encoding="utf-8") as f:
+                served = [line.strip() for line in f]
+            report.check("stdio: the calls reached the server process", served.count("tools/call search_wiki")
+                         >= len(QUERIES),
+                         "Start the server from the `params` you are given: `StdioMCP(params)` (or the SDK's "
+                         "`Client(stdio_client(params, errlog=...))`), then `call_tool(\"search_wiki\", ...)`.")
+    finally:
+        os.unlink(call_log)
+
+    server = wiki_server()
+    calls: list[str] = []
+
+    async def count_calls(ctx: Any, call_next: Any) -> Any:
+        if ctx.method == "tools/call":
+            calls.append(ctx.params.get("name", ""))
+        return await call_next(ctx)
+
+    server.middleware.append(count_calls)
+    handle = start_http(server, "check-09-wiki")
+    try:
+        url = handle.url + "/mcp"
+        got = []
+        for query in QUERIES:
+            try:
+                got.append(await search_via_http(url, query))
+            except BaseException as e:  # noqa: BLE001 - the learner's code
+                if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                    raise
+                report.check("HTTP: search_via_http runs", False, _hint_for(e, "HTTP"))
+                break
+        else:
+            report.check("HTTP: search_via_http runs", True, "")
+            report.check("HTTP: it returns the page ids search_wiki finds", got == [_expected(q) for q in QUERIES],
+                         "Return a list of page ids (strings), as in the stdio function.")
+            report.check("HTTP: the calls reached the HTTP server", calls.count("search_wiki") >= len(QUERIES),
+                         "Connect to `url` with `http_client(url)` (or `Client(url)`) and call `search_wiki` there; "
+                         "a client on another server or in memory does not count.")
+    finally:
+        stop_server("check-09-wiki")
+    return report.finish()

@@ -1,0 +1,93 @@
+"""The A2A task-state table: it matches the SDK's TaskState and drives validation and the diagram."""
+from __future__ import annotations
+
+import pytest
+from a2a.server.agent_execution.active_task import INTERRUPTED_TASK_STATES, TERMINAL_TASK_STATES
+from a2a.types import TaskState
+
+from course_lib import a2a_states as st
+
+
+def test_table_has_exactly_the_sdk_states():
+    sdk = {name for name in TaskState.keys() if name != "TASK_STATE_UNSPECIFIED"}
+    assert {st.wire_name(s) for s in st.TRANSITIONS} == sdk
+    assert len(st.TRANSITIONS) == 8
+
+
+def test_every_target_is_a_state_and_every_state_is_reachable():
+    targets = {t for moves in st.TRANSITIONS.values() for t in moves.values()}
+    assert targets <= set(st.TRANSITIONS)
+    assert targets | {st.INITIAL} == set(st.TRANSITIONS)
+
+
+def test_terminal_and_interrupted_sets_agree_with_the_sdk():
+    assert {TaskState.Value(st.wire_name(s)) for s in st.TERMINAL} == TERMINAL_TASK_STATES
+    assert {TaskState.Value(st.wire_name(s)) for s in st.INTERRUPTED} == INTERRUPTED_TASK_STATES
+    assert st.TERMINAL == {"completed", "failed", "canceled", "rejected"}
+
+
+@pytest.mark.parametrize("value", [TaskState.TASK_STATE_INPUT_REQUIRED, "TASK_STATE_INPUT_REQUIRED", "input-required"])
+def test_state_of_accepts_every_spelling(value):
+    assert st.state_of(value) == "input-required"
+
+
+@pytest.mark.parametrize("bad", [TaskState.TASK_STATE_UNSPECIFIED, "TASK_STATE_DONE", "pending", "running"])
+def test_state_of_refuses_non_states(bad):
+    # "pending"/"running" are the seed's informal words; the protocol says submitted/working.
+    with pytest.raises(KeyError):
+        st.state_of(bad)
+
+
+def test_wire_name_of_unknown_state_raises():
+    with pytest.raises(KeyError, match="unknown task state"):
+        st.wire_name("done")
+
+
+def test_check_path_returns_the_events_of_a_resumed_task():
+    path = ["TASK_STATE_SUBMITTED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_WORKING", "TASK_STATE_WORKING",
+            "TASK_STATE_COMPLETED"]
+    assert st.check_path(path) == ["need_input", "reply", "progress", "complete"]
+
+
+def test_check_path_collapses_repeated_snapshots_but_counts_progress():
+    assert st.check_path(["submitted", "submitted", "working", "working", "failed"]) == ["start", "progress", "fail"]
+
+
+@pytest.mark.parametrize("a,b", [("completed", "working"), ("canceled", "canceled-again"), ("input-required", "completed"),
+                                 ("failed", "working"), ("rejected", "submitted")])
+def test_illegal_moves_raise_with_the_allowed_ones(a, b):
+    with pytest.raises((st.InvalidTransition, KeyError)) as info:
+        st.check_path([a, b])
+    if isinstance(info.value, st.InvalidTransition):
+        assert a in str(info.value) and "allowed moves" in str(info.value)
+
+
+def test_terminal_states_have_no_way_out():
+    for state in st.TERMINAL:
+        for target in st.TRANSITIONS:
+            with pytest.raises(st.InvalidTransition, match="terminal"):
+                st.event_between(state, target)
+
+
+def test_next_state_and_its_error():
+    assert st.next_state("input-required", "reply") == "working"
+    assert st.next_state("working", "cancel") == "canceled"
+    with pytest.raises(st.InvalidTransition):
+        st.next_state("completed", "cancel")
+
+
+def test_diagram_is_drawn_from_the_table():
+    fig = st.state_diagram(highlight=["submitted", "working", "completed"])
+    lines = fig.fallback_text.splitlines()
+    moves = sum(len(m) for m in st.TRANSITIONS.values())
+    assert sum("-->" in ln for ln in lines) == moves
+    assert "input-required  --reply--> working" in lines
+    assert lines[-1] == "path: submitted -> working -> completed"
+    assert fig._repr_png_().startswith(b"\x89PNG")
+
+
+def test_diagram_of_another_table_follows_it():
+    table = {"submitted": {"start": "working"}, "working": {"complete": "completed"}, "completed": {}}
+    text = st.transitions_text(table)
+    assert text.splitlines() == ["submitted       --start--> working", "working         --complete--> completed",
+                                 "completed       (terminal)"]
