@@ -736,15 +736,25 @@ class Orchestrator:
         best = max(scored, default=None, key=lambda t: (t[0], -t[1]))
         return best[2] if best and best[0] > 0 else None
 
-    async def stream(self, url: str, message: Message) -> AsyncIterator[StreamResponse]:
-        """Send ``message`` to the agent at ``url`` with ``SendStreamingMessage``; yield its events."""
+    @asynccontextmanager
+    async def client(self, url: str, *, streaming: bool = True) -> AsyncIterator[Any]:
+        """An SDK client (JSON-RPC binding) for the agent at ``url``, traced into :attr:`trace`.
+
+        The card is fetched first if this agent was not discovered yet. Use ``async with`` in one cell.
+        """
         card = self.cards.get(url) or (await self.discover(url))[0]
-        async with self._http()[0] as http:
-            config = ClientConfig(streaming=True, httpx_client=http,
+        http, _ = self._http()
+        async with http:
+            config = ClientConfig(streaming=streaming, httpx_client=http,
                                   supported_protocol_bindings=[TransportProtocol.JSONRPC])
             async with await create_client(card, client_config=config) as client:
-                async for event in client.send_message(SendMessageRequest(message=message)):
-                    yield event
+                yield client
+
+    async def stream(self, url: str, message: Message) -> AsyncIterator[StreamResponse]:
+        """Send ``message`` to the agent at ``url`` with ``SendStreamingMessage``; yield its events."""
+        async with self.client(url) as client:
+            async for event in client.send_message(SendMessageRequest(message=message)):
+                yield event
 
     async def delegate(self, request: str, *, answer: Answerer | None = None, skill: SkillRef | None = None,
                        on_event: Callable[[StreamResponse], None] | None = None,
@@ -791,17 +801,13 @@ class Orchestrator:
 
     async def get_task(self, url: str, task_id: str) -> Task:
         """``GetTask``: the agent's current snapshot of a task."""
-        async with self._http()[0] as http:
-            config = ClientConfig(httpx_client=http, supported_protocol_bindings=[TransportProtocol.JSONRPC])
-            async with await create_client(self.cards[url], client_config=config) as client:
-                return await client.get_task(GetTaskRequest(id=task_id))
+        async with self.client(url, streaming=False) as client:
+            return await client.get_task(GetTaskRequest(id=task_id))
 
     async def cancel_task(self, url: str, task_id: str) -> Task:
         """``CancelTask``: ask the agent to stop a task; returns the task (``canceled``)."""
-        async with self._http()[0] as http:
-            config = ClientConfig(httpx_client=http, supported_protocol_bindings=[TransportProtocol.JSONRPC])
-            async with await create_client(self.cards[url], client_config=config) as client:
-                return await client.cancel_task(CancelTaskRequest(id=task_id))
+        async with self.client(url, streaming=False) as client:
+            return await client.cancel_task(CancelTaskRequest(id=task_id))
 
     def report(self, delegation: Delegation) -> str:
         """The orchestrator's answer to its user, from a finished delegation."""

@@ -620,8 +620,6 @@ def parse_conversion(text: str) -> tuple[float | None, str | None, str | None]:
 
     Taught in exercise 11.
     """
-    import re
-
     amount = re.search(r"\d+(?:\.\d+)?", text)
     names = "|".join(sorted(map(re.escape, _CURRENCY_NAMES), key=len, reverse=True))
     codes = [_CURRENCY_NAMES.get(m.lower(), _CURRENCY_NAMES.get(m, m))

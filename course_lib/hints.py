@@ -24,12 +24,14 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Sequence
 
 from .storage import data_dir, read_json, write_json
 
 
-def hints_file():
+def hints_file() -> Path:
+    """Where the number of hints revealed per exercise is kept (``hints.json`` in the state folder)."""
     return data_dir() / "hints.json"
 
 
@@ -150,7 +152,7 @@ class Hints:
         import ipywidgets as w
 
         view = w.HTML(_md_html(self._markdown()) if self.seen else "")
-        button = w.Button(description=self._button_label(), icon="lightbulb-o",
+        button = w.Button(description=self._button_label(), icon="lightbulb",
                           layout=w.Layout(width="auto"), tooltip="each hint is more specific than the last")
 
         def reveal(_: Any) -> None:
@@ -201,7 +203,6 @@ def hints_for(exercise_path) -> Hints | None:
     Returns None when the exercise has no hints yet.
     """
     import importlib
-    from pathlib import Path
 
     import nbformat
 

@@ -7,6 +7,7 @@ state folder (:func:`course_lib.storage.data_dir`). ``course progress`` reads it
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,6 @@ def status(exercise: str) -> str:
 
 
 # --- the learner's view: a table of every exercise (``course progress``, lesson 00) -------------
-
-from dataclasses import dataclass  # noqa: E402  (kept beside the code that uses it)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from course_lib.notebooks import ROOT
 from course_lib.servers import free_port
 
 LESSON = ROOT / "notebooks" / "01_function_calling.ipynb"
+EXERCISE = ROOT / "exercises" / "01_tool_call_loop.ipynb"
 CHROMIUM = os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium")
 SCREENSHOT_DIR = Path(os.environ.get("COURSE_SCREENSHOT_DIR", ROOT / "_build" / "browser"))
 # As root on a closed network: no sandbox, no GPU, no background calls home (machines/python.md).
@@ -60,6 +61,8 @@ def jupyterlab(tmp_path):
     root, settings = tmp_path / "course", tmp_path / "settings"
     (root / "notebooks").mkdir(parents=True)
     shutil.copy(LESSON, root / "notebooks" / LESSON.name)
+    (root / "exercises").mkdir()
+    shutil.copy(EXERCISE, root / "exercises" / EXERCISE.name)
     # Every cell stays in the page (no virtual scrolling), so the test sees all outputs.
     tracker = settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
     tracker.parent.mkdir(parents=True)
@@ -68,7 +71,7 @@ def jupyterlab(tmp_path):
     news.parent.mkdir(parents=True)
     news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8")
     port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ, COURSE_LLM="mock", COURSE_DATA_DIR=str(tmp_path / "state"),
+    env = dict(os.environ, COURSE_LLM="mock", COURSE_DATA_DIR=str(tmp_path / "state"),  # hints start at 0
                JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
     log = (tmp_path / "jupyterlab.log").open("w")
     proc = subprocess.Popen(
@@ -164,6 +167,23 @@ def test_lesson_01_runs_in_jupyterlab_in_chromium(jupyterlab):
             page.keyboard.press("Control+s")
             saved = root / "notebooks" / LESSON.name
             page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=30_000)
+
+            # The exercise's 💡 cell: one click, one hint (a learner's first contact with hints).
+            page.goto(f"{base}/lab/tree/exercises/{EXERCISE.name}?token={token}")
+            hint_cell = page.locator(".jp-Notebook .jp-CodeCell").filter(has_text="import HINTS")
+            hint_cell.wait_for(state="attached")
+            page.wait_for_function("""() => {
+                const s = document.querySelector('.jp-Notebook-ExecutionIndicator');
+                return s && s.dataset.status === 'idle';
+            }""")
+            hint_cell.locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Shift+Enter")
+            button = hint_cell.locator("button", has_text="Show hint 1 of 3")
+            button.click()
+            hint_cell.locator("text=Hint 1 of 3.").wait_for()
+            assert hint_cell.locator("button", has_text="Show hint 2 of 3").count() == 1
+            hint_cell.scroll_into_view_if_needed()
+            page.screenshot(path=str(SCREENSHOT_DIR / "01_tool_call_loop_hint.png"))
         except Exception:
             page.screenshot(path=str(SCREENSHOT_DIR / "01_function_calling.failure.png"))
             raise

@@ -1,6 +1,8 @@
 """Each interview demonstration prints (and returns) what its answer claims; asserted here, not just run."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from course_lib.interview.bank import load_bank
@@ -9,6 +11,8 @@ from course_lib.interview.demos import DEMOS, PENDING, DemoPending, demo_source,
 
 def _run(name, capsys):
     result = DEMOS[name].func()
+    if asyncio.iscoroutine(result):  # MCP and orchestration demos are async (awaited in notebooks)
+        result = asyncio.run(result)
     return result, capsys.readouterr().out
 
 
@@ -131,6 +135,128 @@ def test_model_mistakes(capsys):
     assert "28" in r["answer"]
 
 
+def test_openapi_vs_tool(capsys):
+    r, out = _run("openapi_vs_tool", capsys)
+    assert r["parameters"] == ["city", "unit"]  # the Authorization header is not for the model
+    assert r["arguments"] == {"city": "Tokyo", "unit": "fahrenheit"}
+    assert r["url"] == "https://weather.example/v1/weather/Tokyo?unit=fahrenheit"
+    assert r["status"] == 200 and r["body"] == {"temp": 75, "humidity": 70}
+    assert "'Authorization (header)'" in out
+
+
+def test_schema_from_code(capsys):
+    r, out = _run("schema_from_code", capsys)
+    assert r["required"] == ["room", "day"] == r["pydantic_required"]
+    assert r["size"]["enum"] == ["small", "large"] and r["size"]["default"] == "small"
+    assert {"room", "size", "hours"} <= set(r["same"])
+    assert '"format": "date"' in out
+
+
+def test_registry_q1(capsys):
+    r, out = _run("registry_q1", capsys)
+    assert r["visible"] == ["get_weather", "web_search"]
+    assert "🚫 terminal/run_container: missing environment variable DOCKER_HOST" in out
+    assert r["scores"]["get_weather"] > r["scores"]["web_search"]
+    assert [c["name"] for c in r["calls"]] == ["get_weather"] and "28" in r["answer"]
+    assert r["bad"]["kind"] == "invalid_arguments" and "missing required argument 'city'" in r["bad"]["error"]
+
+
+def test_registry_availability(capsys):
+    r, out = _run("registry_availability", capsys)
+    assert r["visibility"] == [("delegate_task", True, ""), ("web_search", False, "toolset 'web' is disabled"),
+                               ("run_container", False, "docker is not installed on this machine")]
+    assert r["description"] == "Hand a task to one of these agents: researcher, coder, reviewer."
+    assert "researcher, coder." in out
+    assert r["hidden"]["kind"] == "unavailable"
+
+
+def test_five_layers(capsys):
+    r, out = _run("five_layers", capsys)
+    assert "5 timeout + 1 retry: web_search after 3 calls" in out and len(r["waits"]) >= 2
+    assert "2 fallback:          bing_search" in out
+    assert "3 degradation:       the tool web_search is unavailable now" in out
+    assert r["charges"] == 1
+    assert "attempt 1 ✗ ToolTimeout" in r["trace"] and "fall back to bing_search" in r["trace"]
+
+
+def test_backoff_jitter(capsys):
+    r, out = _run("backoff_jitter", capsys)
+    assert "jitter=none  delays (s): [0.5, 1.0, 2.0, 4.0, 8.0, 8.0]" in out
+    assert r["peaks"]["full"] < r["peaks"]["none"] and r["done"]["full"] < r["done"]["none"]
+    assert r["attempts_on_bad_arguments"] == 1
+
+
+def test_idempotency_keys(capsys):
+    r, out = _run("idempotency_keys", capsys)
+    assert (r["blind"], r["keyed"], r["replays"]) == (2, 1, 1)
+    assert "a new request (new call id) is a new order: ord-0002" in out
+
+
+def test_sandbox_permissions(capsys):
+    r, out = _run("sandbox_permissions", capsys)
+    assert r["paths"]["notes.txt"] == (True, "allowed")
+    assert r["paths"]["../../etc/passwd"] == (True, "path_outside_allowed")  # naive allows, the policy refuses
+    assert r["paths"]["shortcut/passwd"] == (True, "path_outside_allowed")   # the symlink escape
+    assert r["commands"]["ls -l"] == (False, True, "")
+    assert r["commands"]["r''m -rf /"][:2] == (False, False)               # the naive blacklist misses it
+    assert r["commands"]["find . -delete"] == (False, False, "dangerous_option")
+    assert r["limits"] == ("output", "wall") and r["truncated"]
+
+
+def test_prompt_injection(capsys):
+    r, out = _run("prompt_injection", capsys)
+    assert r["warnings"] == ["ignore previous instructions", "asks for a dangerous tool"]
+    assert r["result"]["violation"] == "approval_denied" and r["result"]["blocked"]
+    assert r["deleted"] == [] and r["violations"] == ["approval_denied"]
+    assert '{"untrusted_data": {"source": "fetch_page"' in out
+
+
+def test_orchestration(capsys):
+    r, out = _run("orchestration", capsys)
+    assert r["speedup_ok"]
+    assert r["ran"] == ["indoor", "weather"] and r["skipped"] == ["outdoor"]  # Tokyo's humidity is 70
+    assert "plan levels: [['weather'], ['indoor', 'outdoor']]" in out
+
+
+def test_json_rpc_messages(capsys):
+    r, out = _run("json_rpc_messages", capsys)
+    assert r["request"] == {"jsonrpc": "2.0", "result": 19, "id": 3}
+    assert r["notification"] is None and "(no reply)" in out
+    assert r["unknown method"]["error"]["code"] == -32601 and r["unknown method"]["id"] == "1"
+    assert r["invalid JSON"]["error"]["code"] == -32700 and r["invalid JSON"]["id"] is None
+    assert [m.get("result", m.get("error", {}).get("code")) for m in r["batch"]] == [7, -32600]
+
+
+def test_rpc_styles(capsys):
+    r, out = _run("rpc_styles", capsys)
+    assert set(r) == {"REST", "JSON-RPC", "gRPC"}
+    assert r["gRPC"][0] < r["REST"][0] < r["JSON-RPC"][0]  # binary < path + query < JSON envelope
+    assert "GET /weather/Tokyo?unit=celsius" in out
+
+
+def test_two_wires(capsys):
+    r, out = _run("two_wires", capsys)
+    assert r["fc_call"] == ("get_weather", {"city": "Shanghai"})
+    assert r["mcp_request"]["method"] == "tools/call"
+    assert r["mcp_request"]["params"] == {"name": "get_weather", "arguments": {"city": "Shanghai"}}
+    assert r["structured"] == {"temp": 28, "humidity": 65}
+    assert r["labels"][0] == "initialize 2025-11-25 (id 1)" and "tools/list (id 2)" in r["labels"]
+
+
+def test_mcp_handshake(capsys):
+    r, out = _run("mcp_handshake", capsys)
+    assert r["2025-11-25"][:3] == ["initialize 2025-11-25 (id 1)", "result 2025-11-25 (id 1)",
+                                   "notifications/initialized"]
+    assert r["2026-07-28"][0] == "server/discover (id 1)" and "initialize" not in " ".join(r["2026-07-28"])
+
+
+def test_mcp_errors(capsys):
+    r, out = _run("mcp_errors", capsys)
+    assert r["unknown_tool"] == (-32602, "Unknown tool: no_such_tool")
+    assert r["is_error"] and r["typo"] and r["unknown_method"] == -32601
+    assert "unexpected argument 'titel'" in out
+
+
 def test_tool_catalogue():
     tools = tool_catalogue()
     names = [t["function"]["name"] for t in tools]
@@ -184,4 +310,4 @@ def test_pending_demos_refuse_clearly():
 def test_most_questions_are_backed_by_a_demo_today():
     bank = load_bank()
     written = [q for q in bank if q.demo in DEMOS]
-    assert len(written) >= 16
+    assert len(written) >= 31

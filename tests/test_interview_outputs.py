@@ -12,7 +12,7 @@ from course_lib.cli import main
 from course_lib.interview.bank import load_bank
 from course_lib.interview.build import FOLDER, build_all, build_notebook, notebook_groups
 from course_lib.interview.cheatsheet import cheatsheet_html, cheatsheet_markdown, export_cheatsheet
-from course_lib.interview.demos import DEMOS, PENDING
+from course_lib.interview.demos import DEMOS, PENDING, is_async
 from course_lib.interview.design import DIAGRAMS, Box, Flow, block_diagram, design_diagram
 
 BANK = load_bank()
@@ -111,7 +111,8 @@ def test_every_question_is_in_exactly_one_notebook_with_its_demo():
             assert len(heading) == 1, q.id
             seen.append(q.id)
             if q.demo in DEMOS:
-                assert f'run_demo("{q.demo}")' in sources, q.id
+                cell = f'{"await " if is_async(q.demo) else ""}run_demo("{q.demo}")'
+                assert cell in sources, q.id
             else:
                 assert any(s.startswith(f"**Demo `{q.demo}`: pending.**") for s in sources), q.id
     assert sorted(seen) == sorted(q.id for q in BANK)
@@ -135,3 +136,12 @@ def test_interview_cli(capsys):
     assert main(["interview", "demo", next(iter(PENDING))]) == 2
     assert "is pending" in capsys.readouterr().err
     assert main(["interview", "build", "--check"]) == 0
+
+
+@pytest.mark.parametrize("module", ["store", "cards", "scoring", "timed"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"course_lib.interview.{module}"), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

@@ -68,10 +68,14 @@ def _mock(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from ..interview.demos import DemoPending, run_demo
 
+    import asyncio
+
     try:
-        run_demo(args.name)
+        pending = run_demo(args.name)
     except (DemoPending, KeyError) as e:
         raise ValueError(str(e).strip('"')) from None
+    if pending is not None:  # an async demo: a terminal has no running event loop, so run one
+        asyncio.run(pending)
     return 0
 
 

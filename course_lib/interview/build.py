@@ -24,7 +24,7 @@ import nbformat
 
 from .. import notebooks as nbt
 from .bank import DIFFICULTY_STARS, FREQUENCY_LABELS, Bank, Question, load_bank, render_markdown
-from .demos import DEMOS, PENDING
+from .demos import DEMOS, PENDING, is_async
 
 FOLDER = nbt.ROOT / "notebooks" / "interview"
 MINUTES_PER_QUESTION = 5
@@ -129,7 +129,7 @@ def build_notebook(name: str, bank: Bank | None = None) -> Any:
             cells.append(md(f"**Demo `{q.demo}`: pending.** It will run on `{PENDING[q.demo]}`, which is not in "
                             "the course yet; until then, read the answer above and the lesson it points to."))
         elif q.demo in DEMOS:
-            cells.append(code(f'run_demo("{q.demo}")'))
+            cells.append(code(f'{"await " if is_async(q.demo) else ""}run_demo("{q.demo}")'))
         else:
             raise KeyError(f"question {q.id!r} names demo {q.demo!r}, which is neither written nor pending")
         if q.diagram:
