@@ -1,6 +1,8 @@
 """Latency of the mock LLM beside the floor of the openai SDK itself, in one run.
 
-Two comparisons, each for a 5-tool and a 20-tool request whose answer is a tool call:
+Two comparisons, each for a 5-tool and a 20-tool request whose answer is a tool call, sent
+both as the same request again and again (what a notebook re-run does) and with a new
+wording each time (nothing cached can answer: the mock reads every request afresh):
 
 * in-process: the ``openai`` client with the course's in-process transport, talking to a
   trivial handler (a canned completion, no work) and to the mock;
@@ -180,8 +182,19 @@ def _http_client(port: int):
     return openai.OpenAI(api_key="x", base_url=f"http://127.0.0.1:{port}/v1", max_retries=0)
 
 
-def _timer(client: Any, body: dict) -> Callable[[], None]:
+_CITIES = ["Shanghai", "Paris", "Tokyo", "Lisbon", "Nairobi", "Toronto", "Berlin", "Seoul", "Madrid", "Sydney"]
+
+
+def _timer(client: Any, body: dict, fresh: bool) -> Callable[[], None]:
+    """One SDK call per invocation; ``fresh``: a new wording each time, so no cache can answer."""
+    counter = iter(range(10**9))
+
     def call() -> None:
+        if fresh:
+            i = next(counter)
+            text = (f"What's the weather in {_CITIES[i % len(_CITIES)]} today, in celsius? "
+                    f"I leave at {i % 12 + 1} o'clock, trip {i}.")
+            body["messages"][-1]["content"] = text
         r = client.chat.completions.create(**body)
         assert r.choices[0].message.tool_calls[0].function.name == "get_weather"
 
@@ -218,13 +231,17 @@ def run(calls: int = 600) -> dict:
     out: dict[str, dict] = {"in-process": {}, "loopback HTTP": {}}
     trivial, mock = _in_process_client(TrivialHandler()), MockLLM().client(max_retries=0)
     for n in (5, 20):
-        body = request_body(n)
-        out["in-process"][f"{n} tools"] = compare(_timer(trivial, body), _timer(mock, body), calls)
+        for fresh in (False, True):
+            label = f"{n} tools" + (", new wording" if fresh else ", same request")
+            out["in-process"][label] = compare(_timer(trivial, request_body(n), fresh),
+                                               _timer(mock, request_body(n), fresh), calls)
     with Served(trivial_asgi) as t, Served(MockLLM().asgi_app()) as m:
         tc, mc = _http_client(t.port), _http_client(m.port)
         for n in (5, 20):
-            body = request_body(n)
-            out["loopback HTTP"][f"{n} tools"] = compare(_timer(tc, body), _timer(mc, body), calls)
+            for fresh in (False, True):
+                label = f"{n} tools" + (", new wording" if fresh else ", same request")
+                out["loopback HTTP"][label] = compare(_timer(tc, request_body(n), fresh),
+                                                      _timer(mc, request_body(n), fresh), calls)
         tc.close()
         mc.close()
     return out
@@ -232,12 +249,12 @@ def run(calls: int = 600) -> dict:
 
 def table(results: dict) -> str:
     """The results as a plain-text table."""
-    lines = [f"{'transport':<15} {'request':<9} {'trivial ms':>10} {'mock ms':>8} {'ratio':>6}  target <= {TARGET}x",
-             "-" * 66]
+    lines = [f"{'transport':<15} {'request':<26} {'trivial ms':>10} {'mock ms':>8} {'ratio':>6}  target <= {TARGET}x",
+             "-" * 84]
     for transport, rows in results.items():
         for req, r in rows.items():
             ok = "ok" if r["ratio"] <= TARGET else "OVER"
-            lines.append(f"{transport:<15} {req:<9} {r['floor_ms']:>10.3f} {r['mock_ms']:>8.3f} {r['ratio']:>6.2f}  {ok}")
+            lines.append(f"{transport:<15} {req:<26} {r['floor_ms']:>10.3f} {r['mock_ms']:>8.3f} {r['ratio']:>6.2f}  {ok}")
     return "\n".join(lines)
 
 

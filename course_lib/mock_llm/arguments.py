@@ -254,6 +254,11 @@ _VAGUE_NAMES = frozenset({"to", "from", "start", "end", "q", "value", "type", "t
                           "name", "number", "id", "data", "text", "body", "content", "field"})
 
 
+_WEAK_ROLE_WORDS = frozenset({"to", "from", "start", "end", "where", "route", "court", "area", "departure", "arrival",
+                              "origin", "key", "number", "code", "account", "version", "reference", "phone", "event",
+                              "act", "case", "law", "show", "game", "track", "series", "paper", "state", "time of day"})
+
+
 def _role(name: str, desc: str, kind: str) -> str:
     words = lang.split_identifier(name)
     if name.lower() in _VAGUE_NAMES:
@@ -271,12 +276,15 @@ def _role(name: str, desc: str, kind: str) -> str:
                 return role
     # the description decides when the name does not
     first = re.split(r"[.;(]", low, maxsplit=1)[0]
-    for role, hints in _ROLE_RULES:
-        if role in ("unit", "id", "query", "title", "person", "org", "path"):
-            continue
-        for h in hints:
-            if re.search(rf"\b{re.escape(h)}\b", first):
-                return role
+    if kind in ("string", "array"):
+        for role, hints in _ROLE_RULES:
+            if role in ("unit", "id", "query", "title", "person", "org", "path"):
+                continue
+            for h in hints:
+                if h in _WEAK_ROLE_WORDS:
+                    continue  # "to", "from", "where" occur in any description
+                if re.search(rf"\b{re.escape(h)}\b", first):
+                    return role
     if re.search(r"\bin the format (?:of )?(?:yyyy|mm|dd)|yyyy-mm-dd|mm/dd|dd/mm|mm-dd", low):
         return "date"
     return "free"
@@ -352,8 +360,25 @@ def make_slot(name: str, spec_json: str, required: bool, index: int) -> Slot:
                 bool(_NUMBERISH_NAMES.match(name)), accepts_null(spec) or bool(spec.get("x-nullable")))
 
 
+_SLOTS: dict[int, tuple[dict, dict | None, list[Slot]]] = {}
+
+
 def slots_of(parameters: dict, root: dict | None = None) -> list[Slot]:
-    """The slots of a tool's ``parameters`` schema, in declaration order (local ``$ref`` followed)."""
+    """The slots of a tool's ``parameters`` schema, in declaration order (local ``$ref`` followed).
+
+    Cached by the schema object: the wire layer hands the same object for the same tool.
+    """
+    hit = _SLOTS.get(id(parameters))
+    if hit is not None and hit[0] is parameters and hit[1] is root:
+        return hit[2]
+    slots = _slots_of(parameters, root)
+    if len(_SLOTS) > 4096:
+        _SLOTS.clear()
+    _SLOTS[id(parameters)] = (parameters, root, slots)
+    return slots
+
+
+def _slots_of(parameters: dict, root: dict | None = None) -> list[Slot]:
     props = parameters.get("properties") or {}
     required = set(parameters.get("required") or [])
     out = []
@@ -375,6 +400,9 @@ _SKIP = frozenset("of is are was = : as at to be about around approximately roug
 _CLAUSE_BREAK = re.compile(r"[.;!?。；！？]|,\s*(?:and|but|then|also)\b|\b(?:and|but|then|also|while|whereas)\b", re.I)
 
 
+_BREAK = re.compile(r"[;!?。；！？]|\.(?:\s|$)")
+
+
 def _left_words(reading: Reading, pos: int, limit: int = 7) -> list[str]:
     """Lower-case words before ``pos``, nearest first, stopping at a sentence break."""
     out = []
@@ -382,11 +410,10 @@ def _left_words(reading: Reading, pos: int, limit: int = 7) -> list[str]:
     for w, s, e in reversed(reading.words):
         if e > pos:
             continue
-        if re.search(r"[.;!?。；！？]", text[e:pos]) and not re.fullmatch(r"[\s.]*", text[e:pos]):
+        if _BREAK.search(text, e, pos):
             break
         out.append(w)
-        pos_gap = text[e:pos]
-        if len(out) >= limit or re.search(r"[.;!?]\s", pos_gap):
+        if len(out) >= limit:
             break
         pos = s
     return out
@@ -952,7 +979,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     mentions = reading.mentions
     vocab = tool_words | frozenset(k for s in slots for k in s.keys)
     cands: list[tuple[float, Slot, Any, tuple[int, ...], Evidence]] = []
-    numbers = [(i, m) for i, m in enumerate(mentions) if m.kind == "number" and not _nested(mentions, m)]
+    numbers = [(i, m) for i, m in enumerate(mentions) if m.kind == "number"]
     values = [(i, m) for i, m in numbers if not _is_count(m)]
     num_slots = [s for s in slots if s.kind in ("integer", "number")]
     for s in slots:
@@ -962,7 +989,14 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 rank = next((r for r, (j, _) in enumerate(values) if j == i), len(values))
                 score, words = _score_number(s, reading, m, rank, rank_slot)
                 cands.append((score, s, _number_value(s, m), (i,), Evidence(_number_rule(m), words)))
+            side = _range_side(s)
             for i, m in enumerate(mentions):
+                if m.kind == "range" and side is not None:
+                    # "from 2012 to 2015" -> from_year=2012, to_year=2015 (the range is read, not consumed)
+                    lo, hi = m.value
+                    v = lo if side == 0 else hi
+                    v = float(v) if s.kind == "number" and isinstance(v, int) and False else v
+                    cands.append((4.5, s, v, (), Evidence("range", m.text)))
                 if m.kind == "time" and s.kind == "integer" and ({"hour", "time", "open", "close"} & s.keys or
                                                                  "hour" in str(s.spec.get("description", "")).lower()):
                     cands.append((3.0, s, m.value[0], (i,), Evidence("time", m.text)))
@@ -1045,6 +1079,20 @@ def _query_text(text: str, quantities: list[Mention]) -> str:
     """What a search is about: the request without "search the wiki for", "top 3 pages about"."""
     q = _query(text)
     return q
+
+
+_LOW_WORDS = frozenset({"start", "from", "min", "minimum", "lower", "low", "begin", "first", "initi", "earliest", "floor"})
+_HIGH_WORDS = frozenset({"end", "to", "max", "maximum", "upper", "high", "stop", "last", "final", "latest", "ceil"})
+
+
+def _range_side(s: Slot) -> int | None:
+    """0 for a slot that takes a range's low end (start_year, min_x), 1 for the high end, else None."""
+    words = {lang.stem(w) for w in lang.split_identifier(s.name)}
+    if words & _LOW_WORDS and not words & _HIGH_WORDS:
+        return 0
+    if words & _HIGH_WORDS and not words & _LOW_WORDS:
+        return 1
+    return None
 
 
 def _is_count(m: Mention) -> bool:

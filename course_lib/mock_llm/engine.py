@@ -171,12 +171,14 @@ def _user_concepts(text: str) -> tuple[set[str], str]:
     return stems, initials
 
 
-def _name_hit(st: str, weight: float, concepts: set[str], text_low: str, initials: str) -> str | None:
+def _name_hit(st: str, weight: float, concepts: set[str], text_low: str, initials: str,
+              by_prefix: dict[str, list[str]]) -> str | None:
     if st in concepts:
         return st
-    for c in concepts:  # an abbreviation: "hypot" ~ "hypotenuse" (synonyms are not enough: see lesson 02)
-        if len(c) >= 4 and len(st) >= 4 and (c.startswith(st) or st.startswith(c)) and lang.word_matches(c, st):
-            return c
+    if len(st) >= 4:  # an abbreviation: "hypot" ~ "hypotenuse" (synonyms are not enough: see lesson 02)
+        for c in by_prefix.get(st[:4], ()):
+            if (c.startswith(st) or st.startswith(c)) and lang.word_matches(c, st):
+                return c
     for syn in lang.synonyms(st):
         if " " in syn and syn in text_low:
             return syn  # an acronym's words: "greatest common divisor" for gcd
@@ -200,6 +202,10 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
         ``(tool, score, matched words)`` for every tool.
     """
     concepts, initials = _user_concepts(text)
+    by_prefix: dict[str, list[str]] = {}
+    for c in concepts:
+        if len(c) >= 4:
+            by_prefix.setdefault(c[:4], []).append(c)
     text_low = text.lower()
     bigrams = lang.cjk_bigrams(text)
     has_place = bool(lang.find_cities(text))
@@ -220,7 +226,7 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
         strong = False
         seen: set[str] = set()
         for st, w in prof.name_words:
-            hit = _name_hit(st, w, concepts, text_low, initials)
+            hit = _name_hit(st, w, concepts, text_low, initials, by_prefix)
             if hit is None:
                 continue
             idf = 1.0 if n == 1 else (1.0 / (1.0 + 2.0 * (df.get(st, 1) - 1) / max(n - 1, 1)))
@@ -279,7 +285,7 @@ def split_clauses(text: str) -> list[str]:
 
 
 _SEGMENT_SPLIT = re.compile(
-    r"(?<=[.?!;。？！；])\s+|,?\s+(?:and\s+)?(?:then|also|as well as|while|plus)\s+(?=\w)|"
+    r"(?<=[.?!;。？！；])\s+|,?\s+(?:and\s+)?(?:then|also|as well as|while|plus|finally|lastly|after that|next)\s+(?=\w)|"
     r",\s*(?:and\s+)?(?=(?:another|the same|do the same|repeat)\b)|,\s*and\s+(?=(?:one|for|in|at|with|do|same)\b)|"
     r"\s+and\s+(?=(?:another|one|ones|those|the same|repeat|do the same)\b)|(?:然后|另外|还有|同时|以及)", re.I)
 
@@ -354,7 +360,7 @@ def plan_calls(text: str, tools: list[ToolSpec]) -> tuple[list[PlannedCall], dic
         return [], scores, matched
     clauses = split_clauses(text)
     picks: list[tuple[ToolSpec, str]] = []
-    if len(clauses) > 1 and len(tools) > 1:
+    if len(clauses) > 1 and len(tools) > 1 and len(tools) <= 64:
         for clause in clauses:
             best = score_tools(clause, tools)[0]
             if best[1] >= THRESHOLD:

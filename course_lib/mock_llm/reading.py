@@ -661,6 +661,15 @@ def _ranges(text: str, numbers: list[Mention]) -> list[Mention]:
     return out
 
 
+def _repeats_lead(text: str, first: Mention, gap: str) -> bool:
+    """"the factorial of 5, the factorial of 7": the gap repeats the words that led to the first member."""
+    core = re.sub(r"^\s*(?:,|;)?\s*(?:(?:and|or|then|and then|and finally|finally)\s+)?", "", gap, flags=re.I).strip()
+    if not core or len(core.split()) > 5:
+        return False
+    lead = text[max(0, first.start - len(core) - 2): first.start].strip()
+    return lead.lower().endswith(core.lower()) and len(core) >= 3
+
+
 def _coordinations(text: str, mentions: list[Mention]) -> list[list[int]]:
     """Mentions of one kind joined only by commas, "and", "or", "和", "、": ``5, 10 and 15``."""
     # nested mentions (the numbers inside a range) do not coordinate
@@ -678,8 +687,9 @@ def _coordinations(text: str, mentions: list[Mention]) -> list[list[int]]:
             same = prev.kind == m.kind or {prev.kind, m.kind} <= {"name", "place", "quoted", "code"}
             if prev.kind == "number" == m.kind and prev.unit != m.unit and prev.unit:
                 same = False  # "5 kg and 3 m" are two quantities; "10, 20 and 30 years" share a unit
-            if same and re.fullmatch(r"\s*(?:(?:,|，|、|;)\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+|(?:和|及|与|以及|或))"
-                                     r"\s*(?:also\s+)?(?:the\s+)?(?:for\s+|in\s+|of\s+|at\s+)?", gap, re.I):
+            if same and (re.fullmatch(r"\s*(?:(?:,|，|、|;)\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+|(?:和|及|与|以及|或))"
+                                      r"\s*(?:also\s+)?(?:the\s+)?(?:for\s+|in\s+|of\s+|at\s+)?", gap, re.I)
+                         or _repeats_lead(text, mentions[current[0]], gap)):
                 current.append(i)
                 continue
             if len(current) > 1:

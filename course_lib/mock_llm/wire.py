@@ -194,9 +194,28 @@ def _check_tool_uncached(i: int, tool: Any) -> ToolSpec:
     return ToolSpec(name, str(fn.get("description") or ""), params, strict)
 
 
+_VALID_LISTS: OrderedDict[str, list[ToolSpec]] = OrderedDict()
+
+
 def _check_tools(tools: Any) -> list[ToolSpec]:
     if tools is None:
         return []
+    try:  # one key for the whole list: an agent sends the same tools with every request
+        key = json.dumps(tools, separators=(",", ":"))
+    except (TypeError, ValueError):
+        key = None
+    if key is not None and key in _VALID_LISTS:
+        _VALID_LISTS.move_to_end(key)
+        return list(_VALID_LISTS[key])
+    specs = _check_tools_uncached(tools)
+    if key is not None:
+        _VALID_LISTS[key] = specs
+        if len(_VALID_LISTS) > 512:
+            _VALID_LISTS.popitem(last=False)
+    return list(specs)
+
+
+def _check_tools_uncached(tools: Any) -> list[ToolSpec]:
     if not isinstance(tools, list):
         raise _bad("Invalid type for 'tools': expected an array.", "tools", "invalid_type")
     specs = [_check_tool(i, t) for i, t in enumerate(tools)]
