@@ -106,6 +106,7 @@ class Filled:
     missing: list[str] = field(default_factory=list)
     spread: dict[str, list[tuple[Any, Evidence]]] = field(default_factory=dict)
     strength: dict[str, float] = field(default_factory=dict)
+    echoes: bool = False  # a filled slot has a strong unused runner-up: the text may ask for several calls
 
     def __repr__(self) -> str:
         return f"Filled({json.dumps(self.arguments, ensure_ascii=False)}, missing={self.missing})"
@@ -1072,6 +1073,10 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     if depth == 0:
         groups = list(reading.groups) + [[len(mentions) + k for k in g] for g in _coordinations_of(reading, phrases)]
         out.spread = _spreads(slots, filled, groups, all_mentions, taken, cands, reading.text)
+        chosen = {name: v for name, v in filled.items() if len(v[3]) == 1}
+        out.echoes = any(cs.name in chosen and idx and idx[0] not in taken and score >= 0.8
+                         and all_mentions[idx[0]].kind == all_mentions[chosen[cs.name][3][0]].kind
+                         for score, cs, value, idx, ev in cands)
     return out
 
 

@@ -311,6 +311,8 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
                 args[k], ev[k] = vals[j]
             calls.append(PlannedCall(tool.name, args, ev, list(filled.missing)))
         return calls
+    if not filled.echoes:  # nothing said twice: one call (and no need to read the clauses again)
+        return [base]
     segs = _segments(text)
     if len(segs) < 2:
         return [base]

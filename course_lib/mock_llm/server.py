@@ -18,7 +18,7 @@ import asyncio
 import hashlib
 import json
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
@@ -31,6 +31,7 @@ from .wire import ChatRequest, parse_chat_request
 
 DEFAULT_MODEL = "mock-llm"
 LOG_LIMIT = 500  # exchanges kept in MockLLM.log; older ones are dropped
+MEMO_LIMIT = 256  # decisions remembered per MockLLM (the same request gets the same answer)
 
 
 @dataclass
@@ -103,6 +104,7 @@ class MockLLM:
         self.faults = FaultPlan()
         self.log: deque[Exchange] = deque(maxlen=LOG_LIMIT)
         self._script: deque[Any] = deque()
+        self._memo: OrderedDict[str, Decision] = OrderedDict()
 
     def __repr__(self) -> str:
         return (f"MockLLM(model={self.model!r}, scripted={len(self._script)}, faults={len(self.faults)}, "
@@ -130,6 +132,7 @@ class MockLLM:
         self._script.clear()
         self.faults.clear()
         self.log.clear()
+        self._memo.clear()
 
     def explain(self, messages: list[dict], tools: list[dict] | None = None, **options: Any) -> "Explanation":
         """What the engine would decide for this conversation, and why.
@@ -211,9 +214,18 @@ class MockLLM:
             raise fault.as_error()
         return fault
 
-    def _decide(self, req: ChatRequest) -> tuple[Decision, list[dict] | None]:
+    def _decide(self, req: ChatRequest, seed: str = "") -> tuple[Decision, list[dict] | None]:
         if not self._script:
-            return decide(req), None
+            # The engine is a pure function of the request: the same request (same seed) is
+            # answered from memory, which is also what keeps re-run notebooks fast.
+            hit = self._memo.get(seed) if seed else None
+            if hit is None:
+                hit = decide(req)
+                if seed:
+                    self._memo[seed] = hit
+                    if len(self._memo) > MEMO_LIMIT:
+                        self._memo.popitem(last=False)
+            return hit, None
         content, calls, error = scripted_decision_parts(self._script.popleft())
         if error is not None:
             raise error
@@ -228,8 +240,8 @@ class MockLLM:
 
     def _chat(self, data: Any, fault) -> HTTPReply:
         req = parse_chat_request(data)
-        decision, calls = self._decide(req)
         seed = _seed(data)
+        decision, calls = self._decide(req, seed)
         if calls is None and decision.tool_calls:
             calls = tool_calls_json(decision, seed)
         if fault is not None and calls:
