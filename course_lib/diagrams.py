@@ -13,6 +13,29 @@ from dataclasses import dataclass
 
 from matplotlib.figure import Figure
 
+#: Fonts with Chinese glyphs, tried in order when installed (the seeds' examples are bilingual).
+CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei",
+             "SimHei", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Arial Unicode MS")
+
+
+def _use_installed_cjk_fonts() -> list[str]:
+    """Add the CJK fonts this machine has as fallbacks, so 上海 draws as text, not boxes.
+
+    Only installed fonts are added: naming a missing font makes matplotlib log a warning
+    into every notebook cell that draws.
+    """
+    import matplotlib
+    from matplotlib import font_manager
+
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    found = [name for name in CJK_FONTS if name in installed]
+    current = list(matplotlib.rcParams["font.sans-serif"])
+    matplotlib.rcParams["font.sans-serif"] = current + [f for f in found if f not in current]
+    return found
+
+
+_use_installed_cjk_fonts()
+
 STYLES = {  # kind -> (colour, line style)
     "request": ("#1f5fa8", "-"),
     "response": ("#2e7d32", "--"),

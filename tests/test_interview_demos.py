@@ -257,6 +257,32 @@ def test_mcp_errors(capsys):
     assert "unexpected argument 'titel'" in out
 
 
+def test_transports(capsys):
+    r, out = _run("transports", capsys)
+    for transport in ("in-memory", "stdio", "streamable HTTP"):
+        assert r[transport] == ("2026-07-28", {"result": 5}), transport
+    assert r["HTTP+SSE (legacy)"] == ("2025-11-25", {"result": 5})
+    assert r["origin_status"] == 403
+    from course_lib.servers import running_servers
+    assert not [s for s in running_servers() if s.name.startswith("interview-")]  # nothing left running
+
+
+def test_three_layers(capsys):
+    r, out = _run("three_layers", capsys)
+    assert r["fc"] == ("get_weather", {"city": "Shanghai"}) and r["mcp"] == "todo"
+    assert r["a2a"][0] == "submitted" and r["a2a"][-1] == "completed"
+    assert "1279.9" in r["a2a_text"]
+
+
+def test_a2a_task(capsys):
+    r, out = _run("a2a_task", capsys)
+    assert r["skills"] == ["finance_report", "sql_query"]
+    assert r["turns"] == [("Which year? The finance database has 2022–2024.", "2023")]
+    assert r["states"][:2] == ["submitted", "input-required"] and r["states"][-1] == "completed"
+    assert "1078.7" in r["text"] and r["agrees"]
+    assert "GET /.well-known/agent-card.json" in out and "SendStreamingMessage" in out
+
+
 def test_tool_catalogue():
     tools = tool_catalogue()
     names = [t["function"]["name"] for t in tools]
@@ -310,4 +336,4 @@ def test_pending_demos_refuse_clearly():
 def test_most_questions_are_backed_by_a_demo_today():
     bank = load_bank()
     written = [q for q in bank if q.demo in DEMOS]
-    assert len(written) >= 31
+    assert len(written) >= 34

@@ -27,10 +27,7 @@ MODEL = "mock-llm"
 
 #: Demos whose building blocks are not in the course yet: ``{demo: "module (lesson)"}``.
 PENDING: dict[str, str] = {
-    "mcp_capabilities": "course_lib.mcp_bridge (lesson 10: sampling)",
-    "transports": "course_lib.mcp_transports (lesson 09)",
-    "three_layers": "course_lib.a2a_agents (lesson 11)",
-    "a2a_task": "course_lib.a2a_agents (lesson 11)",
+    "mcp_capabilities": "course_lib.mcp_sampling (lesson 10)",
     "capstone_run": "course_lib.capstone (lesson 12)",
 }
 
@@ -902,6 +899,103 @@ async def mcp_errors() -> dict:
     print("unknown method    -> protocol error", method_error["code"], method_error["message"])
     return {"unknown_tool": unknown, "is_error": failed.is_error, "typo": bad.is_error,
             "unknown_method": method_error["code"]}
+
+
+@demo
+async def transports() -> dict:
+    """One MCP server's tool called over in-memory, stdio, streamable HTTP and legacy SSE: same messages, other pipes."""
+    import logging
+
+    import httpx
+    from mcp import Client
+    from mcp.client.sse import sse_client
+
+    from course_lib.mcp_servers import demo_server
+    from course_lib.mcp_transports import StdioMCP, course_server_params, http_client, start_http, start_sse
+    from course_lib.servers import stop_server
+
+    logging.getLogger("mcp.server.transport_security").setLevel(logging.ERROR)  # the status code says it all
+    results = {}
+    async with Client(demo_server()) as client:                               # same process (tests, notebooks)
+        results["in-memory"] = (client.protocol_version, await client.call_tool("add", {"a": 2, "b": 3}))
+    async with StdioMCP(course_server_params("demo")) as client:              # a child process, stdin/stdout
+        results["stdio"] = (client.protocol_version, await client.call_tool("add", {"a": 2, "b": 3}))
+    http = start_http(demo_server(), "interview-mcp-http")                    # one HTTP endpoint: POST /mcp
+    sse = start_sse(demo_server(), "interview-mcp-sse")                       # GET /sse + POST /messages/
+    try:
+        async with http_client(http.url + "/mcp") as client:
+            results["streamable HTTP"] = (client.protocol_version, await client.call_tool("add", {"a": 2, "b": 3}))
+        async with Client(sse_client(sse.url + "/sse"), mode="legacy") as client:
+            results["HTTP+SSE (legacy)"] = (client.protocol_version, await client.call_tool("add", {"a": 2, "b": 3}))
+        evil = httpx.post(http.url + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                          headers={"Origin": "http://evil.example", "Accept": "application/json, text/event-stream"})
+    finally:
+        stop_server("interview-mcp-http")
+        stop_server("interview-mcp-sse")
+    for transport, (version, result) in results.items():
+        print(f"{transport:<18} protocol {version}  add(2, 3) -> {result.structured_content}")
+    print("streamable HTTP refuses a foreign Origin (DNS-rebinding protection):", evil.status_code)
+    return {t: (v, r.structured_content) for t, (v, r) in results.items()} | {"origin_status": evil.status_code}
+
+
+@demo
+async def three_layers() -> dict:
+    """One request per layer: function calling (model ↔ app), MCP (agent ↔ tool), A2A (agent ↔ agent)."""
+    import tempfile
+    from pathlib import Path
+
+    import httpx
+    from mcp import Client
+
+    from course_lib.a2a_agents import FinanceAgentExecutor, Orchestrator, build_agent_app, finance_agent_card
+    from course_lib.examples import WEATHER_TOOL, create_finance_db
+    from course_lib.mcp_servers import project_manager_server
+    from course_lib.mock_llm import MockLLM
+
+    question = [{"role": "user", "content": "What's the weather in Shanghai?"}]
+    reply = MockLLM().client().chat.completions.create(model=MODEL, messages=question, tools=[WEATHER_TOOL])
+    call = reply.choices[0].message.tool_calls[0].function
+    print("function calling · the model asks the app:   tool_calls", call.name, call.arguments)
+    async with Client(project_manager_server()) as mcp:
+        task = (await mcp.call_tool("create_task", {"title": "Review the 2024 revenue"})).structured_content
+    print("MCP · the agent calls a tool server:         tools/call create_task ->", {k: task[k] for k in ("id", "status")})
+    db = create_finance_db(Path(tempfile.mkdtemp(prefix="finance-")) / "finance.db")
+    app = build_agent_app(finance_agent_card("http://finance.local"), FinanceAgentExecutor(db, step_delay=0))
+    orchestrator = Orchestrator(transport=httpx.ASGITransport(app=app))  # the agent in this process
+    await orchestrator.discover("http://finance.local")                   # GET /.well-known/agent-card.json
+    delegation = await orchestrator.delegate("Get the company's 2024 revenue")
+    print("A2A · the agent delegates to another agent:  SendStreamingMessage ->",
+          " → ".join(delegation.fold.states), "|", delegation.text)
+    return {"fc": (call.name, json.loads(call.arguments)), "mcp": task["status"], "a2a": delegation.fold.states,
+            "a2a_text": delegation.text}
+
+
+@demo
+async def a2a_task() -> dict:
+    """An A2A exchange: the Agent Card, a Task that needs input, its states, the Artifact, and GetTask."""
+    import tempfile
+    from pathlib import Path
+
+    import httpx
+
+    from course_lib.a2a_agents import FinanceAgentExecutor, Orchestrator, build_agent_app, finance_agent_card
+    from course_lib.examples import create_finance_db
+
+    db = create_finance_db(Path(tempfile.mkdtemp(prefix="finance-")) / "finance.db")
+    app = build_agent_app(finance_agent_card("http://finance.local"), FinanceAgentExecutor(db, step_delay=0))
+    orchestrator = Orchestrator(transport=httpx.ASGITransport(app=app))
+    card = (await orchestrator.discover("http://finance.local"))[0]
+    print("Agent Card:", card.name, "| skills:", [s.id for s in card.skills],
+          "| streaming:", card.capabilities.streaming)
+    asked = await orchestrator.delegate("How much revenue did we make?", answer=lambda question: "2023")
+    print("input-required turn:", asked.turns)
+    print("states:", " → ".join(asked.fold.states))
+    print("artifact:", asked.text)
+    stored = await orchestrator.get_task("http://finance.local", asked.fold.task.id)
+    print("GetTask agrees with the streamed fold:", stored.status.state == asked.fold.task.status.state, "\n")
+    print(orchestrator.trace.text())  # the wire: card, JSON-RPC request, SSE events, the answer on the same task
+    return {"skills": [s.id for s in card.skills], "turns": asked.turns, "states": asked.fold.states,
+            "text": asked.text, "agrees": stored.status.state == asked.fold.task.status.state}
 
 
 # =========================================================================== system design
