@@ -1,8 +1,9 @@
 """A real third-party MCP client against `course mcp serve`: the MCP Inspector's command line.
 
-The Inspector (npm ``@modelcontextprotocol/inspector``, its ``--cli`` mode) is installed by
-``.ci/run`` into ``.cache/node`` (git-ignored); it is never downloaded at test time. Without
-Node.js or without that install, the tests skip and say what to do.
+The Inspector (npm ``@modelcontextprotocol/inspector``, its ``--cli`` mode) is pinned in
+``tests/interop/package.json`` and installed by ``.ci/run`` (``npm ci --prefix tests/interop``,
+git-ignored); it is never downloaded at test time. Without Node.js or without that install,
+the tests skip and say what to do.
 """
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ from course_lib.mcp_transports import start_http
 from course_lib.servers import stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
-INSPECTOR = ROOT / ".cache" / "node" / "node_modules" / ".bin" / "mcp-inspector"
-INSTALL = "npm install --prefix .cache/node @modelcontextprotocol/inspector@0.15.0  (what .ci/run does)"
+INSPECTOR = ROOT / "tests" / "interop" / "node_modules" / ".bin" / "mcp-inspector"
+INSTALL = "npm ci --prefix tests/interop  (what .ci/run does)"
 COURSE = [sys.executable, "-m", "course_lib.cli"]
 
 pytestmark = [
