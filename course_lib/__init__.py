@@ -17,6 +17,8 @@ _EXPORTS = {
     "run_tool_calls": "function_calling", "tool_loop": "function_calling",
     "backend": "llm_client", "default_model": "llm_client", "get_client": "llm_client",
     "MockLLM": "mock_llm",
+    "ToolRegistry": "tool_registry", "Agent": "agent",
+    "function_schema": "tool_schemas", "validate_arguments": "tool_schemas",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "course_lib.commands.exercises",
     "course_lib.commands.interview",
     "course_lib.commands.llm",
+    "course_lib.commands.mcp",
     "course_lib.commands.notebooks",
 ]
 

@@ -25,7 +25,8 @@ Run one over stdio: ``python -m course_lib.mcp_servers project-manager`` (or ``w
 
 Taught in lesson 08 (used in 09 and 10).
 """
-from __future__ import annotations
+# No `from __future__ import annotations`: the SDK reads tool annotations at run time, and the resolvers
+# of lesson 10 are local functions that string annotations could not find.
 
 import functools
 import json
@@ -40,6 +41,7 @@ from typing import Annotated, Any, Literal
 import fastjsonschema
 from mcp import types
 from mcp.server import MCPServer
+from mcp.server.mcpserver import AcceptedElicitation, Context, Elicit, ElicitationResult, Resolve, Sample
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, Field
@@ -99,8 +101,6 @@ class CourseMCPServer(MCPServer):
 
     async def _handle_call_tool(self, ctx: Any, params: Any) -> Any:
         # The SDK logs a full traceback for a tool that raises; a course server logs one line.
-        from mcp.server.mcpserver import Context
-
         context = Context(request_context=ctx, mcp_server=self, input_params=params, subscriptions=self._subscriptions)
         try:
             return await self.call_tool(params.name, params.arguments or {}, context)
@@ -236,11 +236,13 @@ and suggest a concrete fix for each.
 ```"""
 
 
-def project_manager_server(db_path: str = ":memory:") -> CourseMCPServer:
+def project_manager_server(db_path: str = ":memory:", *, interactive: bool = False) -> CourseMCPServer:
     """The seed's project-manager MCP server: three tools, a resource (+ template), a prompt.
 
     Args:
         db_path: SQLite database file, or ``":memory:"`` (default: a fresh empty database).
+        interactive: also add the tools of lesson 10 that call back into the client
+            (sampling, elicitation, progress and logging; see :func:`add_interactive_tools`).
 
     Returns:
         A :class:`CourseMCPServer` named ``project-manager``; its store is ``server.store``.
@@ -288,7 +290,86 @@ def project_manager_server(db_path: str = ":memory:") -> CourseMCPServer:
         """A code-review prompt template (seed 001 §19.2, 'code_review')."""
         return CODE_REVIEW_PROMPT.format(code=code, language=language)
 
+    if interactive:
+        add_interactive_tools(server, store)
     return server
+
+
+class ReviewSlot(BaseModel):
+    """What the server asks the user when scheduling a review (elicitation schemas must be flat)."""
+
+    date: str = Field(description="Day of the review, YYYY-MM-DD")
+    reviewer: str = Field(description="Who reviews")
+    minutes: int = Field(default=30, ge=15, le=120, description="Length of the meeting")
+
+
+def _task_lines(store: TaskStore) -> str:
+    return "\n".join(f"- #{t.id} {t.title} ({t.priority}, {t.status}, {t.assignee})" for t in store.list()) \
+        or "(no tasks)"
+
+
+def add_interactive_tools(server: CourseMCPServer, store: TaskStore) -> None:
+    """Tools that need the client: sampling, elicitation, progress and logging (lesson 10).
+
+    Each server→client feature comes twice: the *direct* style (``ctx.session.create_message``,
+    ``ctx.elicit``), which needs a back-channel and so works only in the 2025-11-25 era, and
+    the *portable* resolver style (``Annotated[..., Resolve(fn)]`` returning ``Sample``/``Elicit``),
+    which the SDK maps to a real request in 2025-11-25 and to ``input_required`` + a client
+    retry in 2026-07-28.
+    """
+    def summary_request() -> Sample:
+        # A resolver: runs on the server before the tool body; its return value says what to ask the client.
+        return Sample([types.SamplingMessage(role="user", content=types.TextContent(
+            type="text", text=f"Summarize these project tasks in one sentence:\n{_task_lines(store)}"))],
+            system_prompt="You are a concise project assistant.", max_tokens=80)
+
+    @server.tool()
+    async def summarize_tasks(summary: Annotated[types.CreateMessageResult, Resolve(summary_request)]) -> str:
+        """Summarize all tasks in one sentence, written by the client's LLM (sampling, both eras)."""
+        return f"{summary.content.text} (written by {summary.model})"
+
+    @server.tool()
+    async def summarize_tasks_direct(ctx: Context) -> str:
+        """Same as summarize_tasks, asking with ctx.session.create_message (2025-11-25 era only)."""
+        result = await ctx.session.create_message(
+            messages=[types.SamplingMessage(role="user", content=types.TextContent(
+                type="text", text=f"Summarize these project tasks in one sentence:\n{_task_lines(store)}"))],
+            system_prompt="You are a concise project assistant.", max_tokens=80)
+        return f"{result.content.text} (written by {result.model})"
+
+    def slot_request(task_id: int) -> Elicit[ReviewSlot]:
+        task = store.get(task_id)
+        title = task.title if task else f"task {task_id}"
+        return Elicit(f"When should {title!r} be reviewed, and by whom?", ReviewSlot)
+
+    @server.tool()
+    async def schedule_review(task_id: int,
+                              answer: Annotated[ElicitationResult[ReviewSlot], Resolve(slot_request)]) -> str:
+        """Schedule a review meeting for a task; asks the user for date and reviewer (elicitation, both eras)."""
+        if store.get(task_id) is None:
+            raise ToolError(f"no task with id {task_id}")
+        if not isinstance(answer, AcceptedElicitation):
+            return f"review of task {task_id} not scheduled (the user chose {answer.action})"
+        slot = answer.data
+        return f"review of task {task_id} on {slot.date} with {slot.reviewer} ({slot.minutes} min)"
+
+    @server.tool()
+    async def schedule_review_direct(task_id: int, ctx: Context) -> str:
+        """Same as schedule_review, asking with ctx.elicit (2025-11-25 era only)."""
+        answer = await ctx.elicit(f"When should task {task_id} be reviewed, and by whom?", ReviewSlot)
+        if answer.action != "accept":
+            return f"review of task {task_id} not scheduled (the user chose {answer.action})"
+        return f"review of task {task_id} on {answer.data.date} with {answer.data.reviewer}"
+
+    @server.tool()
+    async def import_tasks(titles: list[str], ctx: Context) -> list[Task]:
+        """Create several tasks, reporting progress and logging each step."""
+        created = []
+        for i, title in enumerate(titles, start=1):
+            created.append(store.create(title))
+            await ctx.info(f"created task #{created[-1].id}: {title}")
+            await ctx.report_progress(i, len(titles), message=f"{i}/{len(titles)} imported")
+        return created
 
 
 # -- the company wiki (exercise 02's search_wiki), as an MCP server -----------------------------

@@ -218,3 +218,15 @@ def show_raw(log: list[tuple[str, Any]], *, width: int = 160) -> str:
         body = json.dumps(short_payload(msg), ensure_ascii=False) if isinstance(msg, dict) else str(msg)
         out.append(f"{arrow} {body if len(body) <= width else body[: width - 1] + '…'}")
     return "\n".join(out)
+
+
+def traced_transport(server: Any, trace: Trace, *, client: str = "Client", server_lane: str | None = None) -> Any:
+    """An in-memory transport to ``server`` that records its messages in ``trace`` (for ``MCPToolset``...).
+
+    Unlike :func:`traced_client` it returns the transport, not a client, so it can be handed
+    to anything that accepts one (``mcp.Client(...)``, :class:`course_lib.mcp_bridge.MCPToolset`).
+    A transport is single-use: build a new one for each connection.
+    """
+    from mcp.client._memory import InMemoryTransport
+
+    return wiretap(InMemoryTransport(server), trace, client=client, server=server_lane or f"{server.name} server")

@@ -13,8 +13,9 @@ unique name. Two questions are answered at request time, not at registration tim
   :meth:`ToolRegistry.visibility` says why each hidden tool is hidden.
 * **what happens when the model calls one?** :meth:`ToolRegistry.dispatch` parses the
   arguments (``""``/``null`` = no arguments, C-01), validates them against the schema
-  (``additionalProperties: false`` rejects misspelled keys, C-17), calls the sync or async
-  handler (with its timeout), serialises the result (dict, dataclass, pydantic model, text)
+  (``additionalProperties: false`` rejects misspelled keys, C-17), converts values to the
+  handler's annotated types (``"2026-05-04"`` -> ``date``, an object -> a dataclass, with
+  pydantic), calls the sync or async handler (with its timeout), serialises the result (dict, dataclass, pydantic model, text)
   and returns the ``role: "tool"`` message. Every failure (unknown tool, hidden tool,
   invalid JSON, non-object arguments, invalid arguments, a handler exception, a timeout)
   becomes a tool message whose content is ``{"error", "tool", "kind", ...}``: the model can
@@ -48,6 +49,8 @@ import json
 import os
 import threading
 import time
+import types
+import typing
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterator, Literal, Mapping, Sequence
 
@@ -142,6 +145,9 @@ class ToolEntry:
     strict: bool = False
     schema_override: Callable[[], Mapping[str, Any]] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    #: parameter -> pydantic TypeAdapter turning JSON values into the annotated Python type
+    #: (``date``, ``Enum``, dataclasses, models, tuples); built at registration from the type hints.
+    coercers: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def description(self) -> str:
@@ -457,7 +463,7 @@ class ToolRegistry:
         entry = ToolEntry(name=tool_name, toolset=toolset, schema=fn, handler=handler, check_fn=check_fn,
                           requires_env=tuple(requires_env), is_async=_is_async(handler), timeout=timeout,
                           idempotent=idempotent, permission=permission, strict=strict,
-                          schema_override=schema_override, meta=dict(meta or {}))
+                          schema_override=schema_override, meta=dict(meta or {}), coercers=_coercers(handler))
         with self._lock:
             old = self._tools.get(tool_name)
             if old is not None and not replace and not _same_function(old.handler, handler):
@@ -676,6 +682,11 @@ class ToolRegistry:
         entry = self._tools[name]
         if entry.strict:
             arguments = restore_defaults(arguments, entry.schema.get("parameters") or {})
+        if entry.coercers:
+            try:
+                arguments = _coerce(arguments, entry.coercers)
+            except ValueError as e:
+                return fail("invalid_arguments", f"invalid arguments: {e}")
         inv = Invocation(self, entry, call_id, arguments)
         for hook in self._before:
             try:
@@ -884,6 +895,68 @@ def _as_tool(schema: Any, default_name: str) -> dict:
         return {"type": "function", "function": {"name": default_name, "parameters": schema}}
     raise ValueError("schema must be a tool definition ({'name', 'description', 'parameters'}, Chat, Responses "
                      "or MCP shape) or a parameters schema ({'type': 'object', ...})")
+
+
+_JSON_NATIVE = (str, int, float, bool, type(None), Any, dict, list)
+
+
+def _json_native(annotation: Any) -> bool:
+    """True when a JSON value already has the annotated Python type (no conversion needed)."""
+    if annotation in _JSON_NATIVE or annotation is inspect.Parameter.empty:
+        return True
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is Literal:
+        return True
+    if origin is typing.Annotated:
+        return _json_native(args[0])
+    if origin in (list, dict, typing.Union, types.UnionType):
+        return all(_json_native(a) for a in args)
+    return False
+
+
+def _coercers(handler: Callable[..., Any]) -> dict[str, Any]:
+    """A pydantic ``TypeAdapter`` per parameter whose annotation JSON cannot carry as-is.
+
+    A model sends ``"2026-05-04"`` for ``day: date`` and an object for ``owner: Person``; the
+    handler should receive a ``date`` and a ``Person``, as its signature says.
+    """
+    try:
+        params = inspect.signature(handler).parameters
+        hints = typing.get_type_hints(handler, include_extras=True)
+    except Exception:  # builtins, unresolvable forward references: pass values through unchanged
+        return {}
+    out: dict[str, Any] = {}
+    for name, param in params.items():
+        annotation = hints.get(name, inspect.Parameter.empty)
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD) or _json_native(annotation):
+            continue
+        try:
+            from pydantic import TypeAdapter
+
+            out[name] = TypeAdapter(annotation)
+        except Exception:  # a type pydantic cannot handle: leave that argument as JSON gave it
+            continue
+    return out
+
+
+def _coerce(arguments: dict, coercers: Mapping[str, Any]) -> dict:
+    """``arguments`` with each value converted to its annotated type.
+
+    Raises:
+        ValueError: a value does not convert; the message names where and why, not the value (C-17).
+    """
+    out = dict(arguments)
+    for name, adapter in coercers.items():
+        if name not in out or out[name] is None:
+            continue
+        try:
+            out[name] = adapter.validate_python(out[name])
+        except Exception as e:  # pydantic.ValidationError: keep locations and reasons, drop the inputs
+            errors = getattr(e, "errors", lambda: [])()
+            reasons = "; ".join(f"{'/'.join(str(p) for p in (name, *err.get('loc', ())))}: {err.get('msg')}"
+                                for err in errors) or f"{name}: cannot be converted"
+            raise ValueError(reasons) from None
+    return out
 
 
 def _is_async(fn: Callable[..., Any]) -> bool:

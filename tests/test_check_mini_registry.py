@@ -233,6 +233,15 @@ def test_typical_mistakes_get_their_own_hint(cls, check, words):
     assert any(check in name and words in hint for name, hint in hints), hints
 
 
+def test_the_hint_names_the_method_that_is_still_a_stub():
+    class OnlyDefinitions(Reference):
+        def is_visible(self, name):
+            raise NotImplementedError("Your turn")
+
+    hints = dict(hints_of(OnlyDefinitions))
+    assert hints["definitions() lists the visible tools"].startswith("Write `is_visible()`")
+
+
 def test_a_broken_register_is_reported():
     class NoRegister(Reference):
         def register(self, *args, **kwargs):

@@ -53,6 +53,7 @@ def test_the_model_solution_passes():
     lambda f: f.update(description="Searches our internal company wiki (Confluence) and returns the best "
                                    "matching pages. Use for internal documentation and policies."),
     lambda f: f["parameters"].update(additionalProperties=False),
+    lambda f: f.update(description="在公司内部 Wiki 中搜索页面：流程、政策、操作指南和产品文档。"),  # in Chinese
     lambda f: f["parameters"]["properties"]["space"].pop("type"),  # enum alone is enough
     lambda f: f["parameters"]["properties"]["space"].update(type=["string", "null"],
                                                             enum=[*WIKI_SPACES, None]),

@@ -573,3 +573,47 @@ def test_remove_toolset_for_a_disconnected_server(reg):
     reg.register("mcp_ping", "mcp:demo", handler=lambda: "pong")
     assert reg.remove_toolset("mcp:demo") == ["mcp_echo", "mcp_ping"]
     assert reg.names == ["get_weather", "get_time"]
+
+
+# --------------------------------------------------------------------------- arguments arrive as the signature says
+class Room(enum.Enum):
+    A1 = "A1"
+    B2 = "B2"
+
+
+@dataclasses.dataclass
+class Person:
+    name: str
+    email: str | None = None
+
+
+def test_arguments_are_converted_to_the_annotated_types():
+    seen = {}
+    r = ToolRegistry(env={})
+
+    @r.tool
+    def book(room: Room, day: dt.date, owner: Person | None = None, slots: tuple[int, int] = (9, 10),
+             note: str = "") -> str:
+        """Book a room."""
+        seen.update(room=room, day=day, owner=owner, slots=slots, note=note)
+        return "booked"
+
+    result = r.call("book", {"room": "B2", "day": "2026-05-04", "owner": {"name": "Ada"}, "slots": [14, 15]})
+    assert result.ok
+    assert seen == {"room": Room.B2, "day": dt.date(2026, 5, 4), "owner": Person("Ada"), "slots": (14, 15),
+                    "note": ""}
+    assert set(r.get("book").coercers) == {"room", "day", "owner", "slots"}  # str needs no conversion
+
+
+def test_a_value_that_does_not_convert_is_an_argument_error_without_the_value():
+    r = ToolRegistry(env={})
+
+    def at(day: dt.date) -> str:
+        return day.isoformat()
+
+    r.register("at", handler=at, schema={"type": "object", "properties": {"day": {"type": "string"}},
+                                         "required": ["day"]})  # the schema forgot `format: date`
+    bad = r.call("at", {"day": "secret-not-a-date"})
+    assert bad.error == "invalid_arguments" and "day:" in bad.content
+    assert "secret-not-a-date" not in bad.content
+    assert r.call("at", {"day": "2026-01-31"}).content == "2026-01-31"

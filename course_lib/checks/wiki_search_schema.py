@@ -84,7 +84,9 @@ def _check_parts(report: CheckReport, fn: dict) -> bool:
     report.check("the tool is named `search_wiki`", fn.get("name") == "search_wiki",
                  f"Set `\"name\": \"search_wiki\"` (yours is {fn.get('name')!r}): the model calls the tool by this name.")
     description = fn.get("description") or ""
-    if not isinstance(description, str) or len(description.strip()) < 40:
+    # A Chinese character carries about as much as two Latin ones: count it twice.
+    size = len(str(description).strip()) + sum(1 for ch in str(description) if "\u3400" <= ch <= "\u9fff")
+    if not isinstance(description, str) or size < 40:
         hint = ("The `description` is the most important field: in a full sentence or two, say what it searches "
                 "(the company's internal wiki) and when to use it (questions about internal processes, policies, "
                 f"documentation). Yours has {len(str(description).strip())} characters.")

@@ -1,0 +1,100 @@
+"""Checks of exercise 10: bridge an MCP server's tools into the registry and let the agent use one.
+
+The learner writes ``add_wiki_tools(registry, wiki_target) -> MCPToolset`` (connect, register
+the server's tools into the registry) and ``ask(registry, question) -> AgentResult`` (run the
+agent of lesson 03 on that registry). The check hands them a fresh wiki MCP server that
+counts the ``tools/call`` requests it receives, so a shortcut (calling ``search_wiki``
+directly, or copying its schema by hand) is detected and named.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..examples import get_weather
+from ..mcp_servers import wiki_server
+from ..tool_registry import ToolRegistry
+from . import CheckReport
+
+QUESTION = "Search the wiki for the onboarding checklist"
+
+
+def _fresh_registry() -> ToolRegistry:
+    registry = ToolRegistry("exercise-10", env={})
+    registry.register("get_weather", "weather", None, _weather)
+    return registry
+
+
+def _weather(city: str) -> dict:
+    """Get the current weather (temperature, humidity) for a city."""
+    return get_weather(city)
+
+
+def check_mcp_bridge(add_wiki_tools: Callable[[ToolRegistry, Any], Any],
+                     ask: Callable[[ToolRegistry, str], Any]) -> CheckReport:
+    """Run the learner's two functions against a counting wiki MCP server.
+
+    Raises:
+        CheckFailed: when any sub-check fails (the report lists hints).
+    """
+    from ..mcp_bridge import close_all_toolsets
+
+    report = CheckReport("Exercise 10 · the MCP bridge")
+    server = wiki_server()
+    calls: list[str] = []
+
+    async def count(ctx: Any, call_next: Any) -> Any:
+        if ctx.method == "tools/call":
+            calls.append(ctx.params.get("name", ""))
+        return await call_next(ctx)
+
+    server.middleware.append(count)
+    registry = _fresh_registry()
+    try:
+        try:
+            toolset = add_wiki_tools(registry, server)
+        except NotImplementedError:
+            report.check("add_wiki_tools runs", False,
+                         "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
+            return report.finish()
+        except Exception as e:  # the learner's code failed
+            report.check("add_wiki_tools runs", False, f"add_wiki_tools raised {type(e).__name__}: {e}")
+            return report.finish()
+        report.check("add_wiki_tools runs", True, "")
+        entry = registry._tools.get("search_wiki")
+        if not report.check("search_wiki is in the registry", entry is not None,
+                            "Create `MCPToolset(wiki_target, \"wiki\").start()` and call its "
+                            "`.register_into(registry)`; the registry now has: " + ", ".join(registry.names)):
+            return report.finish()
+        report.check("it is in the toolset mcp:wiki", entry.toolset == "mcp:wiki",
+                     f"Name the toolset after the server: `MCPToolset(wiki_target, \"wiki\")` registers into "
+                     f"`mcp:wiki` (found {entry.toolset!r}).")
+        tools = getattr(toolset, "tools", None) or []
+        mcp_schema = next((t.input_schema for t in tools if t.name == "search_wiki"), None)
+        report.check("its schema is the server's inputSchema, unchanged", mcp_schema is not None
+                     and entry.parameters == mcp_schema,
+                     "Do not write the schema by hand: `register_into` copies the server's `inputSchema`; "
+                     "return the `MCPToolset` from your function.")
+        report.check("the built-in get_weather is still there", "get_weather" in registry.names,
+                     "Add the MCP tools to the registry you are given; do not create a new one.")
+        try:
+            result = ask(registry, QUESTION)
+        except NotImplementedError:
+            report.check("ask runs the agent", False,
+                         "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
+            return report.finish()
+        except Exception as e:  # the learner's code failed
+            report.check("ask runs the agent", False, f"ask raised {type(e).__name__}: {e}")
+            return report.finish()
+        names = [c.get("name") for c in getattr(result, "tool_calls", [])]
+        report.check("the agent called search_wiki", "search_wiki" in names,
+                     "Run the agent of lesson 03 on the registry: `Agent(get_client(), registry).run(question)`, "
+                     f"and return its result (tools called: {names}).")
+        report.check("the call reached the MCP server", "search_wiki" in calls,
+                     "The tool must run on the MCP server, through the bridge: don't call `search_wiki` from "
+                     "`course_lib.examples` yourself.")
+        answer = getattr(result, "answer", "") or ""
+        report.check("the answer names the onboarding checklist page", "Onboarding checklist" in answer,
+                     f"Return the agent's result; its `.answer` should come from the wiki page (got {answer[:80]!r}).")
+    finally:
+        close_all_toolsets()
+    return report.finish()

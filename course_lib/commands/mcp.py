@@ -1,0 +1,39 @@
+"""``course mcp serve|tools``: the course's tool registry as an MCP server (seed 000 §3.4, ``hermes mcp-serve``).
+
+``course mcp serve`` speaks MCP over stdio by default, so an MCP host can start it as a
+child process (Claude Desktop, an IDE, the MCP Inspector:
+``npx @modelcontextprotocol/inspector --cli course mcp serve --method tools/list``);
+``--transport http`` serves streamable HTTP on 127.0.0.1 instead. Lesson 10.
+"""
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("mcp", help="serve the course's tools over MCP (stdio or streamable HTTP)")
+    mcp_sub = p.add_subparsers(dest="mcp_command", metavar="ACTION", required=True)
+    serve = mcp_sub.add_parser("serve", help="run the course's tool registry as an MCP server")
+    serve.add_argument("--transport", choices=["stdio", "http"], default="stdio",
+                       help="stdio (default: for a host that starts this process) or http (streamable HTTP)")
+    serve.add_argument("--port", type=int, default=0, help="HTTP port on 127.0.0.1 (default: a free one)")
+    serve.add_argument("--toolset", action="append", dest="toolsets", metavar="NAME",
+                       help="serve only this toolset (repeatable; default: all)")
+    serve.set_defaults(func=_serve)
+    tools = mcp_sub.add_parser("tools", help="list the tools `course mcp serve` exposes")
+    tools.add_argument("--toolset", action="append", dest="toolsets", metavar="NAME")
+    tools.set_defaults(func=_tools)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from ..mcp_bridge import serve
+
+    serve(transport=args.transport, port=args.port, toolsets=args.toolsets)
+    return 0
+
+
+def _tools(args: argparse.Namespace) -> int:
+    from ..mcp_bridge import course_registry, describe_tools
+
+    print(describe_tools(course_registry().definitions("mcp", toolsets=args.toolsets)))
+    return 0
