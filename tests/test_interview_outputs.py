@@ -79,8 +79,11 @@ def test_course_cheatsheet_command(tmp_path, capsys):
 def test_diagrams_draw_with_a_text_fallback(name):
     fig = design_diagram(name)
     assert fig._repr_png_().startswith(b"\x89PNG")
-    assert "components:" in fig.fallback_text and "flows:" in fig.fallback_text
     assert repr(fig).startswith("[figure: ")
+    if name == "protocol_layers":  # lesson 11's figure, reused
+        assert all(p in fig.fallback_text for p in ("Function calling", "MCP", "A2A"))
+    else:
+        assert "components:" in fig.fallback_text and "flows:" in fig.fallback_text
 
 
 def test_tool_platform_names_the_pieces_the_issue_lists():

@@ -243,13 +243,19 @@ class Bank:
 
 
 class MarkdownText:
-    """Markdown that Jupyter renders, and that prints as itself everywhere else (nbval, terminals)."""
+    """Markdown that Jupyter renders, and plain text everywhere else (nbval, terminals, forges).
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    Args:
+        markdown: what Jupyter renders.
+        text: the plain-text version (default: the Markdown itself, which reads well as text).
+    """
+
+    def __init__(self, markdown: str, text: str | None = None) -> None:
+        self.markdown = markdown
+        self.text = markdown if text is None else text
 
     def _repr_markdown_(self) -> str:
-        return self.text
+        return self.markdown
 
     def __repr__(self) -> str:
         return self.text
@@ -340,7 +346,7 @@ def badges(q: Question, bank: Bank | None = None) -> str:
 
 
 def render_markdown(q: Question, bank: Bank | None = None, *, number: int | None = None, level: int = 2,
-                    demo_note: str | None = None) -> str:
+                    demo_note: str | None = None, heading: bool = True) -> str:
     """The question and its model answer as Markdown (used by notebooks and the cheat sheet).
 
     Args:
@@ -349,13 +355,15 @@ def render_markdown(q: Question, bank: Bank | None = None, *, number: int | None
         number: shown before the question in the heading (``## 7. How do…``).
         level: heading level of the question (2 → ``##``).
         demo_note: a line about the demonstration (e.g. where to run it), appended last.
+        heading: include the question as a heading (a widget that already shows it passes False).
 
     Returns:
         Markdown text without a trailing newline.
     """
     bank = bank or load_bank()
     head = "#" * level + " " + (f"{number}. " if number is not None else "") + q.question
-    out = [head, "", badges(q, bank), "", f"**In one sentence.** {q.answer}", "", "**Framework**", ""]
+    out = ([head, ""] if heading else []) + [badges(q, bank), "", f"**In one sentence.** {q.answer}", "",
+                                             "**Framework**", ""]
     out += [f"{i}. {p.point}" for i, p in enumerate(q.framework, 1)]
     out += ["", "**Bonus points** (what sets a strong answer apart)", ""]
     out += [f"- {p.point}" for p in q.bonus]

@@ -78,6 +78,12 @@ def _numbers(bank: Bank) -> dict[str, int]:
     return {q.id: i for i, q in enumerate(bank.questions, 1)}
 
 
+def _contents_line(q: Question, number: int) -> str:
+    seed = f", **the seed's {q.seed_question}**" if q.seed_question else ""
+    return (f"{number}. {q.question} ({DIFFICULTY_STARS[q.difficulty]} {q.difficulty}, "
+            f"{FREQUENCY_LABELS[q.frequency]}{seed})")
+
+
 def _first_cell(name: str, questions: list[Question], bank: Bank, order: list[str]) -> str:
     title, goal = INTROS[name]
     i = order.index(name)
@@ -85,8 +91,7 @@ def _first_cell(name: str, questions: list[Question], bank: Bank, order: list[st
     nxt = f"[{INTROS[order[i + 1]][0]}]({order[i + 1]})" if i + 1 < len(order) else "[Practice](00_practice.ipynb)"
     lessons = [f"[{n}](../{LESSONS[n]}.ipynb)" for n in sorted({q.lesson for q in questions})]
     numbers = _numbers(bank)
-    contents = [f"{numbers[q.id]}. {q.question} ({DIFFICULTY_STARS[q.difficulty]} {q.difficulty}, "
-                f"{FREQUENCY_LABELS[q.frequency]})" for q in questions]
+    contents = [_contents_line(q, numbers[q.id]) for q in questions]
     pending = [q for q in questions if q.demo in PENDING]
     lines = [
         f"# Interview Q&A · {title}", "",

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..widgets import WithFallback, widgets_available
 from .bank import FREQUENCY_LABELS, Bank, Question, load_bank, markdown_html, render_markdown, render_text
-from .scoring import feedback, score_answer
+from .scoring import feedback_markdown, score_answer
 from .store import KNOWN, REVIEW, CardState, CardStore
 
 DEFAULT_SIZE = 10
@@ -189,10 +189,8 @@ def _card_widget(session: Session, bank: Bank) -> Any:
             return
         session.reveal()
         if answer_box.value.strip():
-            result = score_answer(q, answer_box.value)
-            verdict.value = (f"<pre style='font-size:12px'>Your answer made {len(result.made)} of "
-                             f"{len(q.framework)} framework points:\n{html.escape(feedback(q, result))}</pre>")
-        model.value = markdown_html(render_markdown(q, bank, level=4))
+            verdict.value = markdown_html(feedback_markdown(q, score_answer(q, answer_box.value)))
+        model.value = markdown_html("#### Model answer\n\n" + render_markdown(q, bank, level=4, heading=False))
         reveal_b.layout.display = "none"
         marks.layout.display = None
 

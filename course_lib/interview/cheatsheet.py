@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..storage import atomic_write_text
 from .bank import DIFFICULTY_STARS, FREQUENCY_LABELS, Bank, load_bank, markdown_html, render_markdown
+from .demos import PENDING
 
 STEM = "interview-cheatsheet"
 TITLE = "Agent Tool Systems · interview cheat sheet"
@@ -52,7 +53,9 @@ def cheatsheet_markdown(bank: Bank | None = None) -> str:
         out.append("")
         for q in qs:
             number += 1
-            out.append(f"{number}. {q.question} ({DIFFICULTY_STARS[q.difficulty]}, {FREQUENCY_LABELS[q.frequency]})")
+            seed = f", **the seed's {q.seed_question}**" if q.seed_question else ""
+            out.append(f"{number}. {q.question} ({DIFFICULTY_STARS[q.difficulty]}, "
+                       f"{FREQUENCY_LABELS[q.frequency]}{seed})")
         out.append("")
     out += ["## Comparison tables", ""]
     for table in bank.tables.values():
@@ -65,8 +68,9 @@ def cheatsheet_markdown(bank: Bank | None = None) -> str:
         out += [f"## {topic.title}", ""]
         for q in qs:
             number += 1
-            out += [render_markdown(q, bank, number=number, level=3,
-                                    demo_note=f"*Demo:* `{q.demo}` in `notebooks/interview/{topic.notebook}`"), ""]
+            where = (f"pending (it will run on `{PENDING[q.demo]}`)" if q.demo in PENDING
+                     else f"`{q.demo}` in `notebooks/interview/{topic.notebook}`")
+            out += [render_markdown(q, bank, number=number, level=3, demo_note=f"*Demo:* {where}"), ""]
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -105,27 +105,16 @@ def run_demo(name: str, *, show_code: bool = True) -> Any:
     return None
 
 
-class DemoCode:
-    """A demo's source: highlighted Markdown in Jupyter, the plain code as text elsewhere."""
-
-    def __init__(self, code: str) -> None:
-        self.code = code
-
-    def _repr_markdown_(self) -> str:
-        return f"```python\n{self.code}\n```"
-
-    def __repr__(self) -> str:
-        return self.code
-
-
 def _show_code(code: str) -> None:
+    from .bank import MarkdownText
+
     try:
         from IPython import get_ipython
         from IPython.display import display
     except ImportError:  # pragma: no cover - IPython comes with Jupyter
         get_ipython = None  # type: ignore[assignment]
     if get_ipython is not None and get_ipython() is not None:
-        display(DemoCode(code))
+        display(MarkdownText(f"```python\n{code}\n```", text=code))
         print("── output ──")
     else:
         print(code + "\n── output ──")
@@ -346,7 +335,8 @@ def description_matters() -> dict:
     mock = MockLLM()
     question = [{"role": "user", "content": "What's the weather in Shanghai?"}]
     params = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
-    vague = [{"type": "function", "function": {"name": "tool_a", "description": "Helper for data.", "parameters": params}},
+    vague = [{"type": "function", "function": {"name": "tool_a", "description": "Helper for data.",
+                                               "parameters": params}},
              {"type": "function", "function": {"name": "tool_b", "description": "Does city things.",
                                                "parameters": params}}]
     clear = [GET_TIME_TOOL, WEATHER_TOOL]
@@ -760,7 +750,8 @@ async def orchestration() -> dict:
     def call(i: int, name: str, **arguments: Any) -> dict:
         return {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
 
-    message = {"tool_calls": [call(1, "get_weather", city="Tokyo"), call(2, "get_exchange_rate", base="CNY", quote="JPY"),
+    message = {"tool_calls": [call(1, "get_weather", city="Tokyo"),
+                              call(2, "get_exchange_rate", base="CNY", quote="JPY"),
                               call(3, "search_flights", origin="Shanghai", destination="Tokyo")]}
     serial, parallel = Trace("serial"), Trace("parallel")
     results = await run_tool_calls(message, tools, parallel=False, trace=serial)
@@ -787,7 +778,8 @@ def json_rpc_messages() -> dict:
     rpc = spec_dispatcher()  # subtract, sum, update, get_data... as in the spec's examples
     replies = {}
     for label, message in [
-            ("request", '{"jsonrpc": "2.0", "method": "subtract", "params": {"minuend": 42, "subtrahend": 23}, "id": 3}'),
+            ("request", '{"jsonrpc": "2.0", "method": "subtract", '
+                        '"params": {"minuend": 42, "subtrahend": 23}, "id": 3}'),
             ("notification", '{"jsonrpc": "2.0", "method": "update", "params": [1, 2, 3]}'),
             ("unknown method", '{"jsonrpc": "2.0", "method": "foobar", "id": "1"}'),
             ("invalid JSON", '{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]'),
@@ -846,7 +838,8 @@ async def two_wires() -> dict:
     print("   <--", json.dumps({**answer, "result": {k: answer["result"][k] for k in ("structuredContent", "isError")
                                                        if k in answer["result"]}}, ensure_ascii=False))
     print("the whole MCP session:", [e.label for e in trace.events])
-    return {"fc_call": (call.name, json.loads(call.arguments)), "mcp_request": sent, "structured": result.structured_content,
+    return {"fc_call": (call.name, json.loads(call.arguments)), "mcp_request": sent,
+            "structured": result.structured_content,
             "labels": [e.label for e in trace.events]}
 
 
@@ -903,7 +896,7 @@ async def mcp_errors() -> dict:
 
 @demo
 async def transports() -> dict:
-    """One MCP server's tool called over in-memory, stdio, streamable HTTP and legacy SSE: same messages, other pipes."""
+    """One MCP tool called over in-memory, stdio, streamable HTTP and legacy SSE: same messages, other pipes."""
     import logging
 
     import httpx
@@ -958,7 +951,8 @@ async def three_layers() -> dict:
     print("function calling · the model asks the app:   tool_calls", call.name, call.arguments)
     async with Client(project_manager_server()) as mcp:
         task = (await mcp.call_tool("create_task", {"title": "Review the 2024 revenue"})).structured_content
-    print("MCP · the agent calls a tool server:         tools/call create_task ->", {k: task[k] for k in ("id", "status")})
+    print("MCP · the agent calls a tool server:         tools/call create_task ->",
+          {k: task[k] for k in ("id", "status")})
     db = create_finance_db(Path(tempfile.mkdtemp(prefix="finance-")) / "finance.db")
     app = build_agent_app(finance_agent_card("http://finance.local"), FinanceAgentExecutor(db, step_delay=0))
     orchestrator = Orchestrator(transport=httpx.ASGITransport(app=app))  # the agent in this process
@@ -1001,26 +995,46 @@ async def a2a_task() -> dict:
 # =========================================================================== system design
 #: 40 teams and the five kinds of record each one's tools manage (invented, but overlapping like real ones).
 TEAM_OBJECTS: dict[str, tuple[str, ...]] = {
-    "finance": ("report", "budget", "forecast", "invoice", "ledger"), "hr": ("employee", "leave", "review", "policy", "report"),
-    "sales": ("lead", "deal", "quote", "forecast", "report"), "marketing": ("campaign", "audience", "asset", "budget", "report"),
-    "support": ("ticket", "customer", "macro", "survey", "report"), "legal": ("contract", "case", "policy", "review", "document"),
-    "it": ("ticket", "device", "license", "account", "asset"), "security": ("incident", "alert", "policy", "scan", "report"),
-    "data": ("dataset", "pipeline", "dashboard", "metric", "report"), "devops": ("deployment", "pipeline", "alert", "incident", "metric"),
-    "billing": ("invoice", "payment", "refund", "plan", "report"), "payments": ("payment", "refund", "payout", "dispute", "report"),
-    "search": ("index", "query", "ranking", "synonym", "report"), "ads": ("campaign", "creative", "bid", "budget", "report"),
-    "crm": ("contact", "account", "deal", "note", "activity"), "inventory": ("item", "stock", "warehouse", "order", "report"),
-    "shipping": ("shipment", "label", "carrier", "order", "tracking"), "procurement": ("vendor", "order", "quote", "contract", "invoice"),
-    "facilities": ("room", "booking", "ticket", "asset", "badge"), "travel": ("trip", "booking", "expense", "policy", "visa"),
-    "learning": ("course", "enrolment", "certificate", "quiz", "report"), "recruiting": ("candidate", "job", "interview", "offer", "report"),
-    "payroll": ("payslip", "salary", "bonus", "tax", "report"), "compliance": ("control", "audit", "policy", "evidence", "report"),
-    "risk": ("risk", "assessment", "control", "incident", "report"), "audit": ("audit", "finding", "evidence", "report", "plan"),
-    "design": ("mockup", "asset", "review", "component", "note"), "mobile": ("build", "release", "crash", "device", "metric"),
-    "web": ("page", "release", "experiment", "metric", "incident"), "growth": ("experiment", "funnel", "cohort", "metric", "report"),
-    "partners": ("partner", "contract", "deal", "referral", "report"), "research": ("study", "participant", "note", "insight", "report"),
-    "quality": ("test", "defect", "release", "checklist", "report"), "release": ("release", "changelog", "build", "approval", "note"),
-    "infra": ("server", "cluster", "volume", "alert", "metric"), "network": ("vpn", "firewall", "route", "alert", "device"),
-    "identity": ("user", "group", "role", "token", "audit"), "docs": ("page", "space", "template", "comment", "review"),
-    "community": ("post", "member", "event", "badge", "report"), "events": ("event", "venue", "attendee", "ticket", "budget"),
+    "finance": ("report", "budget", "forecast", "invoice", "ledger"),
+    "hr": ("employee", "leave", "review", "policy", "report"),
+    "sales": ("lead", "deal", "quote", "forecast", "report"),
+    "marketing": ("campaign", "audience", "asset", "budget", "report"),
+    "support": ("ticket", "customer", "macro", "survey", "report"),
+    "legal": ("contract", "case", "policy", "review", "document"),
+    "it": ("ticket", "device", "license", "account", "asset"),
+    "security": ("incident", "alert", "policy", "scan", "report"),
+    "data": ("dataset", "pipeline", "dashboard", "metric", "report"),
+    "devops": ("deployment", "pipeline", "alert", "incident", "metric"),
+    "billing": ("invoice", "payment", "refund", "plan", "report"),
+    "payments": ("payment", "refund", "payout", "dispute", "report"),
+    "search": ("index", "query", "ranking", "synonym", "report"),
+    "ads": ("campaign", "creative", "bid", "budget", "report"),
+    "crm": ("contact", "account", "deal", "note", "activity"),
+    "inventory": ("item", "stock", "warehouse", "order", "report"),
+    "shipping": ("shipment", "label", "carrier", "order", "tracking"),
+    "procurement": ("vendor", "order", "quote", "contract", "invoice"),
+    "facilities": ("room", "booking", "ticket", "asset", "badge"),
+    "travel": ("trip", "booking", "expense", "policy", "visa"),
+    "learning": ("course", "enrolment", "certificate", "quiz", "report"),
+    "recruiting": ("candidate", "job", "interview", "offer", "report"),
+    "payroll": ("payslip", "salary", "bonus", "tax", "report"),
+    "compliance": ("control", "audit", "policy", "evidence", "report"),
+    "risk": ("risk", "assessment", "control", "incident", "report"),
+    "audit": ("audit", "finding", "evidence", "report", "plan"),
+    "design": ("mockup", "asset", "review", "component", "note"),
+    "mobile": ("build", "release", "crash", "device", "metric"),
+    "web": ("page", "release", "experiment", "metric", "incident"),
+    "growth": ("experiment", "funnel", "cohort", "metric", "report"),
+    "partners": ("partner", "contract", "deal", "referral", "report"),
+    "research": ("study", "participant", "note", "insight", "report"),
+    "quality": ("test", "defect", "release", "checklist", "report"),
+    "release": ("release", "changelog", "build", "approval", "note"),
+    "infra": ("server", "cluster", "volume", "alert", "metric"),
+    "network": ("vpn", "firewall", "route", "alert", "device"),
+    "identity": ("user", "group", "role", "token", "audit"),
+    "docs": ("page", "space", "template", "comment", "review"),
+    "community": ("post", "member", "event", "badge", "report"),
+    "events": ("event", "venue", "attendee", "ticket", "budget"),
 }
 VERBS = ("get", "list", "create", "update", "archive")
 _ID_PARAMS = {"type": "object", "properties": {"id": {"type": "string", "description": "Record id"}}}
@@ -1057,7 +1071,7 @@ def tool_catalogue(n: int = 1000) -> list[dict]:
 
 @demo
 def tool_retrieval() -> dict:
-    """1,000 tools: retrieve the (at most) 5 relevant ones for each request, send only those, and the model still calls the right one."""
+    """1,000 tools: retrieve at most 5 relevant ones per request, send only those; the model still picks right."""
     from course_lib.mock_llm import MockLLM
 
     catalogue = tool_catalogue(1000)
@@ -1090,7 +1104,8 @@ def trace_run() -> dict:
     messages = [{"role": "user", "content": "What's the weather in Beijing and in Shanghai?"}]
     for _ in range(5):
         trace.add("App", "LLM", f"POST /chat/completions (messages={len(messages)})", layer="llm")
-        message = client.chat.completions.create(model=MODEL, messages=messages, tools=[WEATHER_TOOL]).choices[0].message
+        reply = client.chat.completions.create(model=MODEL, messages=messages, tools=[WEATHER_TOOL])
+        message = reply.choices[0].message
         messages.append(as_dict(message))
         if not message.tool_calls:
             trace.add("LLM", "App", f"answer: {message.content}", kind="response", layer="llm")

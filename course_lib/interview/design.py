@@ -175,21 +175,10 @@ def multi_agent() -> CourseFigure:
 
 
 def protocol_layers() -> CourseFigure:
-    """Which layer each protocol standardises (question ``a2a-vs-mcp-vs-fc``, seed 000 §4.3)."""
-    boxes = [
-        Box("llm_a", "LLM", 1.1, 5.6, 1.6, 0.8, "llm"),
-        Box("agent_a", "Agent A\n(orchestrator)", 5.0, 5.6),
-        Box("agent_b", "Agent B\n(expert)", 9.6, 5.6, kind="a2a"),
-        Box("mcp1", "MCP server 1\n(database)", 3.4, 2.0, kind="tool"),
-        Box("mcp2", "MCP server 2\n(file system)", 6.6, 2.0, kind="tool"),
-    ]
-    flows = [
-        Flow("llm_a", "agent_a", "function calling", "fc", both=True),
-        Flow("agent_a", "agent_b", "A2A (agent ↔ agent)", "a2a", both=True),
-        Flow("agent_a", "mcp1", "MCP", "mcp", both=True), Flow("agent_a", "mcp2", "MCP", "mcp", both=True),
-    ]
-    return block_diagram(boxes, flows, title="Three layers: function calling, MCP (vertical), A2A (horizontal)",
-                         notes=["function calling ~ an instruction set · MCP ~ USB · A2A ~ HTTP (seed 000 §4.1)"])
+    """Which layer each protocol standardises (question ``a2a-vs-mcp-vs-fc``): lesson 11's own picture."""
+    from ..a2a_agents import protocol_layers as lesson_11_figure
+
+    return lesson_11_figure()
 
 
 def tool_system() -> CourseFigure:

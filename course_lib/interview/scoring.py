@@ -79,7 +79,8 @@ class AnswerScore:
     def __repr__(self) -> str:
         n = len(self.made) + len(self.missed)
         late = ", late" if self.late else ""
-        return f"AnswerScore({self.question_id}: {self.score}/100, points {len(self.made)}/{n}, bonus {len(self.bonus)}{late})"
+        return (f"AnswerScore({self.question_id}: {self.score}/100, points {len(self.made)}/{n}, "
+                f"bonus {len(self.bonus)}{late})")
 
 
 def score_answer(question: Question, text: str, *, seconds: float | None = None,
@@ -111,4 +112,15 @@ def feedback(question: Question, result: AnswerScore) -> str:
         lines.append(f"  {'✓' if i in result.made else '✗'} {i + 1}. {p.point}")
     for i in result.bonus:
         lines.append(f"  + bonus: {question.bonus[i].point}")
+    return "\n".join(lines)
+
+
+def feedback_markdown(question: Question, result: AnswerScore) -> str:
+    """The same feedback as a Markdown list, for widgets (inline code renders as code)."""
+    lines = [f"**Your answer made {len(result.made)} of {len(question.framework)} framework points"
+             + (f" and {len(result.bonus)} bonus point{'s' if len(result.bonus) != 1 else ''}" if result.bonus else "")
+             + ":**", ""]
+    lines += [f"- {'✓ made:' if i in result.made else '✗ missed:'} {p.point}"
+              for i, p in enumerate(question.framework)]
+    lines += [f"- ★ bonus: {question.bonus[i].point}" for i in result.bonus]
     return "\n".join(lines)

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from ..widgets import WithFallback, widgets_available
 from .bank import Bank, Question, load_bank, markdown_html, render_markdown
-from .scoring import AnswerScore, feedback, score_answer
+from .scoring import AnswerScore, feedback, feedback_markdown, score_answer
 
 TIME_BUDGET = {"easy": 120.0, "medium": 180.0, "hard": 300.0}  # seconds per answer
 FREQUENCY_WEIGHT = {"high": 3, "medium": 2, "low": 1}
@@ -31,7 +31,8 @@ VERDICTS = ((80, "strong: you would likely pass this round"), (60, "good: polish
             (40, "borderline: review the frameworks and try again"), (0, "needs practice: start with the flashcards"))
 
 
-def draw_questions(bank: Bank, n: int, *, topics: str | list[str] | None = None, seed: int | None = None) -> list[Question]:
+def draw_questions(bank: Bank, n: int, *, topics: str | list[str] | None = None,
+                   seed: int | None = None) -> list[Question]:
     """``n`` distinct random questions, weighted by frequency (without replacement).
 
     Raises:
@@ -240,8 +241,10 @@ def _interview_widget(interview: MockInterview) -> Any:
             return
         countdown.stop()
         s = interview.answer(box.value)
-        result.value = (f"<pre style='font-size:12px'>{html.escape(repr(s))}\n{html.escape(feedback(q, s))}</pre>"
-                        + markdown_html(render_markdown(q, interview.bank, level=4)))
+        late = " (late: −20)" if s.late else ""
+        result.value = markdown_html(f"**Score: {s.score}/100**{late}\n\n" + feedback_markdown(q, s)
+                                     + "\n\n#### Model answer\n\n"
+                                     + render_markdown(q, interview.bank, level=4, heading=False))
         submit_b.layout.display = "none"
         next_b.description = "Next question" if not interview.finished else "See the score"
         next_b.layout.display = None
