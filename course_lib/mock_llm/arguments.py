@@ -771,12 +771,16 @@ def _phrases(reading: Reading, tool_vocab: frozenset[str], used_spans: list[tupl
     return out
 
 
-def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], offset: int
-                       ) -> list[tuple[float, Any, int, Evidence]]:
+def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], offset: int,
+                       tool_vocab_all: frozenset[str] = frozenset()) -> list[tuple[float, Any, int, Evidence]]:
     out = []
     for j, m in enumerate(phrases):
         ctx, words = _context_score(slot, reading, m)
         base = 0.3 + ctx
+        before = re.search(r"([A-Za-z]+)\s+(?:of|for|about|on|in|with|to)\s+(?:the\s+|a\s+|an\s+)?$",
+                           reading.text[max(0, m.start - 40): m.start])
+        if before and lang.stem(before.group(1).lower()) in tool_vocab_all:
+            base += 0.7  # "the boiling point of [water]": the object of the tool's own words
         if slot.role in ("expr", "date", "time", "email", "path", "unit", "currency", "id"):
             base -= 2.5
         elif slot.role in ("city", "place", "state", "country"):
@@ -1010,7 +1014,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     all_mentions = list(mentions) + phrases
     for s in slots:
         if s.kind == "string" and not s.options and s.role != "query":
-            for score, value, i, ev in _phrase_candidates(s, reading, phrases, len(mentions)):
+            for score, value, i, ev in _phrase_candidates(s, reading, phrases, len(mentions), vocab):
                 cands.append((score, s, value, (i,), ev))
         if s.kind == "string" and s.role == "query" and not any(m.kind == "quoted" for m in mentions):
             q = _query_text(reading.text, [m for m in mentions if m.kind == "number" and m.unit])

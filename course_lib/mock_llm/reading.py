@@ -444,7 +444,8 @@ _DATE_RXS = [
     (re.compile(r"\b(\d{1,2})[/-](\d{1,2})[/-](\d{4})\b"), "mdy"),
     (re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "ymd"),
     (re.compile(r"\b(" + _MONTH + r")\.?\s*(\d{1,2})(?:st|nd|rd|th)?(?:,|\s)\s*(\d{4})\b", re.I), "Mdy"),
-    (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH + r")\.?,?\s+(\d{4})\b", re.I), "dMy"),
+    (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH + r")\.?,?\s*(\d{4})\b", re.I), "dMy"),
+    (re.compile(r"\b(\d{4}),?\s+(" + _MONTH + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b", re.I), "yMd"),
     (re.compile(r"\b(" + _MONTH + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:,\s*)?\d{4})", re.I), "Md"),
     (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\s+(?:of\s+)?(" + _MONTH + r")\b", re.I), "dM"),
     (re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "md"),
@@ -467,6 +468,8 @@ def _dates(text: str) -> list[Mention]:
                     mo, d, y = MONTHS[g[0].lower()[:4].rstrip(".") if g[0].lower()[:4] == "sept" else g[0].lower()[:3]], int(g[1]), int(g[2])
                 elif order == "dMy":
                     d, mo, y = int(g[0]), MONTHS[g[1].lower()[:3]], int(g[2])
+                elif order == "yMd":
+                    y, mo, d = int(g[0]), MONTHS[g[1].lower()[:3]], int(g[2])
                 elif order == "Md":
                     mo, d, y = MONTHS[g[0].lower()[:3]], int(g[1]), 0
                 elif order == "dM":
@@ -478,6 +481,10 @@ def _dates(text: str) -> list[Mention]:
             if not (1 <= mo <= 12 and 1 <= d <= 31):
                 continue
             out.append(Mention("date", (y, mo, d), m.group(0), m.start(), m.end()))
+    years = [d.value[0] for d in sorted(out, key=lambda d: d.start) if d.value[0]]
+    if years:  # "from 2023 April 4th to April 8th": a date without a year takes the year said nearby
+        out = [Mention(d.kind, (years[0], d.value[1], d.value[2]), d.text, d.start, d.end) if not d.value[0] else d
+               for d in out]
     return out
 
 
@@ -501,7 +508,7 @@ def _times(text: str) -> list[Mention]:
     return out
 
 
-_CODE_RX = re.compile(r"(?<![\w@./-])(?:[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
+_CODE_RX = re.compile(r"(?<![\w@./-])(?:(?:19|20)\d\d[-–/](?:19|20)?\d\d(?![\d/-])|[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
                       r"(?:[\w-]+/)+[\w.-]+\.\w{1,5}|[\w-]+\.(?:csv|json|txt|xlsx?|pdf|png|jpg|py|md|html|xml|yaml|yml|sql|db)\b|"
                       r"\d+/[A-Za-z]+\d+|[A-Za-z]+[-_]?\d[\w-]*|\d+[-_][A-Za-z][\w-]*|[A-Za-z]+_[\w]+)(?![\w@/])")
 
@@ -542,6 +549,8 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         end_tok = i
         while j + 1 < len(tokens):
             nxt = tokens[j + 1][0]
+            if tokens[j][0].endswith(".") and len(tokens[j][0]) > 2:
+                break  # "Liverpool F.C. Include its...": the abbreviation ends the name
             if nxt[:1].isupper() or (nxt.isdigit() and len(nxt) <= 4 and tokens[j + 1][1] == tokens[j][2] + 1):
                 j += 1
                 end_tok = j
@@ -556,6 +565,8 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         words = phrase.split()
         while words and words[0].lower().strip(".") in _NOT_NAMES and sentence_start:
             words = words[1:]
+        if words and re.search(r"['’]s$", words[-1]):
+            words[-1] = words[-1][:-2]  # "Ronaldo's matches": the name is Ronaldo
         if words and len(words) == 1 and sentence_start and not words[0].isupper():
             words = []  # "Remind me...": a capitalised first word is rarely a name on its own
         if words:
