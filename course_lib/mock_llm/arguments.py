@@ -264,7 +264,8 @@ def _role(name: str, desc: str, kind: str) -> str:
     words = lang.split_identifier(name)
     if name.lower() in _VAGUE_NAMES:
         low = desc.lower()
-        for role, hints in (("email", ("email", "e-mail")), ("date", ("date",)), ("path", ("file path", "url"))):
+        for role, hints in (("email", ("email", "e-mail")), ("date", ("date", "yyyy", "mm-dd", "dd/mm", "mm/dd")),
+                            ("path", ("file path", "url"))):
             if any(re.search(rf"\b{h}\b", low) for h in hints):
                 return role
     name_text = " ".join(words)
@@ -518,6 +519,13 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
         score -= 0.5
     if m.get("percent"):
         score += 1.0 if "percent" in slot.dims else -0.5
+    if m.get("frequency"):
+        desc = str(slot.spec.get("description", "")).lower()
+        if {"n", "compound", "frequenc", "period", "times"} & slot.keys or re.search(
+                r"per year|times|frequency|compound", desc):
+            score += 3.0
+        else:
+            score -= 3.0
     if m.unit in _COUNTED and ({"limit", "count", "top", "max", "num", "number", "k", "n", "size"} & slot.keys or
                                re.search(r"\b(?:number of|how many|maximum|max\.?|at most|limit)\b",
                                          str(slot.spec.get("description", "")), re.I)):
@@ -641,6 +649,10 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 base += 2.0 if p in ("to", "towards", "into") or p == "and" and "between" in reading.text[
                     max(0, m.start - 40): m.start] else -1.2 if p in ("from", "between") else 0
             value = _place_value(slot, m)
+            if role in ("state", "country") and kind == "city" and value != m.value:
+                # the state of a named city ("San Francisco" -> CA): read, not consumed
+                out.append((base + 0.5, value, -1, Evidence("state of the city", m.text)))
+                continue
         elif m.kind == "name":
             if role == "title" and ctx == 0 and len(m.value.split()) == 1:
                 base -= 0.5  # one capitalised word with nothing calling it a title: likely a person
@@ -1007,7 +1019,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     cands.append((3.0, s, m.value[0], (i,), Evidence("time", m.text)))
         elif s.kind == "string":
             for score, value, i, ev in _string_candidates(s, reading, mentions, vocab):
-                consumes = not (ev.rule == "unit of a number")
+                consumes = not (ev.rule in ("unit of a number", "state of the city")) and i >= 0
                 cands.append((score, s, value, (i,) if consumes else (), ev))
     used_spans = [(m.start, m.end) for m in mentions if m.kind not in ("phrase",)]
     phrases = _phrases(reading, vocab, used_spans)

@@ -327,6 +327,20 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     return out
 
 
+_FREQUENCY = {"annually": 1, "yearly": 1, "semi-annually": 2, "semiannually": 2, "biannually": 2, "quarterly": 4,
+              "monthly": 12, "weekly": 52, "daily": 365}
+
+
+def _frequencies(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
+    """"compounded quarterly": 4 times a year (for a slot that counts periods per year)."""
+    out = []
+    for m in re.finditer(r"\b(" + "|".join(_FREQUENCY) + r")\b", text, re.I):
+        if not any(a <= m.start() < b for a, b in taken):
+            out.append(Mention("number", _FREQUENCY[m.group(1).lower()], m.group(0), m.start(), m.end(), "per year",
+                               "", extra=(("int", True), ("frequency", True))))
+    return out
+
+
 def _at_rest(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     """"started from rest", "dropped from rest": an initial speed of 0 (a physics idiom)."""
     out = []
@@ -741,7 +755,7 @@ def read(text: str) -> Reading:
             if len(inner) == len(g.value):
                 numbers += [Mention("number", v.value, v.text, g.start + v.start, g.start + v.end, v.unit, v.dim,
                                     extra=v.extra + (("grouped", g.start),)) for v in inner]
-    numbers += _at_rest(text, taken)
+    numbers += _at_rest(text, taken) + _frequencies(text, taken)
     taken += [(c.start, c.end) for c in codes]
     ranges = _ranges(text, numbers)
     places = [p for p in _places(text) if not any(a <= p.start < b for a, b in taken)]
