@@ -243,6 +243,17 @@ def test_two_wires(capsys):
     assert r["labels"][0] == "initialize 2025-11-25 (id 1)" and "tools/list (id 2)" in r["labels"]
 
 
+def test_mcp_capabilities(capsys):
+    r, out = _run("mcp_capabilities", capsys)
+    assert r["task"] == "Write the interview notes" and r["prompt_role"] == "user"
+    assert r["summary"].startswith("One open task: writing the interview notes.")
+    for method in ("tools/call create_task", "resources/read tasks://all", "prompts/get code_review",
+                   "sampling/createMessage"):
+        assert method in r["methods"], method
+    # sampling is the one request the *server* sends, in the middle of the client's tools/call
+    assert r["methods"].index("sampling/createMessage") > r["methods"].index("tools/call summarize_tasks")
+
+
 def test_mcp_handshake(capsys):
     r, out = _run("mcp_handshake", capsys)
     assert r["2025-11-25"][:3] == ["initialize 2025-11-25 (id 1)", "result 2025-11-25 (id 1)",
@@ -325,10 +336,10 @@ def test_run_demo_shows_code_then_output(capsys):
     assert '"""' not in demo_source("tool_choice") and "@demo" not in demo_source("tool_choice")
 
 
-def test_pending_demos_refuse_clearly():
-    name = next(iter(PENDING))
-    with pytest.raises(DemoPending, match=f"demo '{name}' is pending: it will run on course_lib"):
-        run_demo(name)
+def test_pending_demos_refuse_clearly(monkeypatch):
+    monkeypatch.setitem(PENDING, "future_demo", "course_lib.future (lesson 99)")
+    with pytest.raises(DemoPending, match="demo 'future_demo' is pending: it will run on course_lib.future"):
+        run_demo("future_demo")
     with pytest.raises(KeyError, match="no demo 'nope'"):
         run_demo("nope")
 
@@ -336,4 +347,4 @@ def test_pending_demos_refuse_clearly():
 def test_most_questions_are_backed_by_a_demo_today():
     bank = load_bank()
     written = [q for q in bank if q.demo in DEMOS]
-    assert len(written) >= 34
+    assert len(written) >= 35

@@ -27,7 +27,6 @@ MODEL = "mock-llm"
 
 #: Demos whose building blocks are not in the course yet: ``{demo: "module (lesson)"}``.
 PENDING: dict[str, str] = {
-    "mcp_capabilities": "course_lib.mcp_sampling (lesson 10)",
     "capstone_run": "course_lib.capstone (lesson 12)",
 }
 
@@ -841,6 +840,40 @@ async def two_wires() -> dict:
     return {"fc_call": (call.name, json.loads(call.arguments)), "mcp_request": sent,
             "structured": result.structured_content,
             "labels": [e.label for e in trace.events]}
+
+
+@demo
+async def mcp_capabilities() -> dict:
+    """MCP's four capabilities on one server: tools, resources, prompts, and sampling (server → client)."""
+    import warnings
+
+    from mcp.shared.exceptions import MCPDeprecationWarning
+
+    from course_lib.mcp_sampling import llm_sampling_callback
+    from course_lib.mcp_servers import project_manager_server
+    from course_lib.mcp_trace import traced_client
+    from course_lib.mock_llm import MockLLM
+    from course_lib.tracing import Trace
+
+    server = project_manager_server(interactive=True)  # adds summarize_tasks, which needs an LLM
+    host_llm = MockLLM().script("One open task: writing the interview notes.")  # the host's own model
+    trace = Trace("four capabilities, 2025-11-25")
+    with warnings.catch_warnings():  # sampling is deprecated in the 2026-07-28 revision (SEP-2577)
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        async with traced_client(server, trace, mode="legacy",
+                                 sampling_callback=llm_sampling_callback(host_llm.client())) as client:
+            task = (await client.call_tool("create_task", {"title": "Write the interview notes"})).structured_content
+            tasks = (await client.read_resource("tasks://all")).contents[0].text
+            prompt = (await client.get_prompt("code_review", {"code": "def add(a, b): return a - b"})).messages[0]
+            summary = (await client.call_tool("summarize_tasks", {})).content[0].text
+    print("1 tools     (model-controlled)  tools/call create_task ->",
+          {k: task[k] for k in ("id", "title", "status")})
+    print("2 resources (app-controlled)    resources/read tasks://all ->", tasks[:60], "…")
+    print("3 prompts   (user-controlled)   prompts/get code_review ->", prompt.content.text.split("\n")[0])
+    print("4 sampling  (server -> client)  tools/call summarize_tasks ->", summary)
+    methods = [e.label.split(" (")[0] for e in trace.events if e.kind == "request"]
+    print("\nrequests on the wire:", methods)
+    return {"task": task["title"], "prompt_role": prompt.role, "summary": summary, "methods": methods}
 
 
 @demo
