@@ -173,6 +173,19 @@ class AttackLab:
         tools["fetch_page"] = fetch_page
         return tools
 
+    def tree(self) -> str:
+        """The lab's files as an indented listing (symlinks with their targets; the lab folder as ``<lab>``)."""
+        lines = []
+        for path in sorted(self.root.rglob("*")):
+            if any(p.is_symlink() for p in path.relative_to(self.root).parents if str(p) != "."):
+                continue  # do not walk through symlinked folders
+            rel = path.relative_to(self.root)
+            name = "  " * (len(rel.parts) - 1) + rel.name + ("/" if path.is_dir() and not path.is_symlink() else "")
+            if path.is_symlink():
+                name += f" -> {os.readlink(path)}".replace(str(self.root), "<lab>")
+            lines.append(name)
+        return "\n".join(["<lab>/"] + ["  " + line for line in lines])
+
     # ------------------------------------------------------------------ running attacks
     def expand(self, value: Any) -> Any:
         """Fill the corpus placeholders ({root}, {project}, {secret}, {long_path}, {long_command})."""

@@ -464,8 +464,9 @@ class CommandPolicy:
                                 (RUNS_OTHER_PROGRAMS, "runs_other_programs",
                                  "runs another program, which would bypass these rules")):
             hit = sorted(names & rule)
-            if hit:
-                raise SecurityViolation(kind, f"{argv[0]!r} ({hit[0]}) {why}")
+            if hit:  # name what was typed when it matches (the real file differs between systems)
+                shown = os.path.basename(argv[0]) if os.path.basename(argv[0]) in rule else hit[0]
+                raise SecurityViolation(kind, f"{argv[0]!r} ({shown}) {why}")
         if names & AWKS or (names & INTERPRETERS and any(a in INLINE_CODE_FLAGS or a.startswith(("-c", "-e"))
                                                          for a in argv[1:])):
             raise SecurityViolation("inline_code", f"{argv[0]!r} with inline code can do anything: not allowed")
