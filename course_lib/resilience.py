@@ -676,7 +676,7 @@ def unavailable_report(name: str, reason: str, *, alternatives: Iterable[str] = 
     """The tool result that tells the model a tool is unavailable now (seed 000 Q3 layer 3).
 
     Returns:
-        ``{"error": "<name> is unavailable now (<reason>)", "status": "unavailable", "tool",
+        ``{"error": "the tool <name> is unavailable now (<reason>)", "status": "unavailable", "tool",
         "retryable": False, "advice"}`` plus ``"alternatives"`` when some are known: the model
         reads it and picks another tool or explains to the user. Taught in lesson 04.
 
@@ -687,7 +687,7 @@ def unavailable_report(name: str, reason: str, *, alternatives: Iterable[str] = 
     alternatives = list(alternatives)
     advice = (f"use {' or '.join(alternatives)} instead, or tell the user that {name} is unavailable" if alternatives
               else f"use another tool if one fits, or tell the user that {name} is unavailable")
-    report = {"error": f"{name} is unavailable now ({reason})", "status": "unavailable", "tool": name,
+    report = {"error": f"the tool {name} is unavailable now ({reason})", "status": "unavailable", "tool": name,
               "retryable": False, "advice": advice}
     if alternatives:
         report["alternatives"] = alternatives

@@ -260,7 +260,7 @@ def test_degrade_turns_failures_into_a_report_the_model_reads():
     report = tool(query="MCP")
     assert report["status"] == "unavailable" and report["tool"] == "web_search"
     assert report["alternatives"] == ["bing_search"] and report["retryable"] is False
-    assert report["error"].startswith("web_search is unavailable now (ConnectionError")
+    assert report["error"].startswith("the tool web_search is unavailable now (ConnectionError")
     assert tool(query="MCP")[0]["engine"] == "web_search"  # healthy again: a normal result
 
 
