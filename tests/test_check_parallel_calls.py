@@ -9,7 +9,7 @@ import pytest
 
 from course_lib.checks import CheckFailed
 from course_lib.checks.parallel_calls import WaveTools, check_parallel_calls, sample_message
-from course_lib.orchestration import run_tool_calls
+from course_lib.orchestration import arun_tool_calls
 
 
 async def solution(message, functions):
@@ -24,7 +24,7 @@ async def solution(message, functions):
 
 async def measure(message, functions):
     started = time.perf_counter()
-    await run_tool_calls(message, functions, parallel=False)
+    await arun_tool_calls(message, functions, parallel=False)
     serial = time.perf_counter() - started
     started = time.perf_counter()
     await solution(message, functions)
@@ -72,8 +72,8 @@ def test_waves_count_concurrency_exactly():
     async def main():
         serial, together = WaveTools(), WaveTools()
         message = sample_message(["Beijing", "Tokyo", "Paris"])
-        await run_tool_calls(message, serial.functions(), parallel=False)
-        await run_tool_calls(message, together.functions(), parallel=True)
+        await arun_tool_calls(message, serial.functions(), parallel=False)
+        await arun_tool_calls(message, together.functions(), parallel=True)
         return serial, together
     serial, together = asyncio.run(main())
     assert (serial.waves, serial.max_in_flight) == (3, 1)

@@ -36,7 +36,7 @@ HINTS = Hints("06_parallel_calls", [
     "`return list(await asyncio.gather(*(one(c) for c in message.tool_calls)))`.",
     "Put a `try/except Exception as e` inside `one`, so a failing tool gives "
     "`{\"role\": \"tool\", \"tool_call_id\": call.id, \"content\": json.dumps({\"error\": str(e)})}` instead of "
-    "an exception. For `measure`: `time.perf_counter()` before and after `await run_tool_calls(message, "
+    "an exception. For `measure`: `time.perf_counter()` before and after `await arun_tool_calls(message, "
     "functions, parallel=False)`, and again around `await run_concurrently(message, functions)`.",
 ], solution_section="Your code: run_concurrently and measure")
 
@@ -153,7 +153,7 @@ def check_parallel_calls(run_concurrently: Callable[..., Any], measure: Callable
                      f"Return a pair of numbers: `return serial_seconds, parallel_seconds` (got {measured!r}).")
         report.check("measure times one serial run and one concurrent run",
                      timing.calls == 2 * len(calls) and timing.waves == len(calls) + 1,
-                     f"Run the calls twice: once one by one (`run_tool_calls(message, functions, parallel=False)`, "
+                     f"Run the calls twice: once one by one (`arun_tool_calls(message, functions, parallel=False)`, "
                      f"{len(calls)} waves) and once with your `run_concurrently` (1 wave); your measure made "
                      f"{timing.calls} calls in {timing.waves} waves.")
     return report.finish()
