@@ -43,6 +43,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ Handler = Callable[..., Any]
 
 __all__ = [
     "Approval", "ApprovalPolicy", "ApprovalRequest", "AuditLog", "CommandPolicy", "CommandVerdict", "Limits",
+    "MEMORY_LIMIT_ENFORCED",
     "PathPolicy", "Permissions", "SandboxResult", "SecurityViolation", "ToolPermission", "UNTRUSTED_NOTE",
     "approval_widget", "as_untrusted", "guard_tool", "make_read_file", "make_run_command", "make_write_file",
     "naive_execute_in_sandbox", "naive_is_blocked", "naive_path_allowed", "naive_validate_tool_input",
@@ -540,6 +542,8 @@ class Limits:
 
 
 TRUNCATION_MARKER = "\n[... output truncated: more than {limit} bytes; the command was stopped ...]"
+#: macOS accepts RLIMIT_AS but does not enforce it: there a memory bomb is only stopped by the wall clock.
+MEMORY_LIMIT_ENFORCED = sys.platform.startswith("linux")
 
 
 @dataclass
