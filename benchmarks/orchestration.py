@@ -4,7 +4,7 @@ Three measurements, each the median of ``--repeat`` runs (the machine is shared)
 
 * the model's parallel ``tool_calls`` for N cities (N = 3, 5, 10), each call an I/O-bound tool
   that waits ``--latency`` seconds, run through a ``ToolRegistry`` one after another and then
-  with ``asyncio.gather`` (:func:`course_lib.orchestration.run_tool_calls`);
+  with ``asyncio.gather`` (:func:`course_lib.orchestration.arun_tool_calls`);
 * the trip-planner graph of lesson 06 (:class:`~course_lib.orchestration.TaskGraph`) against
   the same calls run serially.
 
@@ -29,7 +29,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from course_lib.examples import TRIP_LATENCY, make_trip_tools  # noqa: E402
-from course_lib.orchestration import TaskGraph, run_serial, run_tool_calls, wall_time  # noqa: E402
+from course_lib.orchestration import TaskGraph, arun_tool_calls, run_serial, wall_time  # noqa: E402
 from course_lib.tool_registry import ToolRegistry  # noqa: E402
 from course_lib.tracing import Trace  # noqa: E402
 
@@ -49,8 +49,8 @@ async def _tool_calls(n: int, latency: float) -> tuple[float, float]:
     registry = ToolRegistry("bench", env={})
     registry.register(handler=tools["get_weather"])
     serial, parallel = Trace("serial"), Trace("parallel")
-    await run_tool_calls(_message(n), registry, parallel=False, trace=serial)
-    await run_tool_calls(_message(n), registry, parallel=True, trace=parallel)
+    await arun_tool_calls(_message(n), registry, parallel=False, trace=serial)
+    await arun_tool_calls(_message(n), registry, parallel=True, trace=parallel)
     return wall_time(serial), wall_time(parallel)
 
 

@@ -3,7 +3,9 @@
 1. BFCL accuracy of the mock LLM through the ``openai`` SDK, beside the placeholder
    baseline (a TestModel-style mock), per category (:mod:`benchmarks.bfcl`);
 2. latency of the mock beside the SDK's own floor, in-process and over loopback HTTP
-   (:mod:`benchmarks.latency`).
+   (:mod:`benchmarks.latency`);
+3. speed-up of parallel tool calls and of lesson 06's dependency graph over serial execution
+   (:mod:`benchmarks.orchestration`).
 
 Results print as tables and go to ``benchmarks/results/*.json``; ``benchmarks/README.md``
 records the figures of a reference run. Usage: ``python benchmarks/run_all.py [BFCL_DIR]``.
@@ -17,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import bfcl, latency  # noqa: E402
+from benchmarks import bfcl, latency, orchestration  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     bfcl.main(argv[:1] + ["--baseline", "--json"])
     print("\n## Latency (median ms per call through the openai SDK)")
     latency.main(["--json"])
+    print("\n## Orchestration (parallel vs serial tool calls, share of the ideal speed-up)")
+    orchestration.main(["--json"])
     return 0
 
 

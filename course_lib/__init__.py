@@ -19,6 +19,9 @@ _EXPORTS = {
     "MockLLM": "mock_llm",
     "ToolRegistry": "tool_registry", "Agent": "agent",
     "function_schema": "tool_schemas", "validate_arguments": "tool_schemas",
+    "Backoff": "resilience", "CircuitBreaker": "resilience", "harden": "resilience", "retry_call": "resilience",
+    "CommandPolicy": "security", "PathPolicy": "security", "run_sandboxed": "security",
+    "TaskGraph": "orchestration", "arun_tool_calls": "orchestration",
 }
 
 __all__ = sorted(_EXPORTS)

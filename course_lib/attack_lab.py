@@ -28,6 +28,7 @@ import json
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from dataclasses import dataclass
 from importlib import resources
@@ -67,6 +68,7 @@ class AttackOutcome:
             ``limit:<name>``).
         leaked: the secret text appeared in anything the tool returned.
         detail: one line for the table.
+        skipped: not run here (the defence it tests is not enforced on this OS).
     """
 
     id: str
@@ -76,13 +78,15 @@ class AttackOutcome:
     layer: str
     leaked: bool = False
     detail: str = ""
+    skipped: bool = False
 
     @property
     def ok(self) -> bool:
         return self.blocked and self.reported and not self.leaked
 
     def __repr__(self) -> str:
-        return f"{'✅' if self.ok else '❌'} {self.id:<20} {self.layer:<26} {self.detail[:70]}"
+        mark = "⏭️" if self.skipped else "✅" if self.ok else "❌"
+        return f"{mark} {self.id:<20} {self.layer:<26} {self.detail[:70]}"
 
 
 def _tool(name: str, description: str, **props: str) -> dict:
@@ -173,6 +177,19 @@ class AttackLab:
         tools["fetch_page"] = fetch_page
         return tools
 
+    def tree(self) -> str:
+        """The lab's files as an indented listing (symlinks with their targets; the lab folder as ``<lab>``)."""
+        lines = []
+        for path in sorted(self.root.rglob("*")):
+            if any(p.is_symlink() for p in path.relative_to(self.root).parents if str(p) != "."):
+                continue  # do not walk through symlinked folders
+            rel = path.relative_to(self.root)
+            name = "  " * (len(rel.parts) - 1) + rel.name + ("/" if path.is_dir() and not path.is_symlink() else "")
+            if path.is_symlink():
+                name += f" -> {os.readlink(path)}".replace(str(self.root), "<lab>")
+            lines.append(name)
+        return "\n".join(["<lab>/"] + ["  " + line for line in lines])
+
     # ------------------------------------------------------------------ running attacks
     def expand(self, value: Any) -> Any:
         """Fill the corpus placeholders ({root}, {project}, {secret}, {long_path}, {long_command})."""
@@ -206,6 +223,9 @@ class AttackLab:
                              len(self.audit) > before, layer, leaked, detail[:120])
 
     def _run_sandbox(self, attack: dict) -> AttackOutcome:
+        if attack.get("platforms") and not any(sys.platform.startswith(p) for p in attack["platforms"]):
+            return AttackOutcome(attack["id"], attack["category"], False, True, "not run on this OS",
+                                 detail=f"its limit is only enforced on {', '.join(attack['platforms'])}", skipped=True)
         limits = dataclasses.replace(self.limits, **attack.get("limits", {}))
         r = run_sandboxed(attack["argv"], limits=limits)
         stopped = r.limit is not None or r.returncode != 0
@@ -280,8 +300,9 @@ class AttackLab:
 def outcomes_table(outcomes: list[AttackOutcome]) -> str:
     """The outcomes as a text table with a last line of totals."""
     lines = [f"   {'attack':<20} {'stopped by':<26} detail"] + [repr(o) for o in outcomes]
-    ok = sum(o.ok for o in outcomes)
-    lines.append(f"{ok}/{len(outcomes)} attacks blocked and reported, {sum(o.leaked for o in outcomes)} leaks")
+    ok, skipped = sum(o.ok for o in outcomes), sum(o.skipped for o in outcomes)
+    lines.append(f"{ok}/{len(outcomes) - skipped} attacks blocked and reported, {sum(o.leaked for o in outcomes)} leaks"
+                 + (f" ({skipped} not run on this OS)" if skipped else ""))
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ is ready, skips the branches whose condition is false, and records each call as 
 a :class:`~course_lib.tracing.Trace`, so :meth:`Trace.timeline` shows what ran when.
 
 For the model's own parallel ``tool_calls`` (several calls in one assistant message),
-:func:`run_tool_calls` executes them one after another or concurrently with
+:func:`arun_tool_calls` executes them one after another or concurrently with
 ``asyncio.gather`` (through a :class:`~course_lib.tool_registry.ToolRegistry` or a dict of
 functions); :func:`speedup` compares the two traces.
 
@@ -30,8 +30,8 @@ from .diagrams import CourseFigure, figure
 from .function_calling import ToolArgumentsError, as_dict, parse_arguments, tool_result_content
 from .tracing import Trace
 
-__all__ = ["GraphRun", "Node", "TaskGraph", "busy_time", "call_label", "run_parallel", "run_serial",
-           "run_tool_calls", "speedup", "wall_time"]
+__all__ = ["GraphRun", "Node", "TaskGraph", "arun_tool_calls", "busy_time", "call_label", "run_parallel",
+           "run_serial", "speedup", "wall_time"]
 
 Call = tuple[str, Callable[..., Any], Mapping[str, Any]]  # (label, function, keyword arguments)
 
@@ -120,8 +120,11 @@ class _nullcontext:
         return None
 
 
-async def run_tool_calls(message: Any, tools: Any, *, parallel: bool = True, trace: Trace | None = None) -> list[dict]:
+async def arun_tool_calls(message: Any, tools: Any, *, parallel: bool = True,
+                          trace: Trace | None = None) -> list[dict]:
     """Execute the ``tool_calls`` of one assistant message; one ``tool`` message per call, in call order.
+
+    The async twin of lesson 01's :func:`course_lib.function_calling.run_tool_calls`.
 
     Args:
         message: the assistant message (SDK object or dict) holding ``tool_calls``.
@@ -328,3 +331,8 @@ class TaskGraph:
 
     def __repr__(self) -> str:
         return f"TaskGraph({self.name!r}, {len(self.nodes)} nodes, levels={self.levels()})"
+
+
+#: The name this function had before it was renamed to match the ``arun`` convention of the registry
+#: (and to stop clashing with the *sync* :func:`course_lib.function_calling.run_tool_calls`).
+run_tool_calls = arun_tool_calls

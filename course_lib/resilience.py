@@ -38,8 +38,9 @@ import json
 import random
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterable
+from typing import Any, Awaitable, Callable, Iterable, Iterator
 
 import tenacity
 
@@ -358,22 +359,17 @@ def retry_call(fn: Handler, *args: Any, backoff: Backoff = Backoff(), clock: Any
         attempt = Attempt(number, clock.now())
         log.append(attempt)
         try:
-            with _span(trace, name, f"attempt {number}") as event:
-                try:
-                    return fn(*args, **kwargs)
-                except BaseException as e:
-                    _mark(event, e)
-                    raise
+            with _recorded(trace, f"{name} try {number}", f"attempt {number}"):
+                return fn(*args, **kwargs)
         except Exception as e:
             attempt.error = _describe(e)
             if not retry_on(e):
-                raise
-            wait = _next_wait(backoff, number, e, rng)
+                raise  # permanent: a retry would fail the same way
+            wait = _next_wait(backoff, number, e, rng)  # None: out of attempts, or Retry-After too long
             if wait is None:
                 raise RetriesExhausted(name, log) from e
             attempt.delay = wait
-            if trace is not None:
-                trace.add(name, name, f"wait {wait:.2f} s", kind="notification", layer="tool")
+            _note(trace, f"{name} try {number}", f"wait {wait:.2f} s")
             clock.sleep(wait)
     raise AssertionError("unreachable")  # the loop always returns or raises
 
@@ -390,12 +386,8 @@ async def aretry_call(fn: Callable[..., Awaitable[Any]], *args: Any, backoff: Ba
         attempt = Attempt(number, clock.now())
         log.append(attempt)
         try:
-            with _span(trace, name, f"attempt {number}") as event:
-                try:
-                    return await fn(*args, **kwargs)
-                except BaseException as e:
-                    _mark(event, e)
-                    raise
+            with _recorded(trace, f"{name} try {number}", f"attempt {number}"):
+                return await fn(*args, **kwargs)
         except Exception as e:
             attempt.error = _describe(e)
             if not retry_on(e):
@@ -404,28 +396,29 @@ async def aretry_call(fn: Callable[..., Awaitable[Any]], *args: Any, backoff: Ba
             if wait is None:
                 raise RetriesExhausted(name, log) from e
             attempt.delay = wait
-            if trace is not None:
-                trace.add(name, name, f"wait {wait:.2f} s", kind="notification", layer="tool")
+            _note(trace, f"{name} try {number}", f"wait {wait:.2f} s")
             await clock.asleep(wait)
     raise AssertionError("unreachable")
 
 
-class _NoSpan:
-    def __enter__(self) -> None:
-        return None
+@contextmanager
+def _recorded(trace: Trace | None, lane: str, label: str) -> Iterator[None]:
+    """A span on ``lane`` in ``trace`` (if any), marked ✗ with the error type when the block raises."""
+    if trace is None:
+        yield
+        return
+    with trace.span(lane, label, layer="tool") as event:
+        try:
+            yield
+        except BaseException as e:
+            event.label += f" ✗ {type(e).__name__}"
+            event.kind = "error"
+            raise
 
-    def __exit__(self, *exc: Any) -> None:
-        return None
 
-
-def _span(trace: Trace | None, lane: str, label: str) -> Any:
-    return trace.span(lane, label, layer="tool") if trace is not None else _NoSpan()
-
-
-def _mark(event: Any, exc: BaseException) -> None:
-    if event is not None:
-        event.label += f" ✗ {type(exc).__name__}"
-        event.kind = "error"
+def _note(trace: Trace | None, lane: str, label: str, dst: str | None = None) -> None:
+    if trace is not None:
+        trace.add(lane, dst or lane, label, kind="notification", layer="tool")
 
 
 def with_retry(handler: Handler, *, backoff: Backoff = Backoff(), clock: Any = SYSTEM_CLOCK,
@@ -657,20 +650,16 @@ class Fallback:
         errors = []
         for i, (name, handler) in enumerate(self.handlers):
             try:
-                with _span(self.trace, name, f"{name}(...)") as event:
-                    try:
-                        result = handler(*args, **kwargs)
-                    except BaseException as e:
-                        _mark(event, e)
-                        raise
+                with _recorded(self.trace, name, f"{name}(...)"):
+                    result = handler(*args, **kwargs)
             except Exception as e:
                 self.log.append((name, _describe(e)))
                 errors.append(f"{name}: {_describe(e)}")
                 if not self.failover_on(e):
                     raise
-                if self.trace is not None and i + 1 < len(self.handlers):
-                    self.trace.add(name, self.handlers[i + 1][0], f"fall back to {self.handlers[i + 1][0]}",
-                                   kind="notification", layer="tool")
+                if i + 1 < len(self.handlers):
+                    backup = self.handlers[i + 1][0]
+                    _note(self.trace, name, f"fall back to {backup}", dst=backup)
                 continue
             self.log.append((name, None))
             self.last_used = name
@@ -687,15 +676,19 @@ def unavailable_report(name: str, reason: str, *, alternatives: Iterable[str] = 
     """The tool result that tells the model a tool is unavailable now (seed 000 Q3 layer 3).
 
     Returns:
-        ``{"error": ..., "status": "unavailable", "tool": name, "retryable": False}`` plus
-        ``"alternatives"`` when some are known: the model reads it and picks another tool or
-        explains to the user. Taught in lesson 04.
+        ``{"error": "the tool <name> is unavailable now (<reason>)", "status": "unavailable", "tool",
+        "retryable": False, "advice"}`` plus ``"alternatives"`` when some are known: the model
+        reads it and picks another tool or explains to the user. Taught in lesson 04.
+
+    Example:
+        >>> unavailable_report("web_search", "timeout", alternatives=["bing_search"])["advice"]
+        'use bing_search instead, or tell the user that web_search is unavailable'
     """
     alternatives = list(alternatives)
-    hint = (f" Try {' or '.join(alternatives)} instead, or tell the user." if alternatives
-            else " Use another tool if one fits, or tell the user it is unavailable.")
-    report = {"error": f"the tool {name} is unavailable now ({reason}).{hint}", "status": "unavailable",
-              "tool": name, "retryable": False}
+    advice = (f"use {' or '.join(alternatives)} instead, or tell the user that {name} is unavailable" if alternatives
+              else f"use another tool if one fits, or tell the user that {name} is unavailable")
+    report = {"error": f"the tool {name} is unavailable now ({reason})", "status": "unavailable", "tool": name,
+              "retryable": False, "advice": advice}
     if alternatives:
         report["alternatives"] = alternatives
     return report
@@ -1097,7 +1090,7 @@ def harden(handler: Handler, *, name: str | None = None, timeout: float | None =
 
 
 # ---------------------------------------------------------------------------------------- LLM-side retries
-def traced_client(mock: Any, trace: Trace, *, async_client: bool = False, **kwargs: Any) -> Any:
+def traced_client(mock: Any, trace: Trace, *, async_client: bool = False, lane: str = "App", **kwargs: Any) -> Any:
     """An ``openai`` client for ``mock`` that records every HTTP attempt in ``trace``.
 
     The SDK retries 408/409/429/5xx and connection errors by itself (``max_retries``,
@@ -1110,6 +1103,7 @@ def traced_client(mock: Any, trace: Trace, *, async_client: bool = False, **kwar
         mock: a :class:`~course_lib.mock_llm.MockLLM`.
         trace: where attempts are recorded.
         async_client: return ``openai.AsyncOpenAI``.
+        lane: the caller's lane in the trace (``"Agent"`` to match an :class:`~course_lib.agent.Agent`).
         **kwargs: passed to the ``openai`` client (``max_retries=...``).
     """
     import httpx2
@@ -1119,12 +1113,12 @@ def traced_client(mock: Any, trace: Trace, *, async_client: bool = False, **kwar
 
     def on_request(request: Any) -> None:
         n = request.headers.get("x-stainless-retry-count", "0")
-        trace.add("App", "LLM", f"POST {request.url.path} (retry {n})", layer="llm")
+        trace.add(lane, "LLM", f"POST {request.url.path} (retry {n})", layer="llm")
 
     def on_response(response: Any) -> None:
         after = response.headers.get("retry-after")
         note = f" Retry-After: {after}" if after else ""
-        trace.add("LLM", "App", f"HTTP {response.status_code}{note}",
+        trace.add("LLM", lane, f"HTTP {response.status_code}{note}",
                   kind="error" if response.status_code >= 400 else "response", layer="llm")
 
     async def a_on_request(request: Any) -> None:
@@ -1254,3 +1248,40 @@ class FlakyTool:
     def __repr__(self) -> str:
         pending = ", ".join(f"{f.kind}×{'∞' if f.times is None else f.times}" for f in self._faults) or "none"
         return f"FlakyTool({self.name!r}, calls={self.calls}, pending faults: {pending})"
+
+
+# ---------------------------------------------------------------------------------------- pictures
+#: (layer, what it does), outermost first, numbered as in seed 000 Q3.
+LAYERS = [
+    ("3 · graceful degradation", "what is left becomes a tool message: 'unavailable now, use another tool'"),
+    ("2 · fallback", "the primary failed? try the backup (web_search -> bing_search)"),
+    ("+ · circuit breaker", "after N failures in a row, fail fast for a while (beyond the seed)"),
+    ("1 · retry with backoff + jitter", "transient errors only, and only for idempotent tools"),
+    ("5 · timeout, per attempt", "a hung call cannot hold the agent"),
+    ("4 · the tool, idempotent", "reads are; side effects get idempotency keys"),
+]
+
+
+def layers_figure(*, title: str = "The layers around one tool call (outermost first)") -> CourseFigure:
+    """The fault-tolerance layers as nested boxes, in the order :func:`harden` composes them.
+
+    Numbers are those of seed 000 Q3 (1 retry, 2 fallback, 3 degradation, 4 idempotency,
+    5 timeout); the nesting is the order that works. Text fallback: one indented line per layer.
+    """
+    from matplotlib.patches import FancyBboxPatch
+
+    text = "\n".join(f"{'  ' * i}{name}: {why}" for i, (name, why) in enumerate(LAYERS))
+    fig = figure(8.5, 4.0, text=text)
+    ax = fig.add_axes((0.01, 0.01, 0.98, 0.9))
+    colours = ["#fdecea", "#fff3e0", "#f3e5f5", "#e8f0fe", "#e0f2f1", "#e6f4ea"]
+    for i, ((name, why), colour) in enumerate(zip(LAYERS, colours)):
+        x, bottom, top = 0.025 * i, 0.02 * i, 1 - 0.14 * i
+        ax.add_patch(FancyBboxPatch((x, bottom), 1 - 2 * x, top - bottom, boxstyle="round,pad=0.004",
+                                    fc=colour, ec="#777", lw=0.9))
+        ax.text(x + 0.012, top - 0.03, name, fontsize=8.5, weight="bold", va="top")
+        ax.text(x + 0.3, top - 0.032, why, fontsize=7.5, va="top", color="#333")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.axis("off")
+    fig.suptitle(title, fontsize=10)
+    return fig

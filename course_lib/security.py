@@ -43,6 +43,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ Handler = Callable[..., Any]
 
 __all__ = [
     "Approval", "ApprovalPolicy", "ApprovalRequest", "AuditLog", "CommandPolicy", "CommandVerdict", "Limits",
+    "MEMORY_LIMIT_ENFORCED",
     "PathPolicy", "Permissions", "SandboxResult", "SecurityViolation", "ToolPermission", "UNTRUSTED_NOTE",
     "approval_widget", "as_untrusted", "guard_tool", "make_read_file", "make_run_command", "make_write_file",
     "naive_execute_in_sandbox", "naive_is_blocked", "naive_path_allowed", "naive_validate_tool_input",
@@ -464,8 +466,9 @@ class CommandPolicy:
                                 (RUNS_OTHER_PROGRAMS, "runs_other_programs",
                                  "runs another program, which would bypass these rules")):
             hit = sorted(names & rule)
-            if hit:
-                raise SecurityViolation(kind, f"{argv[0]!r} ({hit[0]}) {why}")
+            if hit:  # name what was typed when it matches (the real file differs between systems)
+                shown = os.path.basename(argv[0]) if os.path.basename(argv[0]) in rule else hit[0]
+                raise SecurityViolation(kind, f"{argv[0]!r} ({shown}) {why}")
         if names & AWKS or (names & INTERPRETERS and any(a in INLINE_CODE_FLAGS or a.startswith(("-c", "-e"))
                                                          for a in argv[1:])):
             raise SecurityViolation("inline_code", f"{argv[0]!r} with inline code can do anything: not allowed")
@@ -539,6 +542,8 @@ class Limits:
 
 
 TRUNCATION_MARKER = "\n[... output truncated: more than {limit} bytes; the command was stopped ...]"
+#: macOS accepts RLIMIT_AS but does not enforce it: there a memory bomb is only stopped by the wall clock.
+MEMORY_LIMIT_ENFORCED = sys.platform.startswith("linux")
 
 
 @dataclass

@@ -89,6 +89,7 @@ def test_render_markdown_carries_every_part():
     text = render_text(q)
     assert "  5. Timeout" in text and "Follow-up: " in text
     assert render_text(q, answer=False).count("\n") == 1
+    assert not render_text(q, question=False).startswith(q.question)
 
 
 def _write(tmp_path, mutate):

@@ -45,7 +45,8 @@ def test_size_filters_and_seeded_shuffle(store):
 
 def test_session_marks_and_moves_on(store):
     s = Session(pick_cards(BANK, store, size=2), store)
-    assert "Framework:" in s.reveal() and s.revealed
+    revealed = s.reveal()
+    assert "Framework:" in revealed and s.revealed and s.current.question not in revealed  # just asked
     assert s.mark(known=True).status == "known" and not s.revealed
     s.mark(known=False)
     assert s.done and s.summary() == "1 known, 1 to review, 0 left"

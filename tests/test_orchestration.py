@@ -14,7 +14,7 @@ import pytest
 from course_lib import orchestration as orch
 from course_lib.examples import make_trip_tools
 from course_lib.mock_llm import MockLLM
-from course_lib.orchestration import TaskGraph, run_parallel, run_serial, run_tool_calls
+from course_lib.orchestration import TaskGraph, arun_tool_calls, run_parallel, run_serial
 from course_lib.resilience import FakeClock
 from course_lib.tool_registry import ToolRegistry
 from course_lib.tracing import Trace
@@ -96,7 +96,7 @@ def test_tool_messages_keep_call_order_even_when_calls_finish_in_reverse():
 
     async def main():
         release["Tokyo"].set()
-        return await run_tool_calls(_assistant_with_calls("Beijing", "Shanghai", "Tokyo"),
+        return await arun_tool_calls(_assistant_with_calls("Beijing", "Shanghai", "Tokyo"),
                                     {"get_weather": get_weather})
     messages = asyncio.run(main())
     assert finished == reverse
@@ -110,7 +110,7 @@ def test_run_tool_calls_through_a_registry_reports_errors_as_messages():
         registry.register(handler=fn, toolset="trip")
     message = _assistant_with_calls("Tokyo", "Atlantis")
     trace = Trace("registry")
-    replies = asyncio.run(run_tool_calls(message, registry, trace=trace))
+    replies = asyncio.run(arun_tool_calls(message, registry, trace=trace))
     assert json.loads(replies[0]["content"]) == {"temp": 24, "humidity": 70}
     assert json.loads(replies[1]["content"])["kind"] == "handler_error"
     assert [e.src for e in trace.events] == ["call 1", "call 2"]

@@ -327,3 +327,13 @@ def test_install_guards_approves_marks_and_audits_in_the_registry(lab):
     escape = registry.call("read_file", {"path": "../secret.txt"})
     assert escape.error == "denied" and SECRET not in escape.content
     assert audit.violations() == ["approval_denied", "path_outside_allowed"]
+
+
+def test_an_attack_whose_limit_this_os_does_not_enforce_is_skipped_and_said(lab, monkeypatch):
+    import course_lib.attack_lab as al
+
+    bomb = next(a for a in ATTACKS if a["id"] == "memory-bomb")
+    monkeypatch.setattr(al.sys, "platform", "darwin")
+    outcome = lab.run(bomb)
+    assert outcome.skipped and not outcome.ok and "only enforced on linux" in outcome.detail
+    assert outcomes_table([outcome]).endswith("0/0 attacks blocked and reported, 0 leaks (1 not run on this OS)")

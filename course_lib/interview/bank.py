@@ -389,12 +389,17 @@ def _markdown():
     return mistune.create_markdown(plugins=["table", "strikethrough"])
 
 
-def render_text(q: Question, *, answer: bool = True) -> str:
-    """The question (and, with ``answer``, its model answer) as plain text for terminals."""
-    lines = [q.question, f"[{q.topic} · {q.difficulty} · {FREQUENCY_LABELS[q.frequency]}]"]
+def render_text(q: Question, *, answer: bool = True, question: bool = True) -> str:
+    """The question and/or its model answer as plain text for terminals.
+
+    Args:
+        answer: include the model answer.
+        question: include the question and its topic line (a terminal that just asked it passes False).
+    """
+    lines = [q.question, f"[{q.topic} · {q.difficulty} · {FREQUENCY_LABELS[q.frequency]}]", ""] if question else []
     if not answer:
-        return "\n".join(lines)
-    lines += ["", "In one sentence: " + q.answer, "", "Framework:"]
+        return "\n".join(lines).rstrip()
+    lines += ["In one sentence: " + q.answer, "", "Framework:"]
     lines += [f"  {i}. {p.point}" for i, p in enumerate(q.framework, 1)]
     lines += ["Bonus points:"] + [f"  + {p.point}" for p in q.bonus]
     lines += ["Pitfalls:"] + [f"  - {p}" for p in q.pitfalls]

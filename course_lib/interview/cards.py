@@ -90,11 +90,11 @@ class Session:
         return self.current is None
 
     def reveal(self) -> str:
-        """Show the model answer of the current card (returns it as text)."""
+        """Show the model answer of the current card (returns it as text, without the question)."""
         if self.current is None:
             raise RuntimeError("the session is over; start a new one")
         self.revealed = True
-        return render_text(self.current)
+        return render_text(self.current, question=False)
 
     def mark(self, *, known: bool) -> CardState:
         """Save "I knew it" / "review again" for the current card and move to the next.

@@ -64,7 +64,8 @@ def run_mock(interview: MockInterview, *, ask: Ask = input, say: Say = print) ->
     Returns:
         The :class:`Report` (for the questions answered before end of input).
     """
-    say(f"Mock interview: {len(interview.questions)} questions. Each has a time budget; the clock runs "
+    n = len(interview.questions)
+    say(f"Mock interview: {n} question{'s' if n != 1 else ''}. Each has a time budget; the clock runs "
         "while you type. End each answer with an empty line.")
     while not interview.finished:
         q = interview.current
@@ -75,7 +76,8 @@ def run_mock(interview: MockInterview, *, ask: Ask = input, say: Say = print) ->
         if typed is None:
             break
         s = interview.answer(typed)
-        say(f"{s!r}")
+        late = " (late: -20)" if s.late else ""
+        say(f"→ {s.score}/100: {len(s.made)} of {len(q.framework)} points, {len(s.bonus)} bonus{late}")
     report = interview.report()
     say("\n" + report.text())
     return report

@@ -69,7 +69,8 @@ class Report:
 
     def text(self, *, details: bool = True) -> str:
         """The report as plain text (per-question line, and with ``details`` the points made/missed)."""
-        lines = [f"Mock interview: {len(self.rows)} questions, score {self.total}/100 ({self.verdict})", ""]
+        n = len(self.rows)
+        lines = [f"Mock interview: {n} question{'s' if n != 1 else ''}, score {self.total}/100 ({self.verdict})", ""]
         for i, (q, s) in enumerate(self.rows, 1):
             took = f"{s.seconds:.0f} s of {TIME_BUDGET[q.difficulty]:.0f} s" if s.seconds is not None else "untimed"
             lines.append(f"{i}. [{s.score:>3}/100] {q.question}")
