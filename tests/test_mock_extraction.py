@@ -101,6 +101,13 @@ STR = {"type": "string"}
      "Show Maradona's goals", {"player": "Maradona"}),
     (obj(["first_year", "last_year"], first_year=INT, last_year=INT),
      "Count the floods between 1990 and 2005", {"first_year": 1990, "last_year": 2005}),
+    # currencies by name, code or sign, from/to
+    (obj(["amount", "from_currency", "to_currency"], amount=NUM, from_currency={"type": "string", "description": "Currency to convert from"},
+         to_currency={"type": "string", "description": "Currency to convert to"}),
+     "Change 80 pounds into Japanese yen", {"amount": 80, "from_currency": "GBP", "to_currency": "JPY"}),
+    (obj(["amount", "from_currency", "to_currency"], amount=NUM, from_currency={"type": "string", "description": "源货币"},
+         to_currency={"type": "string", "description": "目标货币"}),
+     "把100美元换成人民币", {"amount": 100, "from_currency": "USD", "to_currency": "CNY"}),
     # Chinese: numerals, cities, quoted text, mixed language
     (obj(["city", "days"], city={"type": "string", "description": "城市"}, days={"type": "integer"}),
      "查一下北京未来三天的天气", {"city": "北京", "days": 3}),

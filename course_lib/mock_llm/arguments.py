@@ -710,6 +710,20 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 value = str(m.value)
             else:
                 continue
+        elif m.kind == "currency":
+            if role != "currency" and not ({"currenc", "from", "to", "base", "target"} & slot.keys and "currenc" in
+                                            " ".join(lang.content_stems(str(slot.spec.get("description", ""))))):
+                continue
+            base += 3.5
+            prep = re.search(r"\b(from|to|into|in|for)\s+(?:the\s+)?(?:[\d.,]+\s*)?$",
+                             reading.text[max(0, m.start - 20): m.start], re.I)
+            p = prep.group(1).lower() if prep else ""
+            if wants_from:
+                base += 2.0 if p == "from" or (not p and reading.text[:m.start].count(" to ") == 0) else -1.2
+            if wants_to:
+                base += 2.0 if p in ("to", "into", "in") else -1.2
+            value = m.value
+            rule = "currency"
         elif m.kind == "unit":
             if role == "unit" or "unit" in slot.keys or {"format", "measur"} & slot.keys:
                 base += 3.0 + (1.0 if not slot.dims or m.dim in slot.dims else -1.0)

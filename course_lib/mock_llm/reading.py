@@ -65,8 +65,9 @@ _MULT = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "million": 1
 _CURRENCY_SIGNS = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "¥": "CNY", "￥": "CNY"}
 _UNIT_KEYS = sorted(gz.UNITS, key=len, reverse=True)
 _AMBIGUOUS_UNITS = frozenset({"in", "a", "t", "l", "h", "g", "s", "m", "A", "C", "F", "H", "T", "V", "W", "N", "K", "L",
-                              "degree", "degrees", "度", "year", "day", "pound", "pounds"} - {"m", "s", "year", "day", "g"})
+                              "degree", "degrees", "度", "year", "day"} - {"m", "s", "year", "day", "g"})
 _UNIT_RE = re.compile(r"\s?(" + "|".join(re.escape(u) for u in _UNIT_KEYS) + r")(?![A-Za-z0-9])")
+_UNIT_RE_I = re.compile(_UNIT_RE.pattern, re.I)
 _PER_RE = re.compile(r"\s?(?:per|/|a|an|each)\s+(second|minute|hour|day|week|month|year|annum|person|unit|item|"
                      r"night|mile|km|kilometer|share|hectare|acre|square foot|kg)\b", re.I)
 
@@ -163,8 +164,8 @@ def parse_number_words(words: list[str]) -> tuple[float, int] | None:
 
 
 _NUM_RX = re.compile(
-    r"(?P<cur>US\$|[$€£¥￥])?\s?(?P<num>(?<![\w.])[-−–]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|"
-    r"(?<![\w.])[-−]?\.\d+)(?P<sci>\s?(?:x|×|\*)\s?10\^\s?[-−]?\d+)?(?P<mult>\s?(?:[kKMB]|mn|bn|thousand|million|"
+    r"(?P<cur>US\$|[$€£¥￥])?\s?(?P<num>(?<![A-Za-z0-9_.])[-−–]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|"
+    r"(?<![A-Za-z0-9_.])[-−]?\.\d+)(?P<sci>\s?(?:x|×|\*)\s?10\^\s?[-−]?\d+)?(?P<mult>\s?(?:[kKMB]|mn|bn|thousand|million|"
     r"billion|trillion)(?![A-Za-z]))?")
 _WORD_NUM_RX = re.compile(r"\b(?:(?:a |an )?(?:" + "|".join(sorted(list(_WORDS) + list(_SCALES), key=len, reverse=True))
                           + r")(?:[\s-]+(?:and\s+)?(?:" + "|".join(list(_WORDS) + list(_SCALES))
@@ -181,6 +182,10 @@ def _to_float(raw: str) -> float:
 def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     """``(canonical unit, dimension, surface, end)`` of a unit right after position ``end``."""
     m = _UNIT_RE.match(text, end)
+    if m is None:  # "150 Euros", "3 Meters": the long spellings in any case
+        m = _UNIT_RE_I.match(text, end)
+        if m and (len(m.group(1)) < 3 or not m.group(1).isalpha()):
+            m = None
     if m and m.group(1) in _AMBIGUOUS_UNITS and text[end:end + 1] == " " and not re.match(r"[\s]*(?:[.,;:)?!]|$|and\b|or\b|tall\b|long\b|wide\b|away\b)",
                                                            text[m.end():]):
         m = None  # "35000 in the next 5 years": "in" is not inches
@@ -215,7 +220,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         if not free(s, m.end("num")):
             continue
         raw = m.group("num")
-        if s > 0 and (text[s - 1].isalpha() or text[s - 1] in "_") and raw[0] not in "-−":
+        if s > 0 and (text[s - 1].isascii() and text[s - 1].isalpha() or text[s - 1] in "_") and raw[0] not in "-−":
             continue  # inside a word: "DNA123", "C6H12O6"
         after = text[m.end("num"): m.end("num") + 1]
         if after.isalpha() and after.lower() not in "kmbx" and not _UNIT_RE.match(text, m.end("num")):
@@ -329,6 +334,20 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
 
 _FREQUENCY = {"annually": 1, "yearly": 1, "semi-annually": 2, "semiannually": 2, "biannually": 2, "quarterly": 4,
               "monthly": 12, "weekly": 52, "daily": 365}
+
+
+_CURRENCY_RX = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted((re.escape(k) for k in gz.CURRENCIES if k not in ("$", "¥", "元")),
+                                                                key=len, reverse=True)) + r")(?![A-Za-z])", re.I)
+
+
+def _currencies(text: str) -> list[Mention]:
+    """Currencies named in words or codes: "euros", "US dollars", "JPY", "人民币" -> ISO 4217 codes."""
+    out = []
+    for m in _CURRENCY_RX.finditer(text):
+        word = m.group(1)
+        if word.isupper() or len(word) > 3 or lang.is_chinese(word):
+            out.append(Mention("currency", gz.currency_code(word), word, m.start(), m.end()))
+    return out
 
 
 def _frequencies(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
@@ -764,7 +783,11 @@ def read(text: str) -> Reading:
     places += _geo_names(text, names, places)
     names = [n for n in names if not any(p.start <= n.start < p.end or n.start <= p.start < n.end for p in places)]
     units = _units_alone(text, taken + [(n.start, n.end) for n in numbers])
-    mentions = sorted(quoted + codes + groups + dates + times + exprs + numbers + ranges + places + names + units,
+    currencies = [c for c in _currencies(text) if not any(q.start <= c.start < q.end for q in quoted)]
+    names = [n for n in names if not any(c.start <= n.start < c.end for c in currencies)]
+    places = [p for p in places if not any(c.start <= p.start < c.end for c in currencies)]
+    mentions = sorted(quoted + codes + groups + dates + times + exprs + numbers + ranges + places + names + units
+                      + currencies,
                       key=lambda m: (m.start, -m.end))
     words = [(w.group(0).lower(), w.start(), w.end()) for w in re.finditer(r"[A-Za-z][A-Za-z0-9'_-]*", text)]
     return Reading(text, mentions, _coordinations(text, [m for m in mentions]), words)
