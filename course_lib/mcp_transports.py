@@ -232,13 +232,20 @@ def parse_line(line: bytes) -> tuple[Any, bytes | None]:
 
     The rules: UTF-8 bytes (invalid UTF-8 → -32700), JSON (else -32700), one object, not a
     batch (an array → -32600: MCP has no batches since 2025-06-18), a valid JSON-RPC message
-    (else -32600, echoing the id when there is one), at most :data:`MAX_LINE_BYTES`.
+    (else -32600, echoing the id when there is one), at most :data:`MAX_LINE_BYTES` (else
+    -32600 with the request's id, so that one call fails and the session goes on: C-14).
     """
     from mcp import types
     from mcp.shared.message import SessionMessage
 
     if len(line) > MAX_LINE_BYTES:
-        return None, _error_line(-32600, f"message larger than MAX_LINE_BYTES ({MAX_LINE_BYTES} bytes)")
+        # Answer the request it carried (when it can be read) so the caller fails at once, not at its timeout.
+        try:
+            big = json.loads(line)
+            id = big.get("id") if isinstance(big, dict) and isinstance(big.get("id"), (str, int)) else None
+        except ValueError:
+            id = None
+        return None, _error_line(-32600, f"message larger than MAX_LINE_BYTES ({MAX_LINE_BYTES} bytes)", id)
     try:
         data = json.loads(line.decode("utf-8"))
     except UnicodeDecodeError:

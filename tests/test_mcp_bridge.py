@@ -132,3 +132,16 @@ async def test_registry_served_as_mcp(mode):
 @pytest.fixture
 def anyio_backend():
     return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_c12_sync_bridge_api_works_inside_a_running_event_loop():
+    """A notebook cell runs inside the kernel's loop: the sync API must not call asyncio.run there."""
+    registry = ToolRegistry("t", env={})
+    toolset = MCPToolset(wiki_server(), "loop").start()  # called from a coroutine: a loop is running
+    try:
+        toolset.register_into(registry)
+        reply = json.loads(registry.dispatch(_call("search_wiki", {"query": "vacation"}))["content"])
+        assert reply["result"][0]["id"] == "hr-2"
+    finally:
+        toolset.close()

@@ -176,3 +176,17 @@ async def test_wiki_server(mode):
         assert (await c.call_tool("search_wiki", {"query": "x", "space": "sales"})).is_error
         page = (await c.read_resource("wiki://pages/hr-2")).contents[0].text
         assert page.startswith("# Vacation and holiday policy") and "25 vacation days" in page
+
+
+async def test_c14_a_message_over_the_named_cap_fails_alone(monkeypatch):
+    import course_lib.mcp_transports as transports
+
+    monkeypatch.setattr(transports, "MAX_LINE_BYTES", 10_000)
+    log = await raw_session(project_manager_server(), [
+        _init(), {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+         "params": {"name": "create_task", "arguments": {"title": "x" * 20_000}}},
+        {"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "create_task", "arguments": {"title": "ok"}}}])
+    replies = {m["id"]: m for d, m in log if d == "<--" and isinstance(m, dict) and "id" in m}
+    assert replies[5]["error"]["code"] == -32600 and "MAX_LINE_BYTES" in replies[5]["error"]["message"]
+    assert replies[6]["result"]["structuredContent"]["title"] == "ok"  # the session stays usable

@@ -10,6 +10,7 @@ import json
 from typing import Any, Callable
 
 from ..json_rpc import SPEC_EXAMPLES, same_reply
+from ..hints import Hints
 from . import CheckReport
 
 #: Extra edge cases (C-18): a batch holding one notification, and a lone notification.
@@ -38,6 +39,20 @@ _HINTS = {
 }
 
 
+#: Hints of exercise 07
+#: from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 07``).
+HINTS = Hints('07_json_rpc_batch', [
+    'Lesson 07, section 4: a batch is an array; every entry is judged on its own by `handle_one`, and only '
+    'the replies of requests (entries with an `id`) come back.',
+    'Three cases after `json.loads`: not a list → pass it to `handle_one`; an empty list → one Invalid '
+    'Request error object (not `[]`); a non-empty list → `handle_one` on each entry, keep the replies that '
+    'are not `None`.',
+    '`replies = [r for r in (handle_one(m) for m in message) if r is not None]`, then `return '
+    'json.dumps(replies) if replies else None`. Wrap `json.loads` in `try/except ValueError` and return '
+    '`json.dumps(error_response(PARSE_ERROR))`.',
+], solution_section='Your code: handle')
+
+
 def check_json_rpc_batch(handle: Callable[[str], Any]) -> CheckReport:
     """Send the spec's examples (§7) and C-18's edge cases to ``handle``; one sub-check per rule.
 
@@ -47,7 +62,7 @@ def check_json_rpc_batch(handle: Callable[[str], Any]) -> CheckReport:
     Raises:
         CheckFailed: when any sub-check fails (the report lists hints).
     """
-    report = CheckReport("Exercise 07 · JSON-RPC batches")
+    report = CheckReport("Exercise 07 · JSON-RPC batches", more_help=HINTS.pointer())
     for title, sent, expected in SPEC_EXAMPLES + EXTRA_CASES:
         try:
             raw = handle(sent)

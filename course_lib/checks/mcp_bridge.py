@@ -13,9 +13,22 @@ from typing import Any, Callable
 from ..examples import get_weather
 from ..mcp_servers import wiki_server
 from ..tool_registry import ToolRegistry
+from ..hints import Hints
 from . import CheckReport
 
 QUESTION = "Search the wiki for the onboarding checklist"
+
+
+#: Hints of exercise 10
+#: from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 10``).
+HINTS = Hints('10_mcp_bridge', [
+    'Lesson 10, section 6: `MCPToolset` connects to an MCP server and registers its tools into a registry; '
+    'the agent of lesson 03 then uses them like any other tool.',
+    '`MCPToolset(wiki_target, "wiki").start()` connects; `.register_into(registry)` adds the tools as toolset'
+    ' `mcp:wiki`. Return the toolset. For `ask`, build `Agent(get_client(), registry)`.',
+    '`wiki = MCPToolset(wiki_target, "wiki").start(); wiki.register_into(registry); return wiki` and `return '
+    'Agent(get_client(), registry).run(question)`.',
+], solution_section='Your code: add_wiki_tools and ask')
 
 
 def _fresh_registry() -> ToolRegistry:
@@ -38,7 +51,7 @@ def check_mcp_bridge(add_wiki_tools: Callable[[ToolRegistry, Any], Any],
     """
     from ..mcp_bridge import close_all_toolsets
 
-    report = CheckReport("Exercise 10 · the MCP bridge")
+    report = CheckReport("Exercise 10 · the MCP bridge", more_help=HINTS.pointer())
     server = wiki_server()
     calls: list[str] = []
 

@@ -13,11 +13,25 @@ import json
 from typing import Any, Callable
 
 from ..examples import WIKI_PAGES, WIKI_SPACES, search_wiki
+from ..hints import Hints
 from . import CheckReport
 
 QUERIES = [({"query": "onboarding checklist"}, None), ({"query": "onboarding", "space": "hr"}, None),
            ({"query": "onboarding checklist", "limit": 1}, None)]
 PAGE = "hr-2"  # the page the check reads through the resource template
+
+
+#: Hints of exercise 08
+#: from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 08``).
+HINTS = Hints('08_wiki_mcp_server', [
+    'Lesson 08, section 2: a tool is a decorated function (`@server.tool()`), a resource template a decorated'
+    ' function whose URI has `{page_id}` (`@server.resource("wiki://pages/{page_id}")`).',
+    'The schema comes from the type hints: `query: str` (required), `space: Literal["engineering", "product",'
+    ' "hr", "finance"] | None = None`, `limit: Annotated[int, Field(ge=1, le=20)] = 5`; the docstring is the '
+    'description.',
+    'The tool body is one line, `return find_pages(query, space, limit)`; the resource finds `next(p for p in'
+    ' WIKI_PAGES if p["id"] == page_id)` and returns its title and text as a string.',
+], solution_section='Your code: build_wiki_server')
 
 
 def _ids(result: Any) -> list[str] | None:
@@ -61,7 +75,7 @@ async def check_wiki_mcp_server(build_wiki_server: Callable[[], Any]) -> CheckRe
     from mcp import Client
     from mcp.server import MCPServer
 
-    report = CheckReport("Exercise 08 · the wiki MCP server")
+    report = CheckReport("Exercise 08 · the wiki MCP server", more_help=HINTS.pointer())
     try:
         server = build_wiki_server()
     except NotImplementedError:

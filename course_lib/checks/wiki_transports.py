@@ -16,9 +16,21 @@ from ..examples import search_wiki
 from ..mcp_servers import wiki_server
 from ..mcp_transports import course_server_params, start_http
 from ..servers import stop_server
+from ..hints import Hints
 from . import CheckReport
 
 QUERIES = ["onboarding checklist", "vacation days"]
+
+
+#: Hints of exercise 09
+#: from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 09``).
+HINTS = Hints('09_wiki_over_transports', [
+    'Lesson 09, sections 2 and 4: the same `call_tool` works on any transport; only the way you connect changes.',
+    'stdio: `async with StdioMCP(params) as client:` starts the server as a child process. HTTP: `async with '
+    'http_client(url) as client:` connects to the running server.',
+    'In both: `result = await client.call_tool("search_wiki", {"query": query})`, then return `[hit["id"] for'
+    ' hit in result.structured_content["result"]]`.',
+], solution_section='Your code: search_via_stdio and search_via_http')
 
 
 def _expected(query: str) -> list[str]:
@@ -45,7 +57,7 @@ async def check_wiki_over_transports(search_via_stdio: Callable[[Any, str], Awai
     Raises:
         CheckFailed: when any sub-check fails (the report lists hints).
     """
-    report = CheckReport("Exercise 09 · the wiki over stdio and HTTP")
+    report = CheckReport("Exercise 09 · the wiki over stdio and HTTP", more_help=HINTS.pointer())
     fd, call_log = tempfile.mkstemp(prefix="wiki-calls-", suffix=".log")
     os.close(fd)
     params = course_server_params("wiki", env={"COURSE_MCP_CALL_LOG": call_log})

@@ -1,13 +1,16 @@
 """Runnable demonstrations behind the interview answers: explain from something you saw run.
 
-Each demo is a short function built on the course's own modules (the mock LLM through the
-real ``openai`` client, ``function_calling``, ``strict_mode``, ``tracing``...). It prints
+Each demo is a short function built on the lessons' own modules (the mock LLM through the
+real ``openai`` client, ``function_calling``, ``tool_schemas``, ``tool_registry``,
+``resilience``, ``security``, ``orchestration``, ``json_rpc``, the MCP and A2A modules on the
+official SDKs...), importing what it uses, so its code reads on its own. It prints
 what a candidate should be able to describe in an interview and returns the key values,
 which ``tests/test_interview_demos.py`` asserts. :func:`run_demo` shows a demo's code
 (highlighted in Jupyter) and then runs it; that is what the Q&A notebooks call.
 
 Every demo uses its own :class:`~course_lib.mock_llm.MockLLM`, never a real endpoint:
-the point is the mechanics, and faults are injected on purpose.
+the point is the mechanics, and faults are injected on purpose. MCP, A2A and orchestration
+demos are ``async`` (a notebook awaits them); servers a demo starts are stopped before it ends.
 
 Demos that need a module another lesson has not delivered yet are listed in
 :data:`PENDING` with that module; :func:`run_demo` refuses them with a clear message
