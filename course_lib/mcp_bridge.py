@@ -327,13 +327,19 @@ def serve(registry: ToolRegistry | None = None, *, transport: str = "stdio", por
 
         run_stdio_server(server)
         return
+    import socket
+
     import uvicorn
 
-    from .servers import free_port
-
-    port = port or free_port()
-    print(f"MCP server (streamable HTTP) at http://127.0.0.1:{port}/mcp  (Ctrl+C stops)", file=sys.stderr, flush=True)
-    uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")
+    # Bind before printing the URL, so a host that connects as soon as it reads it is not refused.
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(128)
+    print(f"MCP server (streamable HTTP) at http://127.0.0.1:{sock.getsockname()[1]}/mcp  (Ctrl+C stops)",
+          file=sys.stderr, flush=True)
+    config = uvicorn.Config(server.streamable_http_app(), log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 def describe_tools(tools: Sequence[Any]) -> str:

@@ -145,3 +145,29 @@ async def test_c12_sync_bridge_api_works_inside_a_running_event_loop():
         assert reply["result"][0]["id"] == "hr-2"
     finally:
         toolset.close()
+
+
+def test_course_mcp_serve_over_http_prints_a_url_that_already_accepts():
+    import re
+    import subprocess
+    import sys
+
+    import anyio
+
+    from course_lib.mcp_transports import http_client
+
+    proc = subprocess.Popen([sys.executable, "-m", "course_lib.cli", "mcp", "serve", "--transport", "http"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()  # printed once the socket is bound and listening
+        url = re.search(r"http://127\.0\.0\.1:\d+/mcp", line).group(0)
+
+        async def call() -> dict:
+            async with http_client(url, mode="legacy") as c:
+                return (await c.call_tool("get_weather", {"city": "Paris"})).structured_content
+
+        assert anyio.run(call) == {"temp": 18, "humidity": 72}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+        proc.stderr.close()
