@@ -28,9 +28,14 @@ def _parse(content: Any) -> Any:
         content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
     if isinstance(content, str):
         try:
-            return json.loads(content)
+            content = json.loads(content)
         except ValueError:
             return content.strip()
+    data = content.get("untrusted_data") if isinstance(content, dict) else None
+    if isinstance(data, dict) and "content" in data:
+        # Tool output marked as data (lesson 05's ``as_untrusted``): the model reads the data inside
+        # the wrapper, and as always only quotes it.
+        return _parse(data["content"])
     return content
 
 

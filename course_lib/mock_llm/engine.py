@@ -17,6 +17,11 @@ Theory of operation. For the user's last message the engine
    ``parallel_tool_calls`` is false, an alternative tool when one failed), or writes
    the final answer from the results (:mod:`.answer`).
 
+A clause that refers back to what earlier clauses produce ("get the 2024 revenue, then
+save *a summary* to the wiki") waits for their results: its text argument (``content``,
+``text``, ``summary``...) is written from those results, as a model writes a summary of
+what a tool returned, instead of being copied from the request.
+
 The same request always yields the same decision. :class:`Decision` keeps the scores and
 the evidence so a lesson can show *why* a tool was chosen.
 """
@@ -45,12 +50,18 @@ _CLAUSE_SPLIT = re.compile(r"[.;!?。；！？\n]+|,\s*(?:and\s+)?(?=(?:what|how
 
 @dataclass
 class PlannedCall:
-    """A tool call the model decided to make."""
+    """A tool call the model decided to make.
+
+    ``clause`` is the index of the request clause it serves; ``from_results`` names the
+    arguments to be written from the results of earlier clauses (the call waits for them).
+    """
 
     name: str
     arguments: dict
     evidence: dict[str, Evidence] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
+    clause: int = 0
+    from_results: tuple[str, ...] = ()
 
     def key(self) -> str:
         return self.name + json.dumps(self.arguments, sort_keys=True, ensure_ascii=False)
@@ -370,8 +381,17 @@ def plan_calls(text: str, tools: list[ToolSpec]) -> tuple[list[PlannedCall], dic
     if len({t.name for t, _ in picks}) <= 1:
         picks = [(_best(ranked, distinct)[0], text)]
     calls: list[PlannedCall] = []
-    for tool, clause in picks:
+    for index, (tool, clause) in enumerate(picks):
+        earlier = any(not c.from_results for c in calls)  # something before it produces results
+        slots = _result_slots(tool, clause) if earlier and clause != text else ()
         for call in _calls_for(tool, clause):
+            call.clause = index
+            if slots:  # written later from the earlier clauses' results, not copied from the words
+                call.from_results = slots
+                for slot in slots:
+                    call.arguments.pop(slot, None)
+                    call.evidence.pop(slot, None)
+                call.missing = [m for m in call.missing if m not in slots]
             if call.missing and clause != text:  # a clause may omit what the sentence says
                 whole = fill_arguments(tool.parameters, text, tool_words=_profile(tool).vocab)
                 for m in list(call.missing):
@@ -382,6 +402,27 @@ def plan_calls(text: str, tools: list[ToolSpec]) -> tuple[list[PlannedCall], dic
             if all(c.key() != call.key() for c in calls):
                 calls.append(call)
     return calls, scores, matched
+
+
+#: Words by which a clause points back at what earlier clauses produce ("save *it*", "*a summary*").
+_REFERS_BACK = re.compile(r"\b(?:it|them|the (?:results?|answers?|numbers?|figures?|totals?|findings|outcome)|"
+                          r"(?:a|the|short|brief) summary|summari[sz]e)\b|结果|总结|摘要|汇总", re.I)
+#: Names of text arguments that carry such a summary.
+_RESULT_SLOT_WORDS = frozenset({"content", "text", "body", "summary", "message", "note", "notes", "report",
+                                "details"})
+
+
+def _result_slots(tool: ToolSpec, clause: str) -> tuple[str, ...]:
+    """The free-text arguments of ``tool`` to write from earlier results, when ``clause`` refers to them."""
+    if not _REFERS_BACK.search(clause):
+        return ()
+    out = []
+    for name, spec in (tool.parameters.get("properties") or {}).items():
+        spec = spec if isinstance(spec, dict) else {}
+        words = set(lang.split_identifier(name))
+        if spec.get("type") == "string" and not spec.get("enum") and words & _RESULT_SLOT_WORDS:
+            out.append(name)
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- conversation
@@ -511,12 +552,18 @@ def decide(req: ChatRequest) -> Decision:
             return _emit(req, decision, _calls_for(best, turn.question), "tool_choice='required': best-scoring tool")
         decision.content, decision.reason = _no_tool_answer(turn.question, req.tools)
         return decision
+    waiting = [c for c in plan if c.from_results and any(p.clause < c.clause for p in plan if not p.from_results)]
+    if waiting:  # first the calls whose results they need
+        plan = [c for c in plan if c not in waiting]
     incomplete = [c for c in plan if c.missing]
     if incomplete and req.tool_choice == "auto":
         decision.content = _clarify(incomplete[0], turn.question)
         decision.reason = f"required argument(s) {incomplete[0].missing} not in the request: ask"
         return decision
-    return _emit(req, decision, plan, decision.reason or f"best match: {plan[0].name} (score {scores[plan[0].name]})")
+    reason = decision.reason or f"best match: {plan[0].name} (score {scores[plan[0].name]})"
+    if waiting:
+        reason += f"; {', '.join(dict.fromkeys(c.name for c in waiting))} waits for these results"
+    return _emit(req, decision, plan, reason)
 
 
 def _emit(req: ChatRequest, decision: Decision, calls: list[PlannedCall], reason: str) -> Decision:
@@ -529,13 +576,18 @@ def _emit(req: ChatRequest, decision: Decision, calls: list[PlannedCall], reason
 def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decision: Decision) -> Decision:
     made = {c["function"]["name"] + json.dumps(_args_of(c), sort_keys=True, ensure_ascii=False) for c, _ in turn.done}
     tried = {c["function"]["name"] for c, _ in turn.done}
-    remaining = [c for c in plan if c.key() not in made and not c.missing]
+    remaining = [c for c in plan if not c.from_results and c.key() not in made and not c.missing]
+    remaining += _written_from_results(plan, turn, remaining)
     # A failure that a later call of the same tool repaired (a corrected retry) needs no fallback.
     succeeded = {c["function"]["name"] for c, r in turn.done if not error_of(_maybe_json(r))}
-    failed = [(c, r) for c, r in turn.done if error_of(_maybe_json(r)) and c["function"]["name"] not in succeeded]
+    # A refusal ("kind": "denied": a permission or approval policy said no) is final: looking for
+    # another tool to do what was refused is what a security policy must prevent, so no fallback.
+    failed = [(c, r) for c, r in turn.done if error_of(_maybe_json(r)) and c["function"]["name"] not in succeeded
+              and not _refused(_maybe_json(r))]
     if req.tool_choice != "none" and turn.rounds < MAX_TOOL_ROUNDS:
         if failed and not remaining:
-            remaining = _fallbacks(req, turn, failed, tried)
+            # a step waiting for the failed results is part of the plan, not an alternative to it
+            remaining = _fallbacks(req, turn, failed, tried | {c.name for c in plan if c.from_results})
             if remaining:
                 return _emit(req, decision, remaining, f"{failed[0][0]['function']['name']} failed: trying an alternative")
         elif remaining:
@@ -547,6 +599,45 @@ def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decis
     decision.content = compose_answer(results, turn.question)
     decision.reason = "answer from the tool results"
     return decision
+
+
+def _made(call: PlannedCall, turn: _Turn) -> bool:
+    """Whether ``call`` was already made (arguments written from results are not compared)."""
+    for c, _ in turn.done:
+        args = {k: v for k, v in _args_of(c).items() if k not in call.from_results}
+        if c["function"]["name"] == call.name and args == call.arguments:
+            return True
+    return False
+
+
+def _written_from_results(plan: list[PlannedCall], turn: _Turn, pending: list[PlannedCall]) -> list[PlannedCall]:
+    """The waiting calls whose earlier clauses have all answered, with their text written from those answers.
+
+    A waiting call is dropped when an earlier result is an error: a summary of a failure is not
+    what the user asked to save (the final answer reports the failure instead).
+    """
+    out = []
+    for call in plan:
+        if not call.from_results or call.missing or _made(call, turn):
+            continue
+        earlier = [p for p in plan if p.clause < call.clause and not p.from_results]
+        if any(p in pending for p in earlier):
+            continue  # an earlier call has not been made yet
+        keys = {p.key() for p in earlier}
+        inputs = [(c["function"]["name"], _args_of(c), r) for c, r in turn.done
+                  if c["function"]["name"] + json.dumps(_args_of(c), sort_keys=True, ensure_ascii=False) in keys]
+        if not inputs or any(error_of(_maybe_json(r)) for _, _, r in inputs):
+            continue
+        text = compose_answer(inputs, turn.question)
+        ready = PlannedCall(call.name, {**call.arguments, **{slot: text for slot in call.from_results}},
+                            dict(call.evidence), [], call.clause, call.from_results)
+        out.append(ready)
+    return out
+
+
+def _refused(result: Any) -> bool:
+    """Whether a tool result is a refusal by a policy (the registry's ``"kind": "denied"``)."""
+    return isinstance(result, dict) and result.get("kind") == "denied"
 
 
 def _maybe_json(content: str) -> Any:
