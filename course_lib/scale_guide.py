@@ -1,0 +1,259 @@
+"""Which layer do you need? Seed 000 §5's scale guide as a decision helper.
+
+Seed 000 §5 ranks the three ways to give an agent tools by complexity and by the scale they
+suit, and Q2 turns it into rules of thumb:
+
+=====================================  =================  =====================================
+stage                                   complexity         suits
+=====================================  =================  =====================================
+own function calling + JSON Schema      low: simple        one framework, small scale
+MCP, the standard tool interface        medium             several frameworks, shared tools
+A2A + MCP, the full standard stack      high               enterprise multi-agent systems
+=====================================  =================  =====================================
+
+("内部小工具（< 10 个）→ 直接 Function Calling；跨框架共享工具、或第三方工具 → MCP；完全云原生企业
+→ MCP + A2A".) :func:`recommend` applies those rules to a :class:`Scenario` and says *why*;
+:func:`scale_guide_figure` draws the seed's staircase with scenarios on it;
+:func:`scale_guide_widget` lets a learner move the sliders. The thresholds are the seed's
+(10 tools) or stated in :data:`RULES`: they are rules of thumb, not laws, which is why every
+recommendation lists its reasons.
+
+Taught in lesson 12.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from .diagrams import CourseFigure, figure
+from .widgets import WithFallback, widgets_available
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One step of the seed's staircase."""
+
+    key: str
+    name: str
+    complexity: str
+    suits: str
+
+    def __repr__(self) -> str:
+        return f"Stage({self.key!r}: {self.name})"
+
+
+#: The three stages of seed 000 §5, lowest first.
+STAGES: tuple[Stage, ...] = (
+    Stage("function_calling", "own function calling + JSON Schema", "low: simple to build",
+          "one framework, a few tools, small scale"),
+    Stage("mcp", "MCP: a standard tool interface", "medium: build a tool once, use it everywhere",
+          "several frameworks or hosts sharing tools; third-party tools"),
+    Stage("a2a_mcp", "A2A + MCP: the full standard stack", "high: agents, cards, tasks, servers",
+          "enterprise systems of many agents, run by different teams"),
+)
+_BY_KEY = {s.key: s for s in STAGES}
+
+#: The thresholds the rules use (seed 000 Q2: "internal small tools (< 10) -> function calling").
+RULES = {"many_tools": 10, "many_agents": 3}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A system to build, described by what decides the layer.
+
+    Attributes:
+        name: a short description.
+        tools: how many tools the agents use.
+        hosts: how many applications or agent frameworks must use the *same* tools (your agent, an
+            IDE, a desktop assistant...).
+        third_party_tools: some tools are written and run by another team or a vendor.
+        agents: how many agents, each with its own model and loop, must work together.
+        other_owners: some of those agents belong to other teams or companies: you cannot import
+            their code, only talk to them.
+    """
+
+    name: str
+    tools: int = 3
+    hosts: int = 1
+    third_party_tools: bool = False
+    agents: int = 1
+    other_owners: bool = False
+
+    def __post_init__(self) -> None:
+        if self.tools < 0 or self.hosts < 1 or self.agents < 1:
+            raise ValueError("tools must be >= 0, hosts and agents >= 1")
+
+    def __repr__(self) -> str:
+        return (f"Scenario({self.name!r}: {self.tools} tools, {self.hosts} host{'s' * (self.hosts != 1)}, "
+                f"{self.agents} agent{'s' * (self.agents != 1)}"
+                + (", third-party tools" if self.third_party_tools else "")
+                + (", agents of other teams" if self.other_owners else "") + ")")
+
+
+@dataclass
+class Advice:
+    """What :func:`recommend` says: the stage and the reasons, each naming the fact that decided it."""
+
+    scenario: Scenario
+    stage: Stage
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def level(self) -> int:
+        """0, 1 or 2: the stage's step on the staircase."""
+        return STAGES.index(self.stage)
+
+    def text(self) -> str:
+        return f"{self.scenario.name} -> {self.stage.name}\n" + "\n".join(f"  - {r}" for r in self.reasons)
+
+    def __repr__(self) -> str:
+        return f"Advice({self.scenario.name!r} -> {self.stage.key})"
+
+
+def recommend(scenario: Scenario) -> Advice:
+    """The stage of seed 000 §5 that ``scenario`` needs, with the reasons.
+
+    Rules (first match wins, from the top of the staircase down):
+
+    * **A2A + MCP** when agents must cooperate across owners (``agents >= 2`` and ``other_owners``)
+      or there are many agents (``agents >= 3``): they need cards to discover each other and a
+      task protocol to delegate, and their tools are best shared through MCP;
+    * **MCP** when the same tools serve several hosts (``hosts >= 2``), some tools are third-party,
+      or there are ``>= 10`` tools (seed 000 Q2: "< 10 internal tools -> function calling");
+    * otherwise **own function calling** with JSON Schema: simplest, nothing to run.
+
+    Args:
+        scenario: the system to build.
+
+    Returns:
+        An :class:`Advice`.
+
+    Example:
+        >>> recommend(Scenario("weather bot", tools=2)).stage.key
+        'function_calling'
+        >>> recommend(Scenario("IDE + desktop app", tools=6, hosts=2)).stage.key
+        'mcp'
+        >>> recommend(Scenario("finance + HR agents", tools=12, agents=2, other_owners=True)).stage.key
+        'a2a_mcp'
+
+    Taught in lesson 12 (seed 000 §5 and Q2).
+    """
+    s = scenario
+    if s.agents >= 2 and s.other_owners:
+        return Advice(s, _BY_KEY["a2a_mcp"], [
+            f"{s.agents} agents, some run by other teams: you only see their Agent Cards, so they discover each "
+            "other and delegate Tasks over A2A", "each agent still needs tools: MCP servers keep them shareable"])
+    if s.agents >= RULES["many_agents"]:
+        return Advice(s, _BY_KEY["a2a_mcp"], [
+            f"{s.agents} agents delegating to each other (>= {RULES['many_agents']}): Agent Cards, task states and "
+            "streaming (A2A) beat hand-made calls between them", "each agent still needs tools: MCP servers keep "
+            "them shareable"])
+    reasons = []
+    if s.hosts >= 2:
+        reasons.append(f"{s.hosts} hosts use the same tools: one MCP server instead of {s.hosts} integrations")
+    if s.third_party_tools:
+        reasons.append("third-party tools: their owners run an MCP server, you connect to it")
+    if s.tools >= RULES["many_tools"]:
+        reasons.append(f"{s.tools} tools (>= {RULES['many_tools']}): group them into servers and discover them "
+                       "with tools/list")
+    stage = _BY_KEY["mcp"] if reasons else _BY_KEY["function_calling"]
+    if not reasons:
+        reasons.append(f"{s.tools} tool{'s' * (s.tools != 1)} (< {RULES['many_tools']}), one host, all your own: "
+                       "send their JSON Schemas with each request; nothing else to run")
+    if s.agents == 2:
+        reasons.append("2 agents of one team: the second can be a tool of the first, in the same program; move to "
+                       "A2A when another team runs it")
+    return Advice(s, stage, reasons)
+
+
+#: Scenarios to try (lesson 12), from a weather bot to a company of agents.
+EXAMPLE_SCENARIOS: tuple[Scenario, ...] = (
+    Scenario("a weather chatbot", tools=2),
+    Scenario("an internal helpdesk bot", tools=7),
+    Scenario("a coding agent, an IDE and a desktop assistant sharing tools", tools=8, hosts=3),
+    Scenario("a support bot using a vendor's ticket tools", tools=5, third_party_tools=True),
+    Scenario("this capstone: an orchestrator and the finance team's agent", tools=11, hosts=1,
+             third_party_tools=True, agents=2, other_owners=True),
+    Scenario("a company of agents: finance, HR, IT, sales", tools=40, hosts=3, agents=6, other_owners=True),
+)
+
+
+def advice_table(scenarios: Iterable[Scenario] = EXAMPLE_SCENARIOS) -> str:
+    """One line per scenario: its stage and the first reason."""
+    rows = []
+    for s in scenarios:
+        a = recommend(s)
+        rows.append(f"{s.name[:58]:<58} -> {a.stage.key:<16} {a.reasons[0]}")
+    return "\n".join(rows)
+
+
+def scale_guide_figure(scenarios: Sequence[Scenario] = EXAMPLE_SCENARIOS, *,
+                       title: str = "Seed 000 §5: which layer for which scale") -> CourseFigure:
+    """The seed's staircase (complexity up, scale right), each scenario placed on its stage.
+
+    Returns:
+        A :class:`~course_lib.diagrams.CourseFigure`; the text fallback is :func:`advice_table`.
+    """
+    advice = [recommend(s) for s in scenarios]
+    fig = figure(9.0, 4.6, text=advice_table(scenarios))
+    ax = fig.add_axes((0.07, 0.1, 0.9, 0.8))
+    colours = ("#1f5fa8", "#00796b", "#c2185b")
+    for i, stage in enumerate(STAGES):
+        ax.fill_between([i, 3], [i, i], [i + 1, i + 1], color=colours[i], alpha=0.12, step="pre")
+        ax.plot([i, i, 3], [i + 1, i + 1, i + 1], color=colours[i], lw=1.5)
+        ax.text(i + 0.05, i + 0.88, stage.name, fontsize=10, weight="bold", color=colours[i], va="top")
+        ax.text(i + 0.05, i + 0.62, f"{stage.complexity}\n{stage.suits}", fontsize=8, color="#333333", va="top")
+    placed: dict[int, int] = {}
+    for number, a in enumerate(advice, start=1):
+        n = placed.get(a.level, 0)
+        placed[a.level] = n + 1
+        x, y = a.level + 0.25 + 0.18 * n, a.level + 0.22
+        ax.plot([x], [y], marker="o", color=colours[a.level], markersize=9)
+        ax.annotate(str(number), (x, y), ha="center", va="center", fontsize=6, color="white", weight="bold")
+    legend = "\n".join(f"{i + 1}. {a.scenario.name[:60]}" for i, a in enumerate(advice))
+    ax.text(3.05, 0.05, legend, fontsize=7.5, va="bottom", ha="left", color="#333333")
+    ax.set_xlim(0, 5.2)
+    ax.set_ylim(0, 3.1)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_xlabel("scale: tools, hosts, agents, owners →")
+    ax.set_ylabel("complexity →")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.set_title(title, fontsize=11)
+    return fig
+
+
+def scale_guide_widget(start: Scenario | None = None) -> WithFallback:
+    """Sliders and checkboxes for a :class:`Scenario`; the advice updates as you move them.
+
+    Text fallback (nbval, GitHub): :func:`advice_table` of the example scenarios.
+    """
+    text = "Try the scale guide in JupyterLab (sliders). The example scenarios:\n" + advice_table()
+    if not widgets_available():
+        return WithFallback(None, text)
+    import html
+
+    import ipywidgets as w
+
+    s = start or Scenario("your system")
+    tools = w.IntSlider(value=s.tools, min=0, max=50, description="tools")
+    hosts = w.IntSlider(value=s.hosts, min=1, max=6, description="hosts")
+    agents = w.IntSlider(value=s.agents, min=1, max=8, description="agents")
+    third = w.Checkbox(value=s.third_party_tools, description="third-party tools")
+    owners = w.Checkbox(value=s.other_owners, description="agents of other teams")
+    out = w.HTML()
+
+    def show(_: Any = None) -> None:
+        a = recommend(Scenario(s.name, tools.value, hosts.value, third.value, agents.value, owners.value))
+        items = "".join(f"<li>{html.escape(r)}</li>" for r in a.reasons)
+        out.value = f"<b>→ {html.escape(a.stage.name)}</b> <i>({html.escape(a.stage.complexity)})</i><ul>{items}</ul>"
+
+    for control in (tools, hosts, agents, third, owners):
+        control.observe(show, names="value")
+    show()
+    return WithFallback(w.VBox([w.HBox([tools, hosts, agents]), w.HBox([third, owners]), out]), text)
+
+
+__all__ = ["Advice", "EXAMPLE_SCENARIOS", "RULES", "STAGES", "Scenario", "Stage", "advice_table", "recommend",
+           "scale_guide_figure", "scale_guide_widget"]

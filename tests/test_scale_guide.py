@@ -1,0 +1,53 @@
+"""Seed 000 §5's scale guide as rules: each rule, its boundary, and the reasons it gives."""
+from __future__ import annotations
+
+import pytest
+
+from course_lib.scale_guide import (EXAMPLE_SCENARIOS, RULES, STAGES, Scenario, advice_table, recommend,
+                                    scale_guide_figure, scale_guide_widget)
+
+
+@pytest.mark.parametrize("scenario, stage", [
+    (Scenario("few own tools", tools=9), "function_calling"),
+    (Scenario("ten tools", tools=10), "mcp"),  # seed Q2: "< 10 internal tools -> function calling"
+    (Scenario("two hosts", tools=3, hosts=2), "mcp"),
+    (Scenario("vendor tools", tools=3, third_party_tools=True), "mcp"),
+    (Scenario("two agents, one team", tools=3, agents=2), "function_calling"),
+    (Scenario("two agents, one team, shared tools", tools=3, hosts=2, agents=2), "mcp"),
+    (Scenario("two agents, two teams", tools=3, agents=2, other_owners=True), "a2a_mcp"),
+    (Scenario("three agents", tools=3, agents=3), "a2a_mcp"),
+    (Scenario("one agent of another team is still one agent", tools=3, other_owners=True), "function_calling"),
+])
+def test_each_rule_and_its_boundary(scenario, stage):
+    assert recommend(scenario).stage.key == stage
+
+
+def test_reasons_name_the_facts_that_decided():
+    advice = recommend(Scenario("mixed", tools=12, hosts=2, third_party_tools=True))
+    assert advice.level == 1
+    assert advice.reasons == [
+        "2 hosts use the same tools: one MCP server instead of 2 integrations",
+        "third-party tools: their owners run an MCP server, you connect to it",
+        f"12 tools (>= {RULES['many_tools']}): group them into servers and discover them with tools/list"]
+    small = recommend(Scenario("small", tools=1))
+    assert small.reasons == ["1 tool (< 10), one host, all your own: send their JSON Schemas with each request; "
+                             "nothing else to run"]
+    assert "2 agents of one team" in recommend(Scenario("pair", agents=2)).text()
+
+
+def test_examples_cover_the_three_stages_in_order():
+    levels = [recommend(s).level for s in EXAMPLE_SCENARIOS]
+    assert levels == sorted(levels) and set(levels) == {0, 1, 2}
+    assert [s.key for s in STAGES] == ["function_calling", "mcp", "a2a_mcp"]
+
+
+def test_pictures_and_widget_have_the_table_as_text():
+    table = advice_table()
+    assert len(table.splitlines()) == len(EXAMPLE_SCENARIOS)
+    assert scale_guide_figure().fallback_text == table
+    assert scale_guide_widget().text.endswith(table)
+
+
+def test_a_scenario_must_make_sense():
+    with pytest.raises(ValueError):
+        Scenario("nobody", agents=0)
