@@ -309,17 +309,23 @@ class TracedApprover:
 class _RetryNotes:
     """A stand-in trace for the retry loop of lesson 04: only what is news goes into the run's trace.
 
-    ``retry_call`` opens a span per attempt; a first attempt that succeeds is not news (it would
-    add a span to every tool call), so it is dropped, while a failed attempt, each wait and each
-    later attempt are recorded on the ``Tools`` lane, named after the tool.
+    ``retry_call`` opens a span per attempt, on a lane per attempt; a first attempt that succeeds
+    is not news (it would add a span and a lane to every tool call), so it is dropped, while a
+    failed attempt, each wait and each later attempt are recorded on the ``Tools`` lane, labelled
+    with the tool's name.
     """
 
     def __init__(self, trace: Trace, lane: str = "Tools") -> None:
         self.trace, self.lane = trace, lane
 
+    @staticmethod
+    def _tool(lane: str) -> str:
+        return re.sub(r" try \d+$", "", lane)  # lesson 04 draws each attempt on its own lane: "<tool> try 2"
+
     @contextmanager
     def span(self, lane: str, label: str, *, layer: str = "", payload: Any = None) -> Iterator[Event]:
-        with self.trace.span(self.lane, f"{lane}: {label}", layer=layer or "tool", payload=payload) as event:
+        with self.trace.span(self.lane, f"{self._tool(lane)}: {label}", layer=layer or "tool",
+                             payload=payload) as event:
             try:
                 yield event
             except BaseException:
@@ -329,7 +335,7 @@ class _RetryNotes:
                     self.trace.events.remove(event)
 
     def add(self, src: str, dst: str, label: str, **kwargs: Any) -> Event:
-        return self.trace.add(self.lane, self.lane, f"{src}: {label}", **kwargs)
+        return self.trace.add(self.lane, self.lane, f"{self._tool(src)}: {label}", **kwargs)
 
 
 # =========================================================================== one run
