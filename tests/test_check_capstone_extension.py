@@ -1,7 +1,6 @@
 """Exercise 12's check: the solution passes, and each typical mistake gets its own kind hint."""
 from __future__ import annotations
 
-import pytest
 
 from course_lib.checks import CheckFailed
 from course_lib.checks.capstone_extension import HINTS, check_capstone_extension
