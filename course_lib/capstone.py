@@ -326,13 +326,9 @@ class _RetryNotes:
     def span(self, lane: str, label: str, *, layer: str = "", payload: Any = None) -> Iterator[Event]:
         with self.trace.span(self.lane, f"{self._tool(lane)}: {label}", layer=layer or "tool",
                              payload=payload) as event:
-            try:
-                yield event
-            except BaseException:
-                raise
-            else:
-                if label == "attempt 1":
-                    self.trace.events.remove(event)
+            yield event
+        if label == "attempt 1":  # reached only when the attempt succeeded (a failure raises through)
+            self.trace.events.remove(event)
 
     def add(self, src: str, dst: str, label: str, **kwargs: Any) -> Event:
         return self.trace.add(self.lane, self.lane, f"{self._tool(src)}: {label}", **kwargs)
@@ -417,7 +413,8 @@ class CapstoneRun:
         lines.append(f"Function calling  {model_calls} model call{'s' * (model_calls != 1)}; tool_calls per step: "
                      + (" | ".join(rounds) or "none"))
         builtin = self.called("builtin")
-        lines.append("Built-in tools    " + (", ".join(builtin) or "none") + " (Python functions in the registry)")
+        lines.append("Built-in tools    " + (f"{', '.join(builtin)} (Python functions in this process: no protocol)"
+                                             if builtin else "none called"))
         mcp = [e for e in self.messages("mcp") if e.kind == "request"]
         by_server: dict[str, list[str]] = {}
         for e in mcp:

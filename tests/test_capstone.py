@@ -97,7 +97,7 @@ def test_the_run_trace_starts_at_zero_and_draws(fresh):
     assert run.lanes()[:4] == ["User", "Orchestrator", "LLM", "Tools"]
     assert run.diagram().fallback_text.splitlines()[0].endswith("What's the weather in Tokyo?")
     picture = run.picture()
-    assert "Built-in tools    get_weather" in picture.fallback_text
+    assert "Built-in tools    get_weather (Python functions in this process" in picture.fallback_text
 
 
 def test_a_transient_fault_is_retried_and_recovered(fresh):
