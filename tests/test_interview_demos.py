@@ -294,6 +294,19 @@ def test_a2a_task(capsys):
     assert "GET /.well-known/agent-card.json" in out and "SendStreamingMessage" in out
 
 
+def test_capstone_run(capsys):
+    r, out = _run("capstone_run", capsys)
+    assert r["layers"][:3] == ["app", "llm", "tool"] and {"a2a", "mcp"} <= set(r["layers"])
+    assert r["builtin"] == ["get_weather"] and sorted(r["mcp"]) == ["create_task", "save_note"]
+    assert r["a2a"] == ["ask_finance_db_agent_finance_report"]
+    assert "1279.9" in r["answer"] and "28 °C" in r["answer"]
+    assert any("attempt 1 ✗" in label for label in r["retries"])         # the injected fault, retried
+    assert sorted(r["approvals"]) == [("create_task", True), ("save_note", True)] and r["refusals"] == []
+    assert "A2A               Finance DB agent" in out
+    from course_lib.servers import running_servers
+    assert not [s for s in running_servers() if s.name.startswith("interview-capstone")]
+
+
 def test_tool_catalogue():
     tools = tool_catalogue()
     names = [t["function"]["name"] for t in tools]
@@ -347,4 +360,4 @@ def test_pending_demos_refuse_clearly(monkeypatch):
 def test_most_questions_are_backed_by_a_demo_today():
     bank = load_bank()
     written = [q for q in bank if q.demo in DEMOS]
-    assert len(written) >= 35
+    assert len(written) == len(bank)  # every question has its demonstration
