@@ -41,8 +41,31 @@ def clean(nb: Any, *, keep_outputs: bool) -> Any:
         # Outputs nbval is told to ignore differ per machine: saving them is only noise.
         keep = keep_outputs and "NBVAL_IGNORE_OUTPUT" not in cell.source
         outputs = [_clean_output(o) for o in cell.outputs] if keep else []
-        cell.outputs = [o for o in outputs if o is not None]
+        cell.outputs = _merge_streams([o for o in outputs if o is not None])
     return nb
+
+
+def _merge_streams(outputs: list[Any]) -> list[Any]:
+    """Join consecutive ``stream`` outputs of the same name into one.
+
+    A kernel splits printed text into chunks differently from run to run; without this,
+    every refresh would rewrite unchanged notebooks (nbval compares the joined text anyway).
+    """
+    merged: list[Any] = []
+    for out in outputs:
+        prev = merged[-1] if merged else None
+        if (out.get("output_type") == "stream" and prev is not None and prev.get("output_type") == "stream"
+                and prev.get("name") == out.get("name")):
+            prev["text"] = _text(prev["text"]) + _text(out["text"])
+            continue
+        if out.get("output_type") == "stream":
+            out["text"] = _text(out["text"])
+        merged.append(out)
+    return merged
+
+
+def _text(value: Any) -> str:
+    return "".join(value) if isinstance(value, list) else value
 
 
 def _clean_output(output: Any) -> Any:
