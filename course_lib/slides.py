@@ -15,14 +15,16 @@ derived from the lesson's structure, so a lesson is presentable the moment it is
 ``NBVAL_IGNORE_OUTPUT``). Open the file in a browser: reveal.js, require.js and jQuery come
 from a CDN, as with every nbconvert slide deck, unless a local copy sits beside the decks
 (:data:`OFFLINE_HINT` puts one there once; the decks then work with no network).
-``course slides --tag NN`` writes the derived metadata into a lesson, for hand-tuning.
+``course slides --tag NN`` writes the derived metadata into a lesson, for hand-tuning; it first
+cuts a markdown cell before a section heading that sits in its middle (:func:`split_at_headings`),
+so that every section starts a slide of its own.
 """
 from __future__ import annotations
 
 import copy
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import nbformat
 
@@ -73,17 +75,92 @@ def with_slide_metadata(nb: Any, *, overwrite: bool = False) -> Any:
     return nb
 
 
-def tag_notebook(path: Path | str, *, overwrite: bool = False) -> int:
-    """Write slide metadata into a lesson notebook (derived where missing); returns how many cells changed."""
+_HEADING = re.compile(r"#{1,3}\s")
+_FENCE = re.compile(r"\s*(```|~~~)")
+
+
+def hidden_headings(cell: Any) -> list[int]:
+    """Line numbers of the ``#``/``##``/``###`` headings a markdown cell holds *after* its first line.
+
+    A slide starts at a cell, so such a heading does not start one: its section runs on at the bottom
+    of the previous slide. Headings in code fences do not count, nor a heading that only follows other
+    headings (``## 1. Steps`` directly over ``### Step 1`` is one title slide, as intended).
+
+    Example:
+        >>> hidden_headings(nbformat.v4.new_markdown_cell("Some prose.\\n\\n## 3. Next section\\nMore."))
+        [2]
+        >>> hidden_headings(nbformat.v4.new_markdown_cell("## 1. Steps\\n\\n### Step 1\\nText."))
+        []
+    """
+    if cell.cell_type != "markdown":
+        return []
+    found, fenced, only_headings = [], False, True
+    for number, line in enumerate(cell.source.splitlines()):
+        if _FENCE.match(line):
+            fenced = not fenced
+        is_heading = not fenced and bool(_HEADING.match(line))
+        if is_heading and number > 0 and not only_headings:
+            found.append(number)
+        if line.strip() and not is_heading:
+            only_headings = False
+    return found
+
+
+def split_at_headings(nb: Any) -> tuple[Any, int]:
+    """A copy of ``nb`` where every markdown cell is cut before each of its :func:`hidden_headings`.
+
+    The first part keeps the cell's id and metadata; each new part gets the id ``<id>-<n>`` (stable,
+    so splitting the same notebook twice gives the same file) and no metadata. Text is not changed,
+    only divided. Returns ``(the copy, how many cells were added)``.
+    """
+    nb = copy.deepcopy(nb)
+    cells, added = [], 0
+    for cell in nb.cells:
+        cuts = hidden_headings(cell)
+        if not cuts:
+            cells.append(cell)
+            continue
+        lines = cell.source.splitlines()
+        bounds = [0, *cuts, len(lines)]
+        parts = ["\n".join(lines[a:b]).strip("\n") for a, b in zip(bounds, bounds[1:])]
+        cell.source = parts[0]
+        cells.append(cell)
+        for n, part in enumerate(parts[1:], start=1):
+            new = nbformat.v4.new_markdown_cell(part)
+            if cell.get("id"):
+                new.id = f"{cell.id}-{n}"
+            cells.append(new)
+            added += 1
+    nb.cells = cells
+    return nb, added
+
+
+class Tagging(NamedTuple):
+    """What :func:`tag_notebook` did: ``split`` cells added at hidden headings, ``tagged`` cells given metadata."""
+
+    split: int
+    tagged: int
+
+
+def tag_notebook(path: Path | str, *, overwrite: bool = False, split: bool = True) -> Tagging:
+    """Write slide metadata into a lesson notebook (derived where missing), after cutting its markdown
+    cells at hidden section headings (``split``; see :func:`split_at_headings`).
+
+    Outputs and code are untouched, so the lesson's stored outputs stay valid (nbval).
+
+    Returns:
+        :class:`Tagging`: how many cells were added by splitting and how many got new slide metadata.
+    """
     from .notebooks import read, write
 
     path = Path(path)
     nb = read(path)
-    tagged = with_slide_metadata(nb, overwrite=overwrite)
-    changed = sum(a.metadata.get("slideshow") != b.metadata.get("slideshow") for a, b in zip(nb.cells, tagged.cells))
-    if changed:
+    cut, added = split_at_headings(nb) if split else (nb, 0)
+    tagged = with_slide_metadata(cut, overwrite=overwrite)
+    changed = sum(a.metadata.get("slideshow") != b.metadata.get("slideshow") for a, b in zip(cut.cells, tagged.cells))
+    if changed or added:
         write(tagged, path)
-    return changed
+    return Tagging(added, changed)
 
 
 def outline(nb: Any) -> list[tuple[str, str]]:

@@ -76,3 +76,56 @@ def test_course_slides_cli(tmp_path, capsys):
     assert cli.main(["slides"]) == 2
     assert cli.main(["slides", "99"]) == 2
     assert "no lesson '99'" in capsys.readouterr().err
+
+
+def test_docstring_examples_of_the_slides_module():
+    import doctest
+
+    result = doctest.testmod(slides, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+def test_a_heading_in_the_middle_of_a_cell_is_split_off():
+    fenced = "```bash\n# a shell comment, not a heading\n```"
+    cell = nbformat.v4.new_markdown_cell(f"Prose.\n\n## 3. Next\nText.\n{fenced}\n### 3.1 Step\nMore.")
+    cell.id, cell.metadata["slideshow"] = "abc123", {"slide_type": "fragment"}
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Lesson 42 · T"), cell,
+                                         nbformat.v4.new_markdown_cell("## 4. Title\n\n### Step 1\nText.")])
+    assert slides.hidden_headings(cell) == [2, 7] and slides.hidden_headings(nb.cells[2]) == []
+    split, added = slides.split_at_headings(nb)
+    assert added == 2 and [c.source for c in split.cells[1:4]] == [
+        "Prose.", f"## 3. Next\nText.\n{fenced}", "### 3.1 Step\nMore."]
+    assert [c.id for c in split.cells[1:4]] == ["abc123", "abc123-1", "abc123-2"]
+    assert split.cells[1].metadata == {"slideshow": {"slide_type": "fragment"}} and split.cells[2].metadata == {}
+    assert [slides.slide_type(c, i) for i, c in enumerate(split.cells)] == [
+        "slide", "fragment", "slide", "subslide", "slide"]
+    assert "\n".join(c.source for c in split.cells[1:4]).replace("\n\n", "\n") == cell.source.replace("\n\n", "\n")
+    assert slides.split_at_headings(split)[1] == 0, "splitting twice changes nothing"
+    assert len(nb.cells) == 3, "the input is not modified"
+
+
+def test_tag_writes_splits_and_metadata_and_keeps_outputs(tmp_path):
+    code = nbformat.v4.new_code_cell("print(1)")
+    code.outputs = [nbformat.v4.new_output("stream", text="1\n")]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Lesson 42 · T"), code,
+                                         nbformat.v4.new_markdown_cell("Prose.\n\n## 2. Next\nText.")])
+    path = tmp_path / "42_t.ipynb"
+    nbformat.write(nb, str(path))
+    assert slides.tag_notebook(path) == slides.Tagging(split=1, tagged=4)
+    again = read(path)
+    assert [c.metadata["slideshow"]["slide_type"] for c in again.cells] == ["slide", "-", "-", "slide"]
+    assert again.cells[1].outputs == code.outputs
+    assert slides.tag_notebook(path) == slides.Tagging(0, 0)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda l: l.path.stem)
+def test_every_lesson_carries_slide_metadata_and_each_section_starts_a_slide(lesson):
+    nb = read(lesson.path)
+    types = [c.metadata.get("slideshow", {}).get("slide_type") for c in nb.cells]
+    assert all(t in slides.SLIDE_TYPES for t in types), f"run `course slides --tag {lesson.number}`"
+    assert not [c.source.splitlines()[n] for c in nb.cells for n in slides.hidden_headings(c)], (
+        f"a section heading inside a cell: run `course slides --tag {lesson.number}`")
+    sections = [line for c in nb.cells if c.cell_type == "markdown"
+                for line in c.source.splitlines() if re.match(r"##? ", line)]
+    assert [line for kind, line in slides.outline(nb) if kind == "slide"] == sections
+    assert nb.cells[-1].cell_type == "markdown" or types[-1] == "skip", "the clean-up cell is not a slide's content"

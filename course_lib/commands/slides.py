@@ -12,7 +12,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--execute", action="store_true", help="run the lesson first so every output is on the slides")
     p.add_argument("--reveal-prefix", help="URL or relative path of reveal.js 4 (default: a CDN)")
     p.add_argument("--tag", action="store_true",
-                   help="instead of building: write the derived slide metadata into the lessons (maintainers)")
+                   help="instead of building: split cells at section headings and write the derived slide "
+                        "metadata into the lessons (maintainers)")
     p.add_argument("--outline", action="store_true", help="instead of building: print each lesson's slide outline")
     p.set_defaults(func=_run)
 
@@ -28,13 +29,19 @@ def _run(args: argparse.Namespace) -> int:
     paths = [l.path for l in lessons()] if names == ["all"] else [slides.find_lesson(n) for n in names]
     for path in paths:
         if args.tag:
-            print(f"{path}: slide metadata on {slides.tag_notebook(path)} more cells")
+            done = slides.tag_notebook(path)
+            print(f"{path}: {done.split} cells split at a section heading, slide metadata on {done.tagged} more cells")
         elif args.outline:
             from ..notebooks import read
 
+            nb = read(path)
             print(path.name)
-            for kind, line in slides.outline(read(path)):
+            for kind, line in slides.outline(nb):
                 print(f"  {'▶' if kind == 'slide' else '  ↳'} {line}")
+            for cell in nb.cells:  # a heading in the middle of a cell does not start a slide
+                for number in slides.hidden_headings(cell):
+                    print(f"  ⚠ not a slide (inside a cell): {cell.source.splitlines()[number]}"
+                          f"  (`course slides --tag {path.name[:2]}` splits it off)")
         else:
             target = slides.build_slides(path, args.out or slides.OUT_DIR, execute=args.execute,
                                          reveal_prefix=args.reveal_prefix)
