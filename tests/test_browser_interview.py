@@ -12,91 +12,25 @@ Skipped, with the reason, when Chromium or Playwright is missing (``make browser
 from __future__ import annotations
 
 import json
-import os
 import re
-import secrets
-import shutil
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
+from browser_support import (CHROMIUM, CHROMIUM_ARGS, SCREENSHOT_DIR, count_code_cells, jupyterlab,
+                             open_notebook, require_browser, run_all_cells)
 from course_lib.notebooks import ROOT
-from course_lib.servers import free_port
 
 PRACTICE = ROOT / "notebooks" / "interview" / "00_practice.ipynb"
-CHROMIUM = os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium")
-SCREENSHOT_DIR = Path(os.environ.get("COURSE_SCREENSHOT_DIR", ROOT / "_build" / "browser"))
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 LEARNER = "browser-candidate"
-CODE_CELLS = sum(c["cell_type"] == "code" for c in json.loads(PRACTICE.read_text(encoding="utf-8"))["cells"])
-
-playwright_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright is not installed: run `make browser` (it also installs Chromium)")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"Chromium not found at {CHROMIUM}: run `make browser`, or set COURSE_CHROMIUM to its path",
-                allow_module_level=True)
-
-
-def _status(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=2.0) as r:
-            return r.status
-    except Exception:
-        return 0
+playwright_api = require_browser()
 
 
 @pytest.fixture
 def lab(tmp_path):
-    """JupyterLab on 127.0.0.1:<free port> serving a copy of the practice notebook; stopped afterwards."""
-    import psutil
-
-    root, settings, state = tmp_path / "course", tmp_path / "settings", tmp_path / "state"
-    (root / "notebooks" / "interview").mkdir(parents=True)
-    shutil.copy(PRACTICE, root / "notebooks" / "interview" / PRACTICE.name)
-    tracker = settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
-    tracker.parent.mkdir(parents=True)
-    tracker.write_text(json.dumps({"windowingMode": "none"}), encoding="utf-8")  # every cell stays in the page
-    port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ, COURSE_LLM="mock", COURSE_DATA_DIR=str(state), COURSE_LEARNER=LEARNER,
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
-    log = (tmp_path / "jupyterlab.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-         "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
-         "--ServerApp.allow_root=True", "--LabApp.news_url=None",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while _status(f"{base}/api/status?token={token}") != 200:
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("JupyterLab did not start:\n" + (tmp_path / "jupyterlab.log").read_text()[-3000:])
-        time.sleep(0.2)
-    server = psutil.Process(proc.pid)
-    yield {"url": f"{base}/lab/tree/notebooks/interview/{PRACTICE.name}?token={token}", "state": state}
-    kernels = server.children(recursive=True)
-    try:
-        urllib.request.urlopen(urllib.request.Request(f"{base}/api/shutdown?token={token}", method="POST"),
-                               timeout=10).close()
-    except Exception:
-        pass
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=10)
-    log.close()
-    _, alive = psutil.wait_procs(kernels, timeout=10)
-    for p in alive:
-        p.kill()
-    assert not alive, f"processes left running after JupyterLab stopped: {alive}"
+    with jupyterlab(tmp_path, [PRACTICE], {"COURSE_LEARNER": LEARNER}) as server:
+        server["url"] = f"{server['base']}/lab/tree/notebooks/interview/{PRACTICE.name}?token={server['token']}"
+        yield server
 
 
 def test_flashcards_and_mock_interview_are_usable_in_jupyterlab(lab):
@@ -106,22 +40,8 @@ def test_flashcards_and_mock_interview_are_usable_in_jupyterlab(lab):
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(60_000)
         try:
-            page.goto(lab["url"])
-            page.wait_for_selector(".jp-Notebook .jp-Cell", state="attached")
-            page.wait_for_function("""() => {  // the kernel is connected: named in the toolbar, idle
-                const name = document.querySelector('.jp-NotebookPanel-toolbar .jp-KernelName');
-                const state = document.querySelector('.jp-Notebook-ExecutionIndicator');
-                return name && /Python/.test(name.textContent) && state && state.dataset.status === 'idle';
-            }""")
-            page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
-            page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-            page.wait_for_function(  # every code cell has run: each prompt shows an execution count
-                """(n) => {
-                    const p = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
-                        .map(e => e.textContent.trim());
-                    return p.length === n && p.every(t => /^\\[\\d+\\]:$/.test(t));
-                }""", arg=CODE_CELLS, timeout=180_000)
-            page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached")
+            open_notebook(page, lab["url"])
+            run_all_cells(page, count_code_cells(PRACTICE))
             body = page.locator(".jp-Notebook").inner_text()
             assert "Error displaying widget" not in body and "Traceback" not in body
 

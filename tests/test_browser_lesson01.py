@@ -12,106 +12,29 @@ Skipped, with the reason, when Chromium or Playwright is missing: ``make browser
 """
 from __future__ import annotations
 
-import json
-import os
 import re
-import secrets
-import shutil
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import nbformat
 import pytest
 
+from browser_support import (SCREENSHOT_DIR, CHROMIUM, CHROMIUM_ARGS, STEP_TIMEOUT, count_code_cells, jupyterlab,
+                             open_notebook, require_browser, run_all_cells)
 from course_lib.notebooks import ROOT
-from course_lib.servers import free_port
 
 LESSON = ROOT / "notebooks" / "01_function_calling.ipynb"
 EXERCISE = ROOT / "exercises" / "01_tool_call_loop.ipynb"
-CHROMIUM = os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium")
-SCREENSHOT_DIR = Path(os.environ.get("COURSE_SCREENSHOT_DIR", ROOT / "_build" / "browser"))
-# As root on a closed network: no sandbox, no GPU, no background calls home (machines/python.md).
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
-TIMEOUT = 180  # seconds for the whole lesson to run in the browser (it takes ~15 s)
-
-playwright_api = pytest.importorskip(
-    "playwright.sync_api", reason="Playwright is not installed: run `make browser` (it also installs Chromium)")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"Chromium not found at {CHROMIUM}: run `make browser` (Debian: apt-get install chromium), "
-                "or set COURSE_CHROMIUM to its path", allow_module_level=True)
-
-
-def _get(url: str, timeout: float = 2.0) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as r:
-            return r.status
-    except Exception:
-        return 0
+playwright_api = require_browser()
 
 
 @pytest.fixture
-def jupyterlab(tmp_path):
-    """JupyterLab on 127.0.0.1:<free port>, serving a temporary folder with a copy of lesson 01."""
-    import psutil
-
-    root, settings = tmp_path / "course", tmp_path / "settings"
-    (root / "notebooks").mkdir(parents=True)
-    shutil.copy(LESSON, root / "notebooks" / LESSON.name)
-    (root / "exercises").mkdir()
-    shutil.copy(EXERCISE, root / "exercises" / EXERCISE.name)
-    # Every cell stays in the page (no virtual scrolling), so the test sees all outputs.
-    tracker = settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings"
-    tracker.parent.mkdir(parents=True)
-    tracker.write_text(json.dumps({"windowingMode": "none"}), encoding="utf-8")
-    news = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-    news.parent.mkdir(parents=True)
-    news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8")
-    port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ, COURSE_LLM="mock", COURSE_DATA_DIR=str(tmp_path / "state"),  # hints start at 0
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
-    log = (tmp_path / "jupyterlab.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-         "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
-         "--ServerApp.allow_root=True",  # CI runs as root
-         # offline: no news feed, no update check
-         "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while _get(f"{base}/api/status?token={token}") != 200:
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("JupyterLab did not start:\n" + (tmp_path / "jupyterlab.log").read_text()[-3000:])
-        time.sleep(0.2)
-    server = psutil.Process(proc.pid)
-    yield {"base": base, "token": token, "root": root}
-    kernels = server.children(recursive=True)
-    req = urllib.request.Request(f"{base}/api/shutdown?token={token}", method="POST")
-    try:
-        urllib.request.urlopen(req, timeout=10).close()  # stops the kernels too
-    except Exception:
-        pass
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=10)
-    log.close()
-    gone, alive = psutil.wait_procs(kernels, timeout=10)
-    for p in alive:
-        p.kill()
-    assert not alive, f"processes left running after JupyterLab stopped: {alive}"
+def lab(tmp_path):
+    with jupyterlab(tmp_path, [LESSON, EXERCISE]) as server:  # a fresh state folder: hints start at 0
+        yield server
 
 
-def test_lesson_01_runs_in_jupyterlab_in_chromium(jupyterlab):
-    base, token, root = jupyterlab["base"], jupyterlab["token"], jupyterlab["root"]
-    code_cells = sum(c.cell_type == "code" for c in nbformat.read(str(LESSON), as_version=4).cells)
+def test_lesson_01_runs_in_jupyterlab_in_chromium(lab):
+    base, token, root = lab["base"], lab["token"], lab["root"]
+    code_cells = count_code_cells(LESSON)
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     shot = SCREENSHOT_DIR / "01_function_calling.png"
     shot.unlink(missing_ok=True)
@@ -121,24 +44,8 @@ def test_lesson_01_runs_in_jupyterlab_in_chromium(jupyterlab):
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(60_000)
-            page.goto(f"{base}/lab/tree/notebooks/{LESSON.name}?token={token}")
-            page.wait_for_selector(".jp-Notebook .jp-Cell", state="attached")
-            # The kernel is connected once the toolbar names it and reports it idle.
-            page.wait_for_function("""() => {
-                const name = document.querySelector('.jp-NotebookPanel-toolbar .jp-KernelName');
-                const state = document.querySelector('.jp-Notebook-ExecutionIndicator');
-                return name && /Python/.test(name.textContent) && state && state.dataset.status === 'idle';
-            }""")
-
-            page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
-            page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-            page.wait_for_function(
-                """(n) => {
-                    const p = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
-                        .map(e => e.textContent.trim());
-                    return p.length === n && p.every(t => /^\\[\\d+\\]:$/.test(t));
-                }""", arg=code_cells, timeout=TIMEOUT * 1000)
-            page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached")
+            open_notebook(page, f"{base}/lab/tree/notebooks/{LESSON.name}?token={token}")
+            run_all_cells(page, code_cells)
 
             body = page.locator(".jp-Notebook").inner_text()
             assert "Error displaying widget" not in body
@@ -169,18 +76,16 @@ def test_lesson_01_runs_in_jupyterlab_in_chromium(jupyterlab):
             page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=30_000)
 
             # The exercise's 💡 cell: one click, one hint (a learner's first contact with hints).
-            page.goto(f"{base}/lab/tree/exercises/{EXERCISE.name}?token={token}")
+            open_notebook(page, f"{base}/lab/tree/exercises/{EXERCISE.name}?token={token}")
             hint_cell = page.locator(".jp-Notebook .jp-CodeCell").filter(has_text="import HINTS")
             hint_cell.wait_for(state="attached")
-            page.wait_for_function("""() => {
-                const s = document.querySelector('.jp-Notebook-ExecutionIndicator');
-                return s && s.dataset.status === 'idle';
-            }""")
             hint_cell.locator(".jp-InputArea-editor").click()
             page.keyboard.press("Shift+Enter")
+            # The first run of the cell imports the course library in a fresh kernel: slow on a busy machine.
             button = hint_cell.locator("button", has_text="Show hint 1 of 3")
+            button.wait_for(state="visible", timeout=STEP_TIMEOUT * 1000)
             button.click()
-            hint_cell.locator("text=Hint 1 of 3.").wait_for()
+            hint_cell.locator("text=Hint 1 of 3.").wait_for(timeout=STEP_TIMEOUT * 1000)
             assert hint_cell.locator("button", has_text="Show hint 2 of 3").count() == 1
             hint_cell.scroll_into_view_if_needed()
             page.screenshot(path=str(SCREENSHOT_DIR / "01_tool_call_loop_hint.png"))

@@ -1,0 +1,145 @@
+"""What the real-browser tests share: Chromium and Playwright discovery, a throw-away JupyterLab, waits.
+
+``jupyterlab(tmp_path, files, env)`` starts JupyterLab on 127.0.0.1:<free port> in a temporary
+folder holding copies of ``files``, with its own settings (every cell stays in the page, no
+news or update checks: the network is closed) and state folders, and stops it, its kernels
+included, afterwards. Waits are on page state, bounded by generous timeouts, because CI
+machines are slow and shared.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from course_lib.notebooks import ROOT
+from course_lib.servers import free_port
+
+CHROMIUM = os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium")
+SCREENSHOT_DIR = Path(os.environ.get("COURSE_SCREENSHOT_DIR", ROOT / "_build" / "browser"))
+# As root on a closed network: no sandbox, no GPU, no background calls home (machines/python.md).
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+RUN_TIMEOUT = 300  # seconds for all cells of a notebook to run in the browser on a loaded machine
+STEP_TIMEOUT = 120  # seconds for one interaction (a kernel start, a cell, a click's effect)
+
+
+def require_browser() -> Any:
+    """Playwright's sync API, or skip the calling test module with the reason and the fix."""
+    api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed: run `make browser` (it also installs Chromium)")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium not found at {CHROMIUM}: run `make browser` (Debian: apt-get install chromium), "
+                    "or set COURSE_CHROMIUM to its path", allow_module_level=True)
+    return api
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=2.0) as r:
+            return r.status
+    except Exception:
+        return 0
+
+
+def _write_settings(settings: Path) -> None:
+    for plugin, values in {
+        ("notebook-extension", "tracker"): {"windowingMode": "none"},  # every cell stays in the page
+        ("apputils-extension", "notification"): {"fetchNews": "false", "checkForUpdates": False},
+    }.items():
+        path = settings / "@jupyterlab" / plugin[0] / f"{plugin[1]}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values), encoding="utf-8")
+
+
+@contextlib.contextmanager
+def jupyterlab(tmp_path: Path, files: list[Path], env: dict[str, str] | None = None) -> Iterator[dict]:
+    """Run JupyterLab over copies of ``files`` (kept at their paths relative to the repository).
+
+    Yields ``{"base", "token", "root", "state"}``; on exit, shuts JupyterLab down and asserts
+    that no kernel or other child process is left.
+    """
+    import psutil
+
+    root, settings, state = tmp_path / "course", tmp_path / "settings", tmp_path / "state"
+    for f in files:
+        dest = root / f.relative_to(ROOT)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(f, dest)
+    _write_settings(settings)
+    port, token = free_port(), secrets.token_hex(16)
+    full_env = dict(os.environ, COURSE_LLM="mock", COURSE_DATA_DIR=str(state),
+                    JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), **(env or {}))
+    log_path = tmp_path / "jupyterlab.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+             f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+             f"--ServerApp.root_dir={root}", f"--LabApp.user_settings_dir={settings}",
+             f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}", "--ServerApp.allow_root=True",  # CI runs as root
+             "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+            env=full_env, stdout=log, stderr=subprocess.STDOUT, cwd=root)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + STEP_TIMEOUT
+        while _status(f"{base}/api/status?token={token}") != 200:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("JupyterLab did not start:\n" + log_path.read_text()[-3000:])
+            time.sleep(0.2)
+        server = psutil.Process(proc.pid)
+        try:
+            yield {"base": base, "token": token, "root": root, "state": state}
+        finally:
+            kernels = server.children(recursive=True)
+            with contextlib.suppress(Exception):  # shutting down stops the kernels too
+                urllib.request.urlopen(urllib.request.Request(f"{base}/api/shutdown?token={token}", method="POST"),
+                                       timeout=10).close()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+            _, alive = psutil.wait_procs(kernels, timeout=10)
+            for p in alive:
+                p.kill()
+    assert not alive, f"processes left running after JupyterLab stopped: {alive}"
+
+
+def open_notebook(page: Any, url: str) -> None:
+    """Open ``url`` and wait until its kernel is connected (named in the toolbar) and idle."""
+    page.goto(url)
+    page.wait_for_selector(".jp-Notebook .jp-Cell", state="attached", timeout=STEP_TIMEOUT * 1000)
+    page.wait_for_function("""() => {
+        const name = document.querySelector('.jp-NotebookPanel-toolbar .jp-KernelName');
+        const state = document.querySelector('.jp-Notebook-ExecutionIndicator');
+        return name && /Python/.test(name.textContent) && state && state.dataset.status === 'idle';
+    }""", timeout=STEP_TIMEOUT * 1000)
+
+
+def run_all_cells(page: Any, code_cells: int) -> None:
+    """Run All Cells from the Run menu and wait until every code cell shows an execution count."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    page.wait_for_function(
+        """(n) => {
+            const p = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+                .map(e => e.textContent.trim());
+            return p.length === n && p.every(t => /^\\[\\d+\\]:$/.test(t));
+        }""", arg=code_cells, timeout=RUN_TIMEOUT * 1000)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached",
+                           timeout=STEP_TIMEOUT * 1000)
+
+
+def count_code_cells(path: Path) -> int:
+    return sum(c["cell_type"] == "code" for c in json.loads(path.read_text(encoding="utf-8"))["cells"])
