@@ -67,7 +67,7 @@ def _write_settings(settings: Path) -> None:
 def jupyterlab(tmp_path: Path, files: list[Path], env: dict[str, str] | None = None) -> Iterator[dict]:
     """Run JupyterLab over copies of ``files`` (kept at their paths relative to the repository).
 
-    Yields ``{"base", "token", "root", "state"}``; on exit, shuts JupyterLab down and asserts
+    Yields ``{"base", "token", "root", "state", "log"}``; on exit, shuts JupyterLab down and asserts
     that no kernel or other child process is left.
     """
     import psutil
@@ -99,7 +99,7 @@ def jupyterlab(tmp_path: Path, files: list[Path], env: dict[str, str] | None = N
             time.sleep(0.2)
         server = psutil.Process(proc.pid)
         try:
-            yield {"base": base, "token": token, "root": root, "state": state}
+            yield {"base": base, "token": token, "root": root, "state": state, "log": log_path}
         finally:
             kernels = server.children(recursive=True)
             with contextlib.suppress(Exception):  # shutting down stops the kernels too
@@ -116,15 +116,50 @@ def jupyterlab(tmp_path: Path, files: list[Path], env: dict[str, str] | None = N
     assert not alive, f"processes left running after JupyterLab stopped: {alive}"
 
 
+# The panel on show: after a reload JupyterLab restores earlier tabs, hidden but still in the page.
+CURRENT_PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+
+
 def open_notebook(page: Any, url: str) -> None:
-    """Open ``url`` and wait until its kernel is connected (named in the toolbar) and idle."""
+    """Open ``url`` and wait until the kernel of the notebook on show is connected (named) and idle."""
     page.goto(url)
-    page.wait_for_selector(".jp-Notebook .jp-Cell", state="attached", timeout=STEP_TIMEOUT * 1000)
-    page.wait_for_function("""() => {
-        const name = document.querySelector('.jp-NotebookPanel-toolbar .jp-KernelName');
-        const state = document.querySelector('.jp-Notebook-ExecutionIndicator');
+    page.wait_for_selector(f"{CURRENT_PANEL} .jp-Notebook .jp-Cell", state="attached", timeout=STEP_TIMEOUT * 1000)
+    page.wait_for_function("""(panel) => {
+        const p = document.querySelector(panel);
+        const name = p && p.querySelector('.jp-KernelName');
+        const state = p && p.querySelector('.jp-Notebook-ExecutionIndicator');
         return name && /Python/.test(name.textContent) && state && state.dataset.status === 'idle';
-    }""", timeout=STEP_TIMEOUT * 1000)
+    }""", arg=CURRENT_PANEL, timeout=STEP_TIMEOUT * 1000)
+
+
+def run_cell(page: Any, cell: Any, attempts: int = 3) -> None:
+    """Run one code cell with Shift+Enter and wait until its prompt shows it ran (``[n]:``).
+
+    A key press that lands while the kernel is still being attached is dropped by JupyterLab
+    (the prompt stays ``[ ]:``), so the press is repeated, at most ``attempts`` times.
+    """
+    prompt = cell.locator(".jp-InputPrompt")
+    for attempt in range(attempts):
+        cell.locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Shift+Enter")
+        try:
+            page.wait_for_function("(el) => /^\\[(\\d+|\\*)\\]:$/.test(el.textContent.trim())",
+                                   arg=prompt.element_handle(), timeout=20_000)
+            break
+        except Exception:
+            if attempt == attempts - 1:
+                raise
+    page.wait_for_function("(el) => /^\\[\\d+\\]:$/.test(el.textContent.trim())",
+                           arg=prompt.element_handle(), timeout=STEP_TIMEOUT * 1000)
+
+
+def failure_report(page: Any, cell: Any | None, lab_log: Path) -> str:
+    """What a failed browser step leaves to read: the cell's text and the end of JupyterLab's log."""
+    text = ""
+    with contextlib.suppress(Exception):
+        text = cell.inner_text(timeout=5_000) if cell is not None else ""
+    log = lab_log.read_text(errors="replace")[-3000:] if lab_log.exists() else ""
+    return f"--- cell ---\n{text}\n--- jupyterlab.log (end) ---\n{log}"
 
 
 def run_all_cells(page: Any, code_cells: int) -> None:

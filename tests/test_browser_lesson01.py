@@ -17,8 +17,8 @@ import re
 import nbformat
 import pytest
 
-from browser_support import (SCREENSHOT_DIR, CHROMIUM, CHROMIUM_ARGS, STEP_TIMEOUT, count_code_cells, jupyterlab,
-                             open_notebook, require_browser, run_all_cells)
+from browser_support import (CURRENT_PANEL, SCREENSHOT_DIR, CHROMIUM, CHROMIUM_ARGS, STEP_TIMEOUT, count_code_cells,
+                             failure_report, jupyterlab, open_notebook, require_browser, run_all_cells, run_cell)
 from course_lib.notebooks import ROOT
 
 LESSON = ROOT / "notebooks" / "01_function_calling.ipynb"
@@ -44,6 +44,7 @@ def test_lesson_01_runs_in_jupyterlab_in_chromium(lab):
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(60_000)
+            hint_cell = None
             open_notebook(page, f"{base}/lab/tree/notebooks/{LESSON.name}?token={token}")
             run_all_cells(page, code_cells)
 
@@ -77,10 +78,9 @@ def test_lesson_01_runs_in_jupyterlab_in_chromium(lab):
 
             # The exercise's 💡 cell: one click, one hint (a learner's first contact with hints).
             open_notebook(page, f"{base}/lab/tree/exercises/{EXERCISE.name}?token={token}")
-            hint_cell = page.locator(".jp-Notebook .jp-CodeCell").filter(has_text="import HINTS")
+            hint_cell = page.locator(f"{CURRENT_PANEL} .jp-CodeCell").filter(has_text="import HINTS")
             hint_cell.wait_for(state="attached")
-            hint_cell.locator(".jp-InputArea-editor").click()
-            page.keyboard.press("Shift+Enter")
+            run_cell(page, hint_cell)
             # The first run of the cell imports the course library in a fresh kernel: slow on a busy machine.
             button = hint_cell.locator("button", has_text="Show hint 1 of 3")
             button.wait_for(state="visible", timeout=STEP_TIMEOUT * 1000)
@@ -89,9 +89,9 @@ def test_lesson_01_runs_in_jupyterlab_in_chromium(lab):
             assert hint_cell.locator("button", has_text="Show hint 2 of 3").count() == 1
             hint_cell.scroll_into_view_if_needed()
             page.screenshot(path=str(SCREENSHOT_DIR / "01_tool_call_loop_hint.png"))
-        except Exception:
+        except Exception as exc:
             page.screenshot(path=str(SCREENSHOT_DIR / "01_function_calling.failure.png"))
-            raise
+            raise AssertionError(failure_report(page, hint_cell, lab["log"])) from exc
         finally:
             browser.close()
 
