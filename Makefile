@@ -39,8 +39,10 @@ endif
 
 setup: $(STAMP)
 
+# JupyterLab refuses to start as root unless told; containers and some cloud machines run as root.
 lab: setup
-	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) notebooks/00_welcome.ipynb
+	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
+	  $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True) notebooks/00_welcome.ipynb
 
 # COURSE_LLM=mock: tests must not reach a real endpoint even if OPENAI_API_KEY is set.
 test: setup
