@@ -32,12 +32,14 @@ from typing import Any
 
 from . import gazetteer as gz
 from . import language as lang
+from . import phrases as phrases_mod
 from .reading import Mention, Reading, read
 
 LOCATION_HINTS = ("city", "location", "place", "town", "region", "country", "destination", "area", "地点", "城市",
                   "address", "state", "county", "origin", "venue", "where")
-QUERY_HINTS = ("query", "keyword", "keywords", "search", "question", "prompt", "topic", "term", "text", "q",
-               "content", "message", "subject")
+QUERY_HINTS = ("query", "keyword", "keywords", "search", "question", "prompt", "term", "q", "searchterm")
+TEXT_HINTS = ("text", "content", "message", "body", "sentence", "paragraph", "review", "comment", "note", "input",
+              "statement", "passage", "tweet", "post", "transcript")
 DATE_HINTS = ("date", "day", "when", "日期", "birthday", "deadline")
 
 _SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -192,6 +194,8 @@ class Slot:
     percent_as_number: bool = False  # "as a percentage": 5% -> 5.0, not 0.05
     numberish: bool = False  # a, b, c / x, y / num1, num2: filled in order
     nullable: bool = False  # required but nullable: strict mode's way to say optional
+    category: str = ""  # the kind of thing it names ("genre", "color"...), see gazetteer.CATEGORIES
+    examples: tuple[str, ...] = ()  # values its description shows ("e.g. 'gas', 'diesel'")
 
     @property
     def spec(self) -> dict:
@@ -248,6 +252,7 @@ _ROLE_RULES: list[tuple[str, tuple[str, ...]]] = [
     ("title", ("title", "book", "movie", "film", "song", "album", "game", "show", "series", "track", "event",
                "battle", "war", "treaty", "act", "law", "case", "painting", "artwork", "sculpture", "paper")),
     ("query", QUERY_HINTS),
+    ("text", TEXT_HINTS),
 ]
 
 
@@ -270,17 +275,25 @@ def _role(name: str, desc: str, kind: str) -> str:
                 return role
     name_text = " ".join(words)
     low = desc.lower()
+    # "team_name", "dish_name": the other words say what is named; "name" alone names a person
+    named = [w for w in words if w not in ("name", "names")]
     for role, hints in _ROLE_RULES:
         for h in hints:
-            if h in words or (" " in h and h in name_text) or h == name.lower():
+            if h == "name":
+                continue
+            if h in named or (" " in h and h in name_text) or h == name.lower():
                 if role == "id" and h == "number" and kind in ("integer", "number"):
                     continue
                 return role
+    if len(named) < len(words):
+        if not named or set(named) <= {"full", "first", "last", "user", "given", "family", "display", "nick", "real"}:
+            return "person"
+        return "title"
     # the description decides when the name does not
     first = re.split(r"[.;(]", low, maxsplit=1)[0]
     if kind in ("string", "array"):
         for role, hints in _ROLE_RULES:
-            if role in ("unit", "id", "query", "title", "person", "org", "path"):
+            if role in ("unit", "id", "query", "text", "title", "person", "org", "path"):
                 continue
             for h in hints:
                 if h in _WEAK_ROLE_WORDS:
@@ -357,9 +370,28 @@ def make_slot(name: str, spec_json: str, required: bool, index: int) -> Slot:
     if kind == "array" and role in ("city", "place", "country", "state", "person", "org", "title"):
         pass
     dims = _dims(words, desc)
+    category = gz.category_of(words) or gz.category_of(re.findall(r"[a-z]+", re.split(r"[.;(]", desc.lower())[0])[:6]) \
+        or ""
     return Slot(name, spec_json, kind, required, index, frozenset(keys), frozenset(desc_keys), dims, role,
                 item_kind, options, bool(_PERCENT_NUMBER.search(desc)) and not _PERCENT_FRACTION.search(desc),
-                bool(_NUMBERISH_NAMES.match(name)), accepts_null(spec) or bool(spec.get("x-nullable")))
+                bool(_NUMBERISH_NAMES.match(name)), accepts_null(spec) or bool(spec.get("x-nullable")),
+                category if kind in ("string", "array") else "", _examples(desc) if kind in ("string", "array") else ())
+
+
+_EXAMPLE_LEAD = re.compile(r"\b(?:e\.g\.|eg\.|for example|for instance|such as|like|i\.e\.|examples?:?|"
+                           r"can be|could be|one of|options?:?|either)\s*[:,]?\s*", re.I)
+
+
+def _examples(desc: str) -> tuple[str, ...]:
+    """Values a description shows: quoted ones, and those listed after "e.g." / "such as"."""
+    out = [a or b for a, b in re.findall(r"'([^']{1,30})'|\"([^\"]{1,30})\"", desc)]
+    for m in _EXAMPLE_LEAD.finditer(desc):
+        tail = re.split(r"[.;)]|\betc\b", desc[m.end():], maxsplit=1)[0]
+        for part in re.split(r",\s*|\s+or\s+|\s+and\s+", tail):
+            part = part.strip(" '\"")
+            if part and len(part.split()) <= 3 and not re.search(r"\b(?:the|a|an|is|are|of)\b", part, re.I):
+                out.append(part)
+    return tuple(dict.fromkeys(x for x in out if x.strip()))
 
 
 _SLOTS: dict[int, tuple[dict, dict | None, list[Slot]]] = {}
@@ -636,7 +668,7 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                     base -= 1.5
                 if kind == "guess":
                     base -= 0.8
-            elif role in ("free", "query", "title", "org"):
+            elif role in ("free", "query", "text", "title", "org"):
                 base += 0.2 if ctx else -0.5
             else:
                 base -= 1.0
@@ -656,7 +688,7 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
         elif m.kind == "name":
             if role == "title" and ctx == 0 and len(m.value.split()) == 1:
                 base -= 0.5  # one capitalised word with nothing calling it a title: likely a person
-            elif role in ("person", "org", "title", "free", "query", "id"):
+            elif role in ("person", "org", "title", "free", "query", "text", "id"):
                 base += 1.5 if role != "id" else 0.3
             elif role in ("city", "place", "country", "state"):
                 base += 0.4 if re.search(r"\b(?:in|at|near|from|to)\s+$", reading.text[max(0, m.start - 6):m.start]) else -0.6
@@ -676,7 +708,7 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             base += 2.0 if role not in ("expr", "date", "unit", "currency") else 0.5
             value = m.value
         elif m.kind == "code":
-            base += 2.5 if role in ("id", "path", "email") else 0.6 if role in ("free", "title", "org", "query", "person") else -1.0
+            base += 2.5 if role in ("id", "path", "email") else 0.6 if role in ("free", "title", "org", "query", "text", "person") else -1.0
             if role == "email" and "@" not in m.value or role == "path" and not re.search(r"[/\\.]", m.value):
                 base -= 1.5
             value = m.value
@@ -746,72 +778,79 @@ def _unit_surface(reading: Reading, m: Mention) -> str:
 
 
 # ---------------------------------------------------------------------------- phrases
-_VERBS = frozenset("""find get calculate compute determine give show tell list fetch retrieve search look identify predict
-    estimate generate create make book play provide check convert plot sort run perform train build analyze analyse
-    assess evaluate solve update delete add remove send translate order set use using need want know help like
-    would could should can will may might please me i my mine we our us you your what how who which where when why
-    is are was were be been being do does did have has had having the a an of to in on at for with from by about
-    and or but if then than that this these those there here it its they them their some any all each every
-    much many more most very so also just only not no yes up down out over into onto upon under again further
-    between through during before after above below per via within without across toward towards around near
-    next last past current currently right now today tonight tomorrow yesterday based given specific certain
-    particular following details detail information info data result results value values number numbers
-    please kindly able possible help hello hi hey thanks thank let lets let's s t don't doesn't isn't tell
-    one two three four five six seven eight nine ten first second third new old other another same such""".split())
-
-
-_TIME_WORDS = frozenset("month months week weeks year years day days hour hours minute minutes second seconds time "
-                        "times upcoming recent latest future past ago annual monthly weekly daily".split())
+_VERBS = phrases_mod.VERBS | phrases_mod.FUNCTION_WORDS | phrases_mod.FRAMING
+#: Prepositions that introduce each kind of free-text value.
+_PREP_ROLES = {"about": ("topic", "subject", "theme", "query", "keyword", "question", "regard"),
+               "on": ("topic", "subject", "theme", "keyword"), "regarding": ("topic", "subject", "query"),
+               "by": ("author", "artist", "creator", "writer", "director", "composer", "manufactur", "brand",
+                      "make", "publish", "sort", "order"),
+               "from": ("source", "origin", "website", "site", "store", "manufactur", "brand", "provider",
+                        "database", "publish", "vendor", "start"),
+               "for": ("purpose", "occasion", "event", "recipient", "dish", "meal", "target"),
+               "with": ("ingredient", "feature", "amenit", "include", "option", "filter", "condition"),
+               "in": ("region", "area", "field", "domain", "categori", "compartment", "organ", "language", "locat",
+                      "context", "environ", "habitat", "medium", "format", "genre", "subject")}
 
 
 def _phrases(reading: Reading, tool_vocab: frozenset[str], used_spans: list[tuple[int, int]]) -> list[Mention]:
-    """Runs of content words the tool's definition does not already contain: the new information."""
-    out = []
-    run: list[tuple[str, int, int]] = []
-    text = reading.text
+    """The request's noun phrases (see :mod:`.phrases`) as ``phrase`` mentions."""
+    return [p.as_mention() for p in phrases_mod.phrases(reading, tool_vocab, used_spans)]
 
-    def flush() -> None:
-        if run:
-            s, e = run[0][1], run[-1][2]
-            phrase = text[s:e]
-            out.append(Mention("phrase", phrase, phrase, s, e))
-            run.clear()
 
-    last_end = -1
-    for w, s, e in reading.words:
-        if any(a <= s < b for a, b in used_spans):
-            flush()
-            last_end = e
+def _example_hit(slot: Slot, phrase: str) -> str | None:
+    """The description's example that ``phrase`` names ("gas-powered" -> 'gas'), if any."""
+    low = phrase.lower()
+    for ex in slot.examples:
+        e = ex.lower()
+        if len(e) < 2:
             continue
-        gap = text[last_end:s] if last_end >= 0 else ""
-        if re.search(r"[^\s'-]", gap):
-            flush()
-        st = lang.stem(w)
-        if w in _VERBS or w in lang.STOPWORDS or st in tool_vocab or len(w) < 2 or w.isdigit() or w in _TIME_WORDS \
-                or (w.endswith(("ed", "ing")) and len(w) > 5 and not run):
-            flush()
-        else:
-            run.append((w, s, e))
-        last_end = e
-    flush()
-    return out
+        if re.search(rf"(?<![\w]){re.escape(e)}(?:s|es)?(?![\w])", low) or (
+                len(e) >= 3 and re.search(rf"(?<![\w]){re.escape(e)}-\w+", low)):
+            return ex
+    return None
 
 
 def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], offset: int,
                        tool_vocab_all: frozenset[str] = frozenset()) -> list[tuple[float, Any, int, Evidence]]:
     out = []
+    slot_words = " ".join(sorted(slot.keys | slot.desc_keys))
     for j, m in enumerate(phrases):
         ctx, words = _context_score(slot, reading, m)
         base = 0.3 + ctx
-        before = re.search(r"([A-Za-z]+)\s+(?:of|for|about|on|in|with|to)\s+(?:the\s+|a\s+|an\s+)?$",
-                           reading.text[max(0, m.start - 40): m.start])
-        if before and lang.stem(before.group(1).lower()) in tool_vocab_all:
+        value = m.value
+        rule = "words"
+        pw = m.value.lower().split()
+        if slot.category:
+            hits = gz.category_members(slot.category, m.value)
+            if hits:
+                value = " ".join(h[0] for h in hits) if len(hits) > 1 and slot.category in ("diet",) else hits[0][0]
+                base += 4.0
+                rule = slot.category
+            else:
+                base -= 0.6
+        ex = _example_hit(slot, m.value) if slot.examples else None
+        if ex is not None:
+            base += 3.5
+            value, rule = (ex if len(ex) < len(m.value) else value), "example in the description"
+        prep = m.get("prep")
+        if prep and any(h in slot_words for h in _PREP_ROLES.get(prep, ())):
+            base += 1.2
+        lead = m.get("lead") or ""
+        if prep == "of" and lead and lang.stem(lead) in tool_vocab_all:
             base += 0.7  # "the boiling point of [water]": the object of the tool's own words
-        if slot.role in ("expr", "date", "time", "email", "path", "unit", "currency", "id"):
-            base -= 2.5
-        elif slot.role in ("city", "place", "state", "country"):
-            base -= 1.0
-        out.append((base, m.value, offset + j, Evidence("words", words if ctx else m.text)))
+        head = m.get("head_after") or ""
+        if head and lang.matches_any(lang.stem(head), slot.keys):
+            base += 1.0  # "gas-powered [vehicle]" for vehicle_type: a modifier of the parameter's noun
+        if len(pw) > 3:
+            base -= 0.4 * (len(pw) - 3)
+        if m.get("joined"):
+            base += 0.2 if slot.role in ("title", "free", "query", "text") else -0.5
+        if slot.role in ("expr", "date", "time", "email", "path", "unit", "currency", "id", "city", "state",
+                         "country"):
+            base -= 2.5  # common words are not a city, a date or an id: better to ask
+        elif slot.role == "place":
+            base -= 1.0 if ctx or prep in ("in", "at", "near", "around", "from", "to") else 2.0
+        out.append((base, value, offset + j, Evidence(rule, words if ctx else m.text)))
     return out
 
 
@@ -1038,13 +1077,15 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     used_spans = [(m.start, m.end) for m in mentions if m.kind not in ("phrase",)]
     phrases = _phrases(reading, vocab, used_spans)
     all_mentions = list(mentions) + phrases
+    n0 = len(mentions)
+    overlaps = [tuple(n0 + k for k, q in enumerate(phrases) if q.start < p.end and p.start < q.end) for p in phrases]
     for s in slots:
         if s.kind == "string" and not s.options and s.role != "query":
             for score, value, i, ev in _phrase_candidates(s, reading, phrases, len(mentions), vocab):
-                cands.append((score, s, value, (i,), ev))
-        if s.kind == "string" and s.role == "query" and not any(m.kind == "quoted" for m in mentions):
+                cands.append((score, s, value, overlaps[i - len(mentions)], ev))
+        if s.kind == "string" and s.role in ("query", "text") and not any(m.kind == "quoted" for m in mentions):
             q = _query_text(reading.text, [m for m in mentions if m.kind == "number" and m.unit])
-            cands.append((4.0, s, q, (), Evidence("the request without its framing", q)))
+            cands.append((4.0 if s.role == "query" else 1.0, s, q, (), Evidence("the request without its framing", q)))
     taken: set[int] = set()
     filled: dict[str, tuple[Any, Evidence, float, tuple[int, ...]]] = {}
     # enums, options, booleans, arrays and objects first: they read the text without consuming mentions
@@ -1080,6 +1121,16 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             continue
         filled[s.name] = (value, ev, score, idx)
         taken.update(idx)
+    # A required value nothing points at: a model still calls, with its best reading of the
+    # text, when the text holds something of the right type that no other argument took.
+    # Only when nothing is left does it ask (lesson 02: "What's the weather like?" -> asks).
+    for score, s, value, idx, ev in cands:
+        if s.name in filled or not s.required or s.nullable or any(i in taken for i in idx):
+            continue
+        if score < _BEST_READING_FLOOR:
+            continue
+        filled[s.name] = (value, Evidence("best reading: " + ev.rule, ev.words), score, idx)
+        taken.update(idx)
     for s in slots:
         if s.name in filled:
             value, ev, score, idx = filled[s.name]
@@ -1098,16 +1149,60 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 out.arguments[s.name] = default
                 out.evidence[s.name] = Evidence("schema default", repr(default))
                 out.strength[s.name] = 0.1
+            elif (said := described_default(s)) is not None:
+                out.arguments[s.name] = said[0]
+                out.evidence[s.name] = Evidence("default in the description", said[1])
+                out.strength[s.name] = 0.1
             else:
                 out.missing.append(s.name)
     if depth == 0:
-        groups = list(reading.groups) + [[len(mentions) + k for k in g] for g in _coordinations_of(reading, phrases)]
+        plain = [k for k, q in enumerate(phrases) if not q.get("joined")]
+        groups = list(reading.groups) + [[len(mentions) + plain[k] for k in g]
+                                         for g in _coordinations_of(reading, [phrases[k] for k in plain])]
         out.spread = _spreads(slots, filled, groups, all_mentions, taken, cands, reading.text)
         chosen = {name: v for name, v in filled.items() if len(v[3]) == 1}
         out.echoes = any(cs.name in chosen and idx and idx[0] not in taken and score >= 0.8
                          and all_mentions[idx[0]].kind == all_mentions[chosen[cs.name][3][0]].kind
                          for score, cs, value, idx, ev in cands)
     return out
+
+
+#: How weak a required slot's best remaining candidate may be and still be used (a guess a
+#: model would make) rather than asking: below it, the candidate is of the wrong type.
+_BEST_READING_FLOOR = -1.0
+_DEFAULT_RX = re.compile(r"\b(?:default(?:s)?(?:\s+value)?(?:\s+is|\s+to|\s*[:=])?|by default(?:,)?(?:\s+it\s+is)?)\s*"
+                         r"(?:set\s+to\s+|is\s+)?['\"`]?([^'\"`,;)]+?)['\"`]?\s*(?:[.,;)]|$)", re.I)
+
+
+def described_default(slot: Slot) -> tuple[Any, str] | None:
+    """The default a description states ("Default is true", "defaults to 'x'") in the slot's type.
+
+    Returns ``(value, words)`` or None when the description states none (or one of another type).
+    """
+    desc = str(slot.spec.get("description", ""))
+    m = _DEFAULT_RX.search(desc)
+    if m is None:
+        return None
+    raw = m.group(1).strip()
+    low = raw.lower()
+    if slot.kind == "boolean":
+        if low in ("true", "yes", "on", "enabled"):
+            return True, m.group(0).strip()
+        if low in ("false", "no", "off", "disabled"):
+            return False, m.group(0).strip()
+        return None
+    if slot.kind in ("integer", "number"):
+        try:
+            v = float(raw.replace(",", ""))
+        except ValueError:
+            return None
+        return (int(v) if slot.kind == "integer" or v.is_integer() else v), m.group(0).strip()
+    if slot.kind == "enum":
+        hit = next((o for o in slot.options if str(o).lower() == low), None)
+        return (hit, m.group(0).strip()) if hit is not None else None
+    if slot.kind == "string" and raw and low not in ("none", "null", "empty", "all", "not specified") and len(raw) <= 40:
+        return raw, m.group(0).strip()
+    return None
 
 
 def _query_text(text: str, quantities: list[Mention]) -> str:

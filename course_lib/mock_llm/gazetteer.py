@@ -239,3 +239,95 @@ def place_kind(name: str) -> str | None:
     if name in COUNTRIES or name in _ZH_PLACES:
         return "country"
     return None
+
+
+#: Kinds of things a parameter may ask for, with common members: what a model knows when it
+#: fills ``genre`` with "jazz" or ``cuisine`` with "sushi". Keyed by the concept; a slot whose
+#: name names the concept (or whose description names it) reads members from the request.
+CATEGORIES: dict[str, frozenset[str]] = {k: frozenset(v.split(",")) for k, v in {
+    "genre": "rock,pop,jazz,blues,classical,country,hip hop,hip-hop,rap,r&b,soul,funk,metal,heavy metal,punk,"
+             "reggae,folk,electronic,edm,techno,house,disco,gospel,indie,latin,k-pop,opera,ambient,"
+             "action,comedy,drama,horror,thriller,romance,sci-fi,science fiction,fantasy,documentary,animation,"
+             "mystery,adventure,western,musical,crime,biography,fiction,non-fiction,poetry,strategy,puzzle,"
+             "rpg,role-playing,shooter,sports,racing,simulation,platformer",
+    "cuisine": "italian,chinese,japanese,mexican,indian,thai,french,greek,spanish,korean,vietnamese,american,"
+               "mediterranean,middle eastern,lebanese,turkish,ethiopian,brazilian,german,british,caribbean,"
+               "sushi,pizza,seafood,steakhouse,barbecue,bbq,vegan,vegetarian,tapas,ramen,burger,burgers,dim sum",
+    "diet": "vegan,vegetarian,gluten-free,gluten free,keto,ketogenic,paleo,low-carb,low carb,dairy-free,"
+            "dairy free,nut-free,halal,kosher,pescatarian,low-fat,low fat,low-sodium,sugar-free",
+    "meal": "breakfast,brunch,lunch,dinner,supper,snack,dessert,appetizer,main course,side dish",
+    "color": "red,orange,yellow,green,blue,purple,violet,pink,brown,black,white,gray,grey,silver,gold,navy,"
+             "maroon,teal,cyan,magenta,beige,turquoise,indigo,crimson,olive,lime,lavender",
+    "size": "tiny,small,medium,large,big,huge,extra large,mini,compact,regular,giant",
+    "sport": "football,soccer,basketball,baseball,tennis,golf,cricket,rugby,hockey,ice hockey,volleyball,"
+             "badminton,swimming,boxing,cycling,running,athletics,skiing,table tennis,formula 1,f1,chess",
+    "gender": "men,women,male,female,man,woman,boys,girls,mens,womens,men's,women's",
+    "day": "monday,tuesday,wednesday,thursday,friday,saturday,sunday,weekday,weekend,today,tomorrow",
+    "month": "january,february,march,april,may,june,july,august,september,october,november,december",
+    "season": "spring,summer,autumn,fall,winter",
+    "language": "english,chinese,mandarin,cantonese,spanish,french,german,italian,japanese,korean,portuguese,"
+                "russian,arabic,hindi,dutch,swedish,turkish,greek,polish,vietnamese,thai,hebrew,latin",
+    "instrument": "piano,guitar,violin,cello,viola,flute,clarinet,saxophone,trumpet,trombone,drums,drum,bass,"
+                  "harp,ukulele,keyboard,organ,oboe,banjo,harmonica,accordion,synthesizer",
+    "material": "marble,bronze,wood,stone,steel,iron,glass,plastic,clay,granite,copper,aluminum,aluminium,"
+                "gold,silver,concrete,brick,leather,cotton,wool,silk,paper,ceramic,titanium",
+    "fuel": "gas,gasoline,petrol,diesel,electric,hybrid,ev,hydrogen,solar,wind,nuclear,coal,renewable",
+    "transport": "driving,walking,cycling,biking,transit,public transport,public transportation,bus,train,"
+                 "subway,metro,car,bike,bicycle,plane,flight,ferry,taxi",
+    "platform": "pc,windows,mac,macos,linux,playstation,ps4,ps5,xbox,switch,nintendo switch,ios,android,"
+                "steam,web,mobile",
+    "level": "beginner,intermediate,advanced,expert,easy,medium,hard,basic",
+    "planet": "mercury,venus,earth,mars,jupiter,saturn,uranus,neptune,pluto,moon,sun",
+    "animal": "dog,cat,bird,fish,horse,cow,pig,sheep,goat,chicken,lion,tiger,elephant,bear,wolf,fox,deer,"
+              "rabbit,mouse,rat,monkey,chimpanzee,chimp,gorilla,whale,dolphin,shark,snake,frog,eagle,owl,"
+              "human,bacteria,butterfly,bee,ant",
+    "weather": "sunny,rainy,cloudy,snowy,windy,stormy,foggy",
+}.items()}
+
+#: Slot words that name each category (stems of parameter names and description words).
+CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
+    "genre": ("genre", "style", "music_type", "category"),
+    "cuisine": ("cuisine", "food_type", "food", "cuisine_type"),
+    "diet": ("diet", "dietary", "restriction", "preference"),
+    "meal": ("meal", "course", "meal_type", "mealtime"),
+    "color": ("color", "colour", "shade", "hue"),
+    "size": ("size",),
+    "sport": ("sport",),
+    "gender": ("gender", "sex"),
+    "day": ("day", "weekday"),
+    "month": ("month",),
+    "season": ("season",),
+    "language": ("language", "lang", "locale"),
+    "instrument": ("instrument",),
+    "material": ("material", "medium"),
+    "fuel": ("fuel", "energy", "vehicle", "power", "engine"),
+    "transport": ("mode", "transport", "transportation", "travel", "transit", "means"),
+    "platform": ("platform", "console", "system", "device"),
+    "level": ("level", "difficulty", "skill"),
+    "planet": ("planet", "body", "celestial"),
+    "animal": ("species", "animal", "organism", "creature", "pet"),
+    "weather": ("condition", "weather"),
+}
+
+
+def category_of(words: list[str]) -> str | None:
+    """The category a parameter asks for, from its name's words: ``["music", "genre"]`` -> ``"genre"``."""
+    for cat, names in CATEGORY_WORDS.items():
+        for w in words:
+            if w in names:
+                return cat
+    return None
+
+
+_CATEGORY_RX: dict[str, re.Pattern] = {
+    cat: re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, members), key=len, reverse=True))
+                    + r")(?:s|es)?(?:-(?:powered|fueled|fuelled|based|style|type|driven))?(?![\w-])", re.I)
+    for cat, members in CATEGORIES.items()}
+
+
+def category_members(category: str, text: str) -> list[tuple[str, int, int]]:
+    """Members of ``category`` named in ``text`` as ``(words as written, start, end)``, in order."""
+    rx = _CATEGORY_RX.get(category)
+    if rx is None:
+        return []
+    return [(m.group(1), m.start(1), m.end(1)) for m in rx.finditer(text)]

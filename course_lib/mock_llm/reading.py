@@ -670,6 +670,21 @@ def _geo_names(text: str, names: list[Mention], places: list[Mention]) -> list[M
     return out
 
 
+_STATE_OR_COUNTRY = frozenset(w.lower() for w in list(gz.COUNTRIES) + list(gz.US_STATES.values()))
+
+
+def _extends_place(text: str, place: Mention, name: Mention) -> bool:
+    """True when ``name`` is ``place`` plus words that make another name ("Chicago *Bulls*")."""
+    if name.end - name.start <= place.end - place.start or place.get("state"):
+        return False
+    rest = (text[name.start:place.start] + " " + text[place.end:name.end]).strip(" ,")
+    if not rest or rest.lower() in _STATE_OR_COUNTRY or "," in text[place.end:name.end]:
+        return False
+    words = rest.split()
+    return all(w[:1].isupper() or w[:1].isdigit() for w in words) and not any(
+        w.lower() in _GEO_NOUNS or w.lower() in MONTHS for w in words)
+
+
 def _units_alone(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     """Units named without a number: "in miles", "to km/h", "in Celsius", "grams/mole"."""
     out = []
@@ -781,7 +796,12 @@ def read(text: str) -> Reading:
     taken_names = taken + [(n.start, n.end) for n in numbers if not n.get("words")]
     names = _names(text, taken_names)
     places += _geo_names(text, names, places)
-    names = [n for n in names if not any(p.start <= n.start < p.end or n.start <= p.start < n.end for p in places)]
+    # "Manchester United", "Chicago Bulls": a place followed by more capitalised words is a name
+    longer = [n for n in names if any(n.start <= p.start and p.end <= n.end and _extends_place(text, p, n)
+                                      for p in places)]
+    places = [p for p in places if not any(n.start <= p.start and p.end <= n.end for n in longer)]
+    names = [n for n in names if n in longer or
+             not any(p.start <= n.start < p.end or n.start <= p.start < n.end for p in places)]
     units = _units_alone(text, taken + [(n.start, n.end) for n in numbers])
     currencies = [c for c in _currencies(text) if not any(q.start <= c.start < q.end for q in quoted)]
     names = [n for n in names if not any(c.start <= n.start < c.end for c in currencies)]

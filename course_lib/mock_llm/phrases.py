@@ -1,0 +1,188 @@
+"""The noun phrases of a request: where free-text argument values come from.
+
+A ``genre`` or a ``dish_name`` is not a number, a date or a place: it is a few words of
+the request ("*rock* concerts", "a recipe for *vegan chocolate cake*"). A model picks them
+by grammar: it skips the verbs ("find", "calculate"), the small words ("the", "of"), the
+framing ("the top three", "information about") and the words the tool already says ("the
+*concerts*" for a concert finder), and keeps the noun phrases that carry new information.
+
+This module does that in one pass over the words :func:`~.reading.read` already found:
+
+* words are classed as function words (determiners, prepositions, pronouns...), verbs,
+  framing words ("latest", "nearest", "information"), the tool's own words, or content;
+* a *phrase* is a run of content words; it remembers the preposition before it ("*about*
+  fraud"), the word that preposition hangs from ("the boiling *point of* water") and the
+  tool word right after it ("gas-powered *vehicle*"), so :mod:`.arguments` can tell a
+  modifier of a parameter's noun from the object of the tool's noun;
+* "X of Y" is also offered whole ("theory of relativity") when X is not a tool word.
+
+Deliberate shortcut: word lists instead of a part-of-speech tagger (no model weights).
+Taught in lesson 02 (why a parameter's name and description matter).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import language as lang
+from .reading import Mention, Reading
+
+PREPOSITIONS = frozenset("""of in on at for from to with by about into onto under over between near within during
+    after before per via without against among around across through like as than toward towards regarding
+    concerning using since until till upon behind beside besides beyond inside outside along amid versus vs""".split())
+
+FUNCTION_WORDS = PREPOSITIONS | frozenset("""a an the this that these those my our your their his her its some any
+    all each every both either neither no not and or but nor so if then than whether which who whom whose what
+    when where why how i me we us you he she it they them myself yourself is are was were be been being am do
+    does did doing done have has had having can could would should will shall may might must please kindly
+    what's whats who's it's its that's there's here's let's lets i'm i'd i'll i've you're we're they're don't
+    doesn't isn't aren't won't can't there here also just only very really too much many more most less least
+    such same other another own again ever even still yet already now currently right today tonight
+    s t""".split())
+
+#: Verbs a request uses to ask (and their forms): never part of a value.
+VERBS = frozenset("""find finds finding found get gets getting got give gives giving gave show shows showing tell tells
+    telling told list lists listing fetch fetches fetching retrieve retrieves retrieving search searches searching
+    look looks looking lookup identify identifies calculate calculates calculating compute computes computing
+    determine determines estimate estimates estimating predict predicts predicting generate generates generating
+    create creates creating make makes making made book books booking play plays playing provide provides providing
+    check checks checking convert converts converting plot plots plotting sort sorts sorting run runs running
+    perform performs performing train trains build builds analyze analyzes analyzing analyse analyses assess
+    evaluate evaluates solve solves solving update updates updating delete deletes deleting add adds adding remove
+    removes removing send sends sending translate translates translating order orders ordering set sets use uses
+    using used need needs want wants wanted know help helps like likes would could should want wish buy buys
+    buying purchase purchases sell sells selling rent rents reserve reserves schedule schedules compare compares
+    comparing measure measures describe describes explain explains recommend recommends suggest suggests
+    locate locates discover discovers see go goes going take takes taking taken bring keep let say says said
+    happen happens happening happened include includes including included contain contains containing apply
+    applies applied consider considering assume assuming given called named titled located based related
+    regarding involving featuring produced released published written directed made invented discovered
+    proposed won played managed held planning plan plans starting start starts ending end ends""".split())
+
+#: Words that frame a request ("the *latest* news", "*information* about") rather than give a value.
+FRAMING = frozenset("""top best worst latest newest oldest most least highest lowest biggest largest smallest cheapest
+    nearest closest fastest quickest shortest longest next last previous upcoming recent current new old major
+    main important notable famous popular various different specific certain particular available possible
+    detailed detail details information info data list names name type types kind kinds sort number numbers lot
+    lots way ways terms basis result results thing things stuff something anything everything one ones value
+    values amount amounts total average overall approximate approximately around roughly exact exactly
+    example instance case cases question answer me help some few several many much any whole entire full
+    good great nice free near nearby local first second third fourth fifth sixth final initial past future
+    coming provided given specified desired following selected chosen mentioned above below said
+    corresponding respective respectively""".split())
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A run of content words that may be a free-text value.
+
+    Attributes:
+        text: the words as written; ``start``/``end``: their span in the request.
+        words: the lower-case words.
+        prep: the preposition right before it ("" when none): "about" in "about fraud".
+        lead: the word that preposition follows ("point" in "boiling point of water").
+        head_after: the tool's own word right after it ("vehicle" in "gas-powered vehicle").
+        joined: True for an "X of Y" phrase offered whole.
+    """
+
+    text: str
+    start: int
+    end: int
+    words: tuple[str, ...]
+    prep: str = ""
+    lead: str = ""
+    head_after: str = ""
+    joined: bool = False
+
+    def as_mention(self) -> Mention:
+        """The phrase as a ``phrase`` :class:`~.reading.Mention` (for coordination and spans)."""
+        return Mention("phrase", self.text, self.text, self.start, self.end,
+                       extra=(("prep", self.prep), ("lead", self.lead), ("head_after", self.head_after),
+                              ("joined", self.joined)))
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.text!r}{' after ' + self.prep if self.prep else ''})"
+
+
+def _word_class(word: str, tool_vocab: frozenset[str]) -> str:
+    if word in FUNCTION_WORDS:
+        return "prep" if word in PREPOSITIONS else "func"
+    if word in VERBS:
+        return "verb"
+    st = lang.stem(word)
+    if st in tool_vocab or word in tool_vocab:
+        return "tool"
+    if word in FRAMING:
+        return "frame"
+    if word.isdigit() or len(word) < 2 and word not in ("a",):
+        return "func"
+    return "content"
+
+
+def phrases(reading: Reading, tool_vocab: frozenset[str], spans: list[tuple[int, int]]) -> list[Phrase]:
+    """The noun phrases of ``reading`` that the tool's words (``tool_vocab``, stems) do not cover.
+
+    Args:
+        reading: the request, read by :func:`~.reading.read`.
+        tool_vocab: stems of the tool's name and parameter names (and their synonyms).
+        spans: character spans of typed mentions (numbers, places, names...): phrases stop there.
+
+    Returns:
+        The phrases in order, each "X of Y" phrase followed by its parts.
+    """
+    text = reading.text
+    out: list[Phrase] = []
+    run: list[tuple[str, int, int]] = []
+    prev_class = ""  # the class of the word before the current run
+    prev_word = ""
+    lead = ""  # the last content or tool word before the preposition
+    prep = ""
+    last_end = -1
+
+    def flush(head_after: str = "") -> None:
+        if run:
+            s, e = run[0][1], run[-1][2]
+            out.append(Phrase(text[s:e], s, e, tuple(w for w, _, _ in run), prep, lead, head_after))
+            run.clear()
+
+    def in_span(s: int) -> bool:
+        for a, b in spans:
+            if a <= s < b:
+                return True
+        return False
+
+    for word, s, e in reading.words:
+        gap = text[last_end:s] if last_end >= 0 else ""
+        if run and gap.strip(" -'’"):
+            flush()
+            prep = ""
+        if in_span(s):
+            flush()
+            prev_class, prev_word, prep = "mention", word, ""
+            last_end = e
+            continue
+        w = word[:-2] if word.endswith(("'s", "’s")) else word
+        cls = _word_class(w, tool_vocab)
+        if cls == "content":
+            run.append((w, s, s + len(w)))
+            if w != word:  # "the rat's brain": a possessive ends the phrase
+                flush()
+                prev_class, prep = "content", ""
+        else:
+            flush(head_after=w if cls == "tool" else "")
+            if cls == "prep":
+                prep = w
+                lead = prev_word if prev_class in ("content", "tool", "frame", "mention") else ""
+            elif cls != "func" or prev_class not in ("prep", "func") or not prep:
+                prep, lead = "", ""
+        prev_class = cls
+        prev_word = w
+        last_end = e
+    flush()
+    # "theory of relativity", "law of universal gravitation": the whole "X of Y" as one value too
+    joined: list[Phrase] = []
+    for a, b in zip(out, out[1:]):
+        between = text[a.end:b.start].strip().lower()
+        if between in ("of", "of the") and all(w not in FRAMING for w in a.words):
+            joined.append(Phrase(text[a.start:b.end], a.start, b.end, a.words + ("of",) + b.words, a.prep, a.lead,
+                                 b.head_after, True))
+    return sorted(out + joined, key=lambda p: (p.start, -p.end))
