@@ -357,7 +357,8 @@ def make_slot(name: str, spec_json: str, required: bool, index: int) -> Slot:
         keys = {lang.stem(w) for w in words}
     for w in list(keys):
         keys.update(lang.synonyms(w))
-    desc_keys = {s for s in lang.content_stems(desc) if s not in _GENERIC_KEYS and len(s) > 2}
+    first_sentence = re.split(r"(?<=[a-z0-9)])\.\s|;", desc, maxsplit=1)[0]
+    desc_keys = {s for s in lang.content_stems(first_sentence) if s not in _GENERIC_KEYS and len(s) > 2}
     item_kind = ""
     options: tuple = tuple(spec.get("enum") or ())
     if kind == "array":
@@ -370,8 +371,8 @@ def make_slot(name: str, spec_json: str, required: bool, index: int) -> Slot:
     if kind == "array" and role in ("city", "place", "country", "state", "person", "org", "title"):
         pass
     dims = _dims(words, desc)
-    category = gz.category_of(words) or gz.category_of(re.findall(r"[a-z]+", re.split(r"[.;(]", desc.lower())[0])[:6]) \
-        or ""
+    category = gz.category_of(words) or (gz.category_of(re.findall(r"[a-z]+", re.split(r"[.;(,]", desc.lower())[0])[:4])
+                                         if role in ("free", "title") else None) or ""
     return Slot(name, spec_json, kind, required, index, frozenset(keys), frozenset(desc_keys), dims, role,
                 item_kind, options, bool(_PERCENT_NUMBER.search(desc)) and not _PERCENT_FRACTION.search(desc),
                 bool(_NUMBERISH_NAMES.match(name)), accepts_null(spec) or bool(spec.get("x-nullable")),
@@ -379,7 +380,7 @@ def make_slot(name: str, spec_json: str, required: bool, index: int) -> Slot:
 
 
 _EXAMPLE_LEAD = re.compile(r"\b(?:e\.g\.|eg\.|for example|for instance|such as|like|i\.e\.|examples?:?|"
-                           r"can be|could be|one of|options?:?|either)\s*[:,]?\s*", re.I)
+                           r"can be|could be|one of|options?:?|either)(?![A-Za-z])\s*[:,]?\s*", re.I)
 
 
 def _examples(desc: str) -> tuple[str, ...]:
@@ -484,7 +485,8 @@ def _word_hits(words: list[str], keys: frozenset[str], skip_connectors: bool = T
     return 0.0
 
 
-def _context_score(slot: Slot, reading: Reading, m: Mention) -> tuple[float, str]:
+def _context_score(slot: Slot, reading: Reading, m: Mention, vocab: frozenset[str] = frozenset()
+                   ) -> tuple[float, str]:
     """How strongly the words around ``m`` name ``slot``, and those words (for the evidence)."""
     left = _left_words(reading, m.start)
     right = _right_words(reading, m.end)
@@ -492,8 +494,9 @@ def _context_score(slot: Slot, reading: Reading, m: Mention) -> tuple[float, str
     if m.kind == "number" and m.unit and not m.dim and lang.matches_any(lang.stem(m.unit), slot.keys):
         score = max(score, 3.0)  # "3 bedrooms"
     score = max(score, 2.4 * _word_hits(right, slot.keys))
-    if score == 0 and slot.desc_keys:
-        score = 0.8 * max(_word_hits(left[:3], slot.desc_keys), _word_hits(right[:2], slot.desc_keys))
+    desc_keys = slot.desc_keys - vocab if vocab else slot.desc_keys  # the tool's own words name no slot
+    if score == 0 and desc_keys:
+        score = 0.8 * max(_word_hits(left[:3], desc_keys), _word_hits(right[:2], desc_keys))
     words = " ".join(reversed(left[:3])) + f" [{m.text}] " + " ".join(right[:2])
     return score, words.strip()
 
@@ -530,8 +533,9 @@ def _convert_prefixed(slot: Slot, m: Mention, v: Any) -> Any:
     return v
 
 
-def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank: int) -> tuple[float, str]:
-    ctx, words = _context_score(slot, reading, m)
+def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank: int,
+                  vocab: frozenset[str] = frozenset()) -> tuple[float, str]:
+    ctx, words = _context_score(slot, reading, m, vocab)
     score = ctx
     label = m.label.lower()
     named = False
@@ -652,7 +656,7 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
     wants_from = bool({"start", "origin", "from", "departur", "source", "begin", "initi", "sender"} & slot.keys)
     wants_to = bool({"end", "destin", "to", "arriv", "target", "final", "recipi"} & slot.keys)
     for i, m in enumerate(mentions):
-        ctx, words = _context_score(slot, reading, m)
+        ctx, words = _context_score(slot, reading, m, tool_vocab)
         base = ctx
         value: Any = None
         rule = m.kind
@@ -668,6 +672,8 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                     base -= 1.5
                 if kind == "guess":
                     base -= 0.8
+            elif kind == "guess" and role in ("person", "org", "title"):
+                base += 1.5  # "in Premier League": a capitalised name the mock took for a place
             elif role in ("free", "query", "text", "title", "org"):
                 base += 0.2 if ctx else -0.5
             else:
@@ -686,6 +692,8 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 out.append((base + 0.5, value, -1, Evidence("state of the city", m.text)))
                 continue
         elif m.kind == "name":
+            if len(m.value.split()) > 1 and lang.matches_any(lang.stem(m.value.split()[-1].lower()), slot.keys):
+                base += 2.5  # "Premier League" for league, "Plaza Hotel" for hotel_name: the name says what it is
             if role == "title" and ctx == 0 and len(m.value.split()) == 1:
                 base -= 0.5  # one capitalised word with nothing calling it a title: likely a person
             elif role in ("person", "org", "title", "free", "query", "text", "id"):
@@ -696,11 +704,12 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 base -= 3.0
             value = m.value
             words_ = value.split()
-            while len(words_) > 1 and lang.stem(words_[0].lower()) in tool_vocab:
-                words_ = words_[1:]  # "Lawyer John Doe" for a lawyer tool: the name is "John Doe"
+            if not all(lang.stem(w.lower()) in tool_vocab for w in words_):
+                while len(words_) > 1 and lang.stem(words_[0].lower()) in tool_vocab:
+                    words_ = words_[1:]  # "Lawyer John Doe" for a lawyer tool: the name is "John Doe"
             value = " ".join(words_)
-            if lang.stem(value.lower()) in tool_vocab and len(words_) == 1:
-                base -= 1.5  # the tool's own word ("NBA" in a basketball tool) is rarely the argument
+            if all(lang.stem(w.lower()) in tool_vocab for w in words_):
+                base -= 1.5  # the tool's own words ("NBA" in a basketball tool) are rarely the argument
             nxt = re.match(r"\s+([a-z]+)", reading.text[m.end:])
             if nxt and lang.stem(nxt.group(1)) in tool_vocab and len(words_) == 1:
                 base -= 1.0  # "Patent lawsuit": a modifier of the tool's noun, not the entity
@@ -766,6 +775,12 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             continue
         if value is None or value == "":
             continue
+        if slot.category and m.kind in ("name", "place") and gz.category_members(slot.category, m.text):
+            base += 4.0  # "Christianity" for religion: a member of the kind the slot names
+            rule = slot.category
+        if not slot.required and ctx < 1.0 and m.kind in ("name", "place") and rule == m.kind and not (
+                slot.role in ("city", "place", "state", "country") and m.kind == "place"):
+            base = min(base, 1.5)  # an optional value needs words that point at it
         out.append((base, value, i, Evidence(rule, words if ctx else m.text)))
     return out
 
@@ -815,7 +830,7 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
     out = []
     slot_words = " ".join(sorted(slot.keys | slot.desc_keys))
     for j, m in enumerate(phrases):
-        ctx, words = _context_score(slot, reading, m)
+        ctx, words = _context_score(slot, reading, m, tool_vocab_all)
         base = 0.3 + ctx
         value = m.value
         rule = "words"
@@ -841,6 +856,8 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
         head = m.get("head_after") or ""
         if head and lang.matches_any(lang.stem(head), slot.keys):
             base += 1.0  # "gas-powered [vehicle]" for vehicle_type: a modifier of the parameter's noun
+        elif head:
+            base += 0.5  # "organic [bananas] brands": what the tool's noun is about
         if len(pw) > 3:
             base -= 0.4 * (len(pw) - 3)
         if m.get("joined"):
@@ -850,6 +867,8 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
             base -= 2.5  # common words are not a city, a date or an id: better to ask
         elif slot.role == "place":
             base -= 1.0 if ctx or prep in ("in", "at", "near", "around", "from", "to") else 2.0
+        if not slot.required and ctx < 1.0 and rule == "words":
+            base = min(base, 1.5)  # an optional value needs words that point at it
         out.append((base, value, offset + j, Evidence(rule, words if ctx else m.text)))
     return out
 
@@ -931,7 +950,7 @@ def _array_candidates(slot: Slot, reading: Reading, mentions: list[Mention], too
             vals = [v for _, v in sorted(hits)]
             out.append((4.0, vals, [], Evidence("enum list", ", ".join(map(str, vals)))))
     for i, m in enumerate(mentions):
-        ctx, words = _context_score(slot, reading, m)
+        ctx, words = _context_score(slot, reading, m, tool_vocab)
         if m.kind == "group":
             flat = m.value
             numeric = all(isinstance(v, (int, float)) for v in flat)
@@ -955,7 +974,7 @@ def _array_candidates(slot: Slot, reading: Reading, mentions: list[Mention], too
         kinds = {mm.kind for mm in members}
         idx = [mentions.index(mm) for mm in members if mm in mentions]
         first = members[0]
-        ctx, words = _context_score(slot, reading, first)
+        ctx, words = _context_score(slot, reading, first, tool_vocab)
         if ik in ("integer", "number") and kinds == {"number"}:
             vals = [_number_value(make_slot("_", json.dumps(items or {"type": ik}), False, 0), mm) for mm in members]
             out.append((2.5 + ctx, vals, idx, Evidence("list", reading.text[first.start: members[-1].end])))
@@ -1040,6 +1059,10 @@ def fill_arguments(parameters: dict, text: str, root: dict | None = None, *,
     return _fill(parameters, read(text), 0, tool_words, root or parameters)
 
 
+#: Set to a list to collect every (score, slot, value, rule, words) candidate of each fill.
+TRACE: list | None = None
+
+
 def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[str], root: dict | None = None
           ) -> Filled:
     slots = slots_of(parameters, root)
@@ -1057,7 +1080,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             rank_slot = num_slots.index(s)
             for i, m in numbers:
                 rank = next((r for r, (j, _) in enumerate(values) if j == i), len(values))
-                score, words = _score_number(s, reading, m, rank, rank_slot)
+                score, words = _score_number(s, reading, m, rank, rank_slot, tool_words)
                 cands.append((score, s, _number_value(s, m), (i,), Evidence(_number_rule(m), words)))
             side = _range_side(s)
             for i, m in enumerate(mentions):
@@ -1086,6 +1109,9 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         if s.kind == "string" and s.role in ("query", "text") and not any(m.kind == "quoted" for m in mentions):
             q = _query_text(reading.text, [m for m in mentions if m.kind == "number" and m.unit])
             cands.append((4.0 if s.role == "query" else 1.0, s, q, (), Evidence("the request without its framing", q)))
+    if TRACE is not None:  # developers: every candidate, to see why one won (benchmarks, tests)
+        TRACE.append(sorted(((round(c[0], 2), c[1].name, c[2], c[4].rule, c[4].words) for c in cands),
+                            key=lambda c: (c[1], -c[0])))
     taken: set[int] = set()
     filled: dict[str, tuple[Any, Evidence, float, tuple[int, ...]]] = {}
     # enums, options, booleans, arrays and objects first: they read the text without consuming mentions

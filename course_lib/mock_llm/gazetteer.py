@@ -282,6 +282,8 @@ CATEGORIES: dict[str, frozenset[str]] = {k: frozenset(v.split(",")) for k, v in 
               "rabbit,mouse,rat,monkey,chimpanzee,chimp,gorilla,whale,dolphin,shark,snake,frog,eagle,owl,"
               "human,bacteria,butterfly,bee,ant",
     "weather": "sunny,rainy,cloudy,snowy,windy,stormy,foggy",
+    "religion": "christianity,islam,judaism,buddhism,hinduism,sikhism,taoism,shinto,confucianism,catholicism,"
+                "protestantism,orthodoxy,jainism,zoroastrianism",
 }.items()}
 
 #: Slot words that name each category (stems of parameter names and description words).
@@ -307,6 +309,7 @@ CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
     "planet": ("planet", "body", "celestial"),
     "animal": ("species", "animal", "organism", "creature", "pet"),
     "weather": ("condition", "weather"),
+    "religion": ("religion", "faith", "belief"),
 }
 
 
