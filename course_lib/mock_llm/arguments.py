@@ -506,11 +506,39 @@ def _number_value(slot: Slot, m: Mention) -> Any:
     v = m.value
     if m.get("percent") and slot.kind == "number" and not slot.percent_as_number:
         v = round(v / 100, 10)
+    v = _convert_time(slot, m, v)
     if slot.kind == "integer" and isinstance(v, float) and v.is_integer():
         v = int(v)
     if slot.kind == "number" and isinstance(v, float) and v.is_integer() and m.get("int"):
         v = int(v)
     return _convert_prefixed(slot, m, v)
+
+
+_SECONDS = {"s": 1, "min": 60, "h": 3600, "day": 86400, "week": 604800, "month": 2592000, "year": 31536000}
+_TIME_UNIT_WORDS = {"second": "s", "seconds": "s", "minute": "min", "minutes": "min", "hour": "h", "hours": "h",
+                    "day": "day", "days": "day", "week": "week", "weeks": "week", "month": "month", "months": "month",
+                    "year": "year", "years": "year"}
+_SLOT_TIME_UNIT = re.compile(r"\b(?:in|of|number of|\()\s*(seconds|minutes|hours|days|weeks|months|years)\b", re.I)
+
+
+def slot_time_unit(slot: Slot) -> str | None:
+    """The unit of time a slot counts in ("days_ahead" -> day, "duration in minutes" -> min), if it says."""
+    for w in lang.split_identifier(slot.name):
+        if w in _TIME_UNIT_WORDS and w.endswith("s"):
+            return _TIME_UNIT_WORDS[w]
+    m = _SLOT_TIME_UNIT.search(str(slot.spec.get("description", "")))
+    return _TIME_UNIT_WORDS[m.group(1).lower()] if m else None
+
+
+def _convert_time(slot: Slot, m: Mention, v: Any) -> Any:
+    """"next week" for ``days`` -> 7, "3 minutes" for a length in seconds -> 180 (only when the slot names its unit)."""
+    if m.dim != "time" or m.unit not in _SECONDS or slot.kind not in ("integer", "number"):
+        return v
+    want = slot_time_unit(slot)
+    if want is None or want == m.unit:
+        return v
+    out = v * _SECONDS[m.unit] / _SECONDS[want]
+    return int(round(out)) if abs(out - round(out)) < 1e-9 else round(out, 6)
 
 
 _PREFIXED = {"µF": ("F", 1e-6), "uF": ("F", 1e-6), "nF": ("F", 1e-9), "pF": ("F", 1e-12), "mH": ("H", 1e-3),
@@ -534,7 +562,7 @@ def _convert_prefixed(slot: Slot, m: Mention, v: Any) -> Any:
 
 
 def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank: int,
-                  vocab: frozenset[str] = frozenset()) -> tuple[float, str]:
+                  vocab: frozenset[str] = frozenset(), names: frozenset[str] = frozenset()) -> tuple[float, str]:
     ctx, words = _context_score(slot, reading, m, vocab)
     score = ctx
     label = m.label.lower()
@@ -543,8 +571,8 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
         if label == slot.name.lower() or lang.matches_any(lang.stem(label), slot.keys):
             score += 6.0
             named = True
-        elif (len(label) <= 3 or re.search(r"[_\d]", label)) and slot.numberish:
-            score -= 3.0  # "b = 6" is not the slot "a"
+        elif (len(label) <= 3 or re.search(r"[_\d]", label)) and slot.numberish and (not names or label in names):
+            score -= 3.0  # "b = 6" is not the slot "a" (when the tool has a "b"; "at x = 1" may fill "value")
             named = True
     if m.dim:
         if m.dim in slot.dims:
@@ -555,9 +583,13 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
         score -= 0.5
     if m.get("percent"):
         score += 1.0 if "percent" in slot.dims else -0.5
+    if m.get("implicit") and m.dim not in slot.dims:
+        score -= 1.5  # "in a year", "every day": a number only for a slot that counts time
+    elif m.get("every") and ({"frequenc", "interv", "rate", "every"} & slot.keys):
+        score += 1.5
     if m.get("frequency"):
         desc = str(slot.spec.get("description", "")).lower()
-        if {"n", "compound", "frequenc", "period", "times"} & slot.keys or re.search(
+        if {"n", "compound", "frequenc", "times"} & slot.keys or re.search(
                 r"per year|times|frequency|compound", desc):
             score += 3.0
         else:
@@ -1075,12 +1107,13 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     numbers = [(i, m) for i, m in enumerate(mentions) if m.kind == "number"]
     values = [(i, m) for i, m in numbers if not _is_count(m)]
     num_slots = [s for s in slots if s.kind in ("integer", "number")]
+    slot_names = frozenset(s.name.lower() for s in slots)
     for s in slots:
         if s.kind in ("integer", "number"):
             rank_slot = num_slots.index(s)
             for i, m in numbers:
                 rank = next((r for r, (j, _) in enumerate(values) if j == i), len(values))
-                score, words = _score_number(s, reading, m, rank, rank_slot, tool_words)
+                score, words = _score_number(s, reading, m, rank, rank_slot, tool_words, slot_names)
                 cands.append((score, s, _number_value(s, m), (i,), Evidence(_number_rule(m), words)))
             side = _range_side(s)
             for i, m in enumerate(mentions):

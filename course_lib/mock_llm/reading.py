@@ -204,7 +204,7 @@ def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     m = re.match(r"\s?(?:-\s?)?([A-Za-z]{3,}(?:\s(?:per|of)\s[A-Za-z]+)?)", text[end:])
     if m:  # a plain noun after the number: "3 bedrooms", "100 generations"
         noun = m.group(1).split()[0].lower()
-        if noun not in lang.STOPWORDS and noun not in ("and", "or", "to", "in", "of", "at", "for"):
+        if noun not in lang.STOPWORDS and noun not in ("and", "or", "to", "in", "of", "at", "for", "per", "times"):
             return noun, "", m.group(1).split()[0], end + m.start(1) + len(noun)
     return "", "", "", end
 
@@ -241,6 +241,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
             e = m.end("num") if not m.group("sci") else m.end("sci")
         is_int = re.fullmatch(r"[-−–]?[\d,]+", raw) is not None and value == int(value)
         unit, dim, surface, stop = ("", "", "", e)
+        ordinal = re.match(r"(?:st|nd|rd|th)\b", text[e:e + 3]) if is_int and not mult and not currency else None
+        if ordinal:  # "the 19th century", "2nd, 3rd and 4th floors": the number, then what follows it
+            e += ordinal.end()
+            stop = e
         if currency:
             unit, dim = currency, "money"
         else:
@@ -259,6 +263,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
             unit, dim, stop = "deg", "angle", e + hemi.end()
         if unit == "%":
             extra.append(("percent", True))
+        if ordinal:
+            extra.append(("ordinal", True))
         value = int(value) if is_int and value == int(value) and not mult else value
         if mult and float(value).is_integer():
             value = int(value)
@@ -275,10 +281,17 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
                     "a dozen", "a decade", "a century", "a hundred", "a thousand", "a million", "a billion"):
                 if phrase not in ("a couple of", "a pair of"):
                     continue
+            if phrase in ("decade", "century") and not re.search(
+                    r"\b(?:past|last|next|coming|one|per|each|every|this|that)\s+$", text[max(0, m.start() - 8):m.start()],
+                    re.I):
+                continue  # "the 19th century" names a century, it is not 100 years
         else:
             words = re.split(r"[\s-]+", phrase)
             if words[0] in ("a", "an"):
-                words = ["one"] + words[1:]
+                # "a hundred" is 100, but "a six" is six
+                words = ["one"] + words[1:] if len(words) > 1 and words[1] in _SCALES else words[1:]
+                if not words:
+                    continue
             parsed = parse_number_words(words)
             if parsed is None:
                 continue
@@ -360,10 +373,34 @@ def _frequencies(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     return out
 
 
+_IMPLICIT_RX = re.compile(r"\b(?:(?:every|each)|(?:the\s+)?(?:next|coming|upcoming|past|last|following))\s+"
+                          r"(second|minute|hour|day|week|fortnight|month|quarter|year|decade|century)\b", re.I)
+_IMPLICIT_UNITS = {"second": "s", "minute": "min", "hour": "h", "day": "day", "week": "week", "fortnight": "week",
+                   "month": "month", "quarter": "month", "year": "year", "decade": "year", "century": "year"}
+_IMPLICIT_COUNT = {"fortnight": 2, "quarter": 3, "decade": 10, "century": 100}
+
+
+def _implicit_ones(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
+    """"every hour", "the next week", "past month": one unit of time, said without a number."""
+    out = []
+    for m in _IMPLICIT_RX.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        if re.search(r"\d\s*$|\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several)\s+$",
+                     text[max(0, m.start() - 12):m.start()], re.I):
+            continue  # "5 per hour", "two every week": the number is said
+        word = m.group(1).lower()
+        every = m.group(0).lower().split()[0] in ("every", "each", "per")
+        out.append(Mention("number", _IMPLICIT_COUNT.get(word, 1), m.group(0), m.start(), m.end(),
+                           _IMPLICIT_UNITS[word], "time",
+                           extra=(("int", True), ("implicit", True)) + ((("every", True),) if every else ())))
+    return out
+
+
 def _at_rest(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     """"started from rest", "dropped from rest": an initial speed of 0 (a physics idiom)."""
     out = []
-    for m in re.finditer(r"\b(?:from|at)\s+rest\b|\bdropped\b(?!\s+from\s+\d)", text, re.I):
+    for m in re.finditer(r"\b(?:from|at)\s+rest\b|\b(?:dropped|released|let go)\b", text, re.I):
         if not any(a <= m.start() < b for a, b in taken):
             out.append(Mention("number", 0, m.group(0), m.start(), m.end(), "m/s", "speed", "initial",
                                extra=(("int", True), ("idiom", True))))
@@ -790,6 +827,7 @@ def read(text: str) -> Reading:
                 numbers += [Mention("number", v.value, v.text, g.start + v.start, g.start + v.end, v.unit, v.dim,
                                     extra=v.extra + (("grouped", g.start),)) for v in inner]
     numbers += _at_rest(text, taken) + _frequencies(text, taken)
+    numbers += _implicit_ones(text, taken + [(n.start, n.end) for n in numbers])
     taken += [(c.start, c.end) for c in codes]
     ranges = _ranges(text, numbers)
     places = [p for p in _places(text) if not any(a <= p.start < b for a, b in taken)]
