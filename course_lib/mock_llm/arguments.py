@@ -778,11 +778,21 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 rule = "unit of a number"
                 if not value:
                     continue
-            elif {"year"} & slot.keys and isinstance(m.value, int) and 1800 <= m.value <= 2100:
-                base += 2.0
+            elif ({"year", "season", "edition", "vintag"} & slot.keys or "year" in slot.desc_keys) and \
+                    isinstance(m.value, int) and 1800 <= m.value <= 2100 and not m.unit:
+                base += 2.0  # "the 2021 season" for a string season
                 value = str(m.value)
+            elif m.dim == "time" and not m.get("implicit") and (
+                    slot.dims & {"time"} or {"duration", "period", "timefram", "time", "span", "length"} & slot.keys):
+                base += 2.0  # "for the last 2 weeks" for a string duration: as written
+                value = m.text.strip()
             else:
                 continue
+        elif m.kind == "currency" and slot.role in ("free", "title", "query", "text") and not (
+                {"currenc", "from", "to", "base", "target"} & slot.keys):
+            base += 0.5  # "news on Bitcoin": a currency named as a topic, as written
+            value = m.text
+            rule = "words"
         elif m.kind == "currency":
             if role != "currency" and not ({"currenc", "from", "to", "base", "target"} & slot.keys and "currenc" in
                                             " ".join(lang.content_stems(str(slot.spec.get("description", ""))))):

@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import language as lang
+from . import purpose
 from .answer import compose_answer, error_of
 from .arguments import Evidence, LOCATION_HINTS, fill_arguments
 from .wire import ChatRequest, ToolSpec
@@ -363,14 +364,34 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     return calls
 
 
-def plan_calls(text: str, tools: list[ToolSpec]) -> tuple[list[PlannedCall], dict[str, float], dict[str, list[str]]]:
-    """Every call the request ``text`` needs, with the scores behind the choice."""
+def plan_calls(text: str, tools: list[ToolSpec]
+               ) -> tuple[list[PlannedCall], dict[str, float], dict[str, list[str]], str]:
+    """Every call the request ``text`` needs, with the scores behind the choice.
+
+    Returns:
+        ``(calls, scores, matched words, why not)``: ``why not`` says why a tool that shares
+        words with the request was not called (:mod:`.purpose`), else "".
+    """
     ranked = score_tools(text, tools)
     distinct = dict(_DISTINCT)
     scores = {t.name: s for t, s, _ in ranked}
     matched = {t.name: m for t, _, m in ranked}
     if not ranked or ranked[0][1] < THRESHOLD:
-        return [], scores, matched
+        return [], scores, matched, ""
+    # a tool that shares words but gives something else is not a candidate (freezing vs boiling point)
+    why_not = ""
+    keep = []
+    for r in ranked:
+        why = purpose.mismatch(text, r[0].name, r[0].description) if r[1] >= THRESHOLD else None
+        if why:
+            why_not = why_not or why
+        else:
+            keep.append(r)
+    if not keep or keep[0][1] < THRESHOLD:
+        return [], scores, matched, why_not
+    if len(keep) < len(ranked):
+        ranked = keep
+        tools = [r[0] for r in keep]
     clauses = split_clauses(text)
     picks: list[tuple[ToolSpec, str]] = []
     if len(clauses) > 1 and len(tools) > 1 and len(tools) <= 64:
@@ -401,7 +422,7 @@ def plan_calls(text: str, tools: list[ToolSpec]) -> tuple[list[PlannedCall], dic
                         call.missing.remove(m)
             if all(c.key() != call.key() for c in calls):
                 calls.append(call)
-    return calls, scores, matched
+    return calls, scores, matched, ""
 
 
 #: Words by which a clause points back at what earlier clauses produce ("save *it*", "*a summary*").
@@ -525,7 +546,7 @@ def decide(req: ChatRequest) -> Decision:
     """
     turn = _read_turn(req.messages)
     tools = req.tools if req.tool_choice != "none" else []
-    plan, scores, matched = plan_calls(turn.question, req.tools)
+    plan, scores, matched, why_not = plan_calls(turn.question, req.tools)
     decision = Decision(scores=scores, matched=matched)
     if turn.done:
         return _after_results(req, turn, plan, decision)
@@ -551,6 +572,8 @@ def decide(req: ChatRequest) -> Decision:
             best = score_tools(turn.question, req.tools)[0][0]
             return _emit(req, decision, _calls_for(best, turn.question), "tool_choice='required': best-scoring tool")
         decision.content, decision.reason = _no_tool_answer(turn.question, req.tools)
+        if why_not:
+            decision.reason += f" ({why_not})"
         return decision
     waiting = [c for c in plan if c.from_results and any(p.clause < c.clause for p in plan if not p.from_results)]
     if waiting:  # first the calls whose results they need
