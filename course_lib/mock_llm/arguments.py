@@ -106,7 +106,7 @@ class Filled:
     arguments: dict[str, Any] = field(default_factory=dict)
     evidence: dict[str, Evidence] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
-    spread: dict[str, list[tuple[Any, Evidence]]] = field(default_factory=dict)
+    spread: dict[str, list[tuple[Any, Evidence, int]]] = field(default_factory=dict)
     strength: dict[str, float] = field(default_factory=dict)
     echoes: bool = False  # a filled slot has a strong unused runner-up: the text may ask for several calls
 
@@ -724,8 +724,6 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 out.append((base + 0.5, value, -1, Evidence("state of the city", m.text)))
                 continue
         elif m.kind == "name":
-            if len(m.value.split()) > 1 and lang.matches_any(lang.stem(m.value.split()[-1].lower()), slot.keys):
-                base += 2.5  # "Premier League" for league, "Plaza Hotel" for hotel_name: the name says what it is
             if role == "title" and ctx == 0 and len(m.value.split()) == 1:
                 base -= 0.5  # one capitalised word with nothing calling it a title: likely a person
             elif role in ("person", "org", "title", "free", "query", "text", "id"):
@@ -768,7 +766,7 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 value = m.text.strip() if m.get("int") else str(m.value)
                 if m.unit and not m.dim:
                     value = str(m.value)
-            elif role == "unit" and m.unit:
+            elif role == "unit" and m.unit and m.dim and not m.get("words"):
                 dims = {n.dim or n.unit for n in mentions if n.kind == "number" and n.unit and not n.get("idiom")}
                 if len(dims) > 1 or m.dim in ("money", "percent"):
                     continue  # "50 km in 2 hours": which unit would the answer be in?
@@ -820,7 +818,16 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
         if slot.category and m.kind in ("name", "place") and gz.category_members(slot.category, m.text):
             base += 4.0  # "Christianity" for religion: a member of the kind the slot names
             rule = slot.category
-        if not slot.required and ctx < 1.0 and m.kind in ("name", "place") and rule == m.kind and not (
+        named_after = m.kind in ("name", "place") and len(m.text.split()) > 1 and lang.matches_any(
+            lang.stem(m.text.split()[-1].lower()), slot.keys)
+        if named_after:
+            base += 2.5  # "Premier League" for league, "Plaza Hotel" for hotel_name: the name says what it is
+            own = [lang.stem(w) for w in lang.split_identifier(slot.name)]
+            last = m.text.split()[-1]
+            if own[-1] not in ("name", "titl") and lang.stem(last.lower()) in own[:-1] and isinstance(value, str) \
+                    and value.endswith(last):
+                value = value[: -len(last)].strip()  # "Hilton Hotel" for hotel_chain: the chain is Hilton
+        elif not slot.required and ctx < 1.0 and m.kind in ("name", "place") and rule == m.kind and not (
                 slot.role in ("city", "place", "state", "country") and m.kind == "place"):
             base = min(base, 1.5)  # an optional value needs words that point at it
         out.append((base, value, i, Evidence(rule, words if ctx else m.text)))
@@ -1328,21 +1335,29 @@ def _coordinations_of(reading: Reading, phrases: list[Mention]) -> list[list[int
 
 
 def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions: list[Mention], taken: set[int],
-             cands: list, text: str) -> dict[str, list[tuple[Any, Evidence]]]:
+             cands: list, text: str) -> dict[str, list[tuple[Any, Evidence, int]]]:
     """Values that ask for several calls: "factorial of 5, 10 and 15", "3 and 4, 5 and 12".
 
     1. A coordination whose first members went to k slots and that holds n*k members: n calls.
-    2. Otherwise, a slot whose runner-up mentions (unused, nearly as good, same kind) repeat the
-       pattern: "$500,000 from HSBC ... and $700,000 for Wells Fargo" -> two calls.
+    2. "(45, 60) and (81, 27)": each bracket of k numbers is a call.
+    3. Otherwise, for each slot, the other mentions of the same kind that fit this slot best of
+       all slots: "$500,000 from HSBC ... and $700,000 for Wells Fargo" -> two amounts, two banks.
+
+    Returns:
+        ``{slot: [(value, evidence, position in the text), ...]}`` for slots with 2+ values, in
+        text order; the engine zips the slots that alternate and crosses the others.
     """
     if not _MANY.search(text):
         return {}
     by_slot_cands: dict[str, dict[int, tuple[float, Any, Evidence]]] = {}
+    best_slot: dict[int, tuple[float, str]] = {}
     for score, s, value, idx, ev in cands:
         if len(idx) == 1:
             by_slot_cands.setdefault(s.name, {}).setdefault(idx[0], (score, value, ev))
+            if idx[0] not in best_slot or score > best_slot[idx[0]][0]:
+                best_slot[idx[0]] = (score, s.name)
     chosen = {name: v[3][0] for name, v in filled.items() if len(v[3]) == 1}
-    out: dict[str, list[tuple[Any, Evidence]]] = {}
+    out: dict[str, list[tuple[Any, Evidence, int]]] = {}
     for g in groups:
         owners = sorted(((g.index(i), name) for name, i in chosen.items() if i in g))
         if not owners:
@@ -1362,7 +1377,7 @@ def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions:
                 if hit is None:
                     col = []
                     break
-                col.append((hit[1], hit[2]))
+                col.append((hit[1], hit[2], mentions[member].start))
             if col:
                 out[name] = col
     if out:
@@ -1385,24 +1400,27 @@ def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions:
                     hit = by_slot_cands.get(name, {}).get(brackets[b][p])
                     if hit is None:
                         break
-                    col.append((hit[1], hit[2]))
+                    col.append((hit[1], hit[2], mentions[brackets[b][p]].start))
                 if len(col) == len(same):
                     out[name] = col
             if len(out) == k:
                 return out
             out = {}
-    alts: dict[str, list[tuple[int, Any, Evidence]]] = {}
     for name, i in chosen.items():
         score0 = filled[name][2]
         kind = mentions[i].kind
-        if kind not in ("number", "place", "name", "date", "code", "time") or score0 < 1.5:
+        if kind not in ("number", "place", "name", "date", "code", "time", "quoted", "phrase") or score0 < 1.5:
             continue
         options = [(mentions[j].start, c[1], c[2]) for j, c in by_slot_cands.get(name, {}).items()
-                   if j != i and j not in taken and mentions[j].kind == kind and c[0] >= max(1.5, 0.6 * score0)
+                   if j != i and j not in taken and _same_kind(mentions[j], mentions[i])
+                   and best_slot.get(j, (0, ""))[1] == name and c[0] >= max(1.5, 0.6 * score0)
                    and c[1] != filled[name][0] and not _is_count(mentions[j])]
         if options:
-            alts[name] = sorted(options + [(mentions[i].start, filled[name][0], filled[name][1])], key=lambda x: x[0])
-    if not alts:
-        return {}
-    n = max(len(v) for v in alts.values())
-    return {name: [(v, e) for _, v, e in vals] for name, vals in alts.items() if len(vals) == n}
+            vals = sorted(options + [(mentions[i].start, filled[name][0], filled[name][1])], key=lambda x: x[0])
+            out[name] = [(v, e, pos) for pos, v, e in vals]
+    return out
+
+
+def _same_kind(a: Mention, b: Mention) -> bool:
+    names = ("name", "place", "quoted")
+    return a.kind == b.kind or (a.kind in names and b.kind in names)

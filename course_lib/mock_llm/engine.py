@@ -306,62 +306,113 @@ def _segments(text: str) -> list[str]:
     return [s.strip(" ,，") for s in _SEGMENT_SPLIT.split(text) if s and len(s.strip(" ,，")) > 2]
 
 
+_FOR_ALL = re.compile(r"\b(?:each|all|both|every|these|those|them|their|they)\b|每|都|分别", re.I)
+
+
+def _alternate(a: list, b: list) -> bool:
+    """True when the values of two slots come in pairs through the text: "$30 in Chicago, $52 in Sacramento"."""
+    return all(max(a[i][2], b[i][2]) < min(a[i + 1][2], b[i + 1][2]) for i in range(len(a) - 1))
+
+
+def _combine(name: str, filled, text: str) -> list[PlannedCall]:
+    """The calls a request with several values per argument asks for.
+
+    Arguments whose values alternate through the text ("$30 in Chicago, $52 in Sacramento"), or
+    that the request pairs with "respectively", go together (one call per pair); independent lists
+    multiply ("rock and jazz concerts in Paris and Berlin": four calls).
+    """
+    cols = {k: v for k, v in filled.spread.items() if len(v) >= 2}
+    respectively = re.search(r"\brespectively\b|分别", text, re.I) is not None
+    clusters: list[list[str]] = []
+    for k in sorted(cols, key=lambda k: cols[k][0][2]):
+        for cl in clusters:
+            if len(cols[cl[0]]) == len(cols[k]) and (respectively or _alternate(cols[cl[0]], cols[k])):
+                cl.append(k)
+                break
+        else:
+            clusters.append([k])
+    combos: list[tuple[dict, dict]] = [({}, {})]
+    for cl in clusters:
+        combos = [({**a, **{k: cols[k][j][0] for k in cl}}, {**e, **{k: cols[k][j][1] for k in cl}})
+                  for a, e in combos for j in range(len(cols[cl[0]]))]
+    return [PlannedCall(name, {**filled.arguments, **a}, {**filled.evidence, **e}, list(filled.missing))
+            for a, e in combos]
+
+
 def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
-    """The calls of ``tool`` that ``text`` asks for: one, or several from a list or from clauses."""
+    """The calls of ``tool`` that ``text`` asks for: one, or several from lists, pairs or clauses."""
     vocab = _profile(tool).vocab
     filled = fill_arguments(tool.parameters, text, tool_words=vocab)
     base = PlannedCall(tool.name, filled.arguments, filled.evidence, filled.missing)
-    spread = {k: v for k, v in filled.spread.items() if len(v) >= 2}
+    spread = any(len(v) >= 2 for v in filled.spread.values())
+    if filled.echoes or spread:
+        by_clause = _calls_by_clause(tool, text, filled, vocab)
+        if len(by_clause) >= 2:
+            return by_clause
     if spread:
-        n = max(len(v) for v in spread.values())
-        cols = {k: v for k, v in spread.items() if len(v) == n}
-        calls = []
-        for j in range(n):
-            args = dict(filled.arguments)
-            ev = dict(filled.evidence)
-            for k, vals in cols.items():
-                args[k], ev[k] = vals[j]
-            calls.append(PlannedCall(tool.name, args, ev, list(filled.missing)))
-        return calls
-    if not filled.echoes:  # nothing said twice: one call (and no need to read the clauses again)
-        return [base]
+        return _combine(tool.name, filled, text)
+    return [base]
+
+
+def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -> list[PlannedCall]:
+    """One call (or several) per clause that gives its own values: "...for $2000. Do the same for $5000."
+
+    A clause that only adds details merges into the call before it; a value not repeated is
+    inherited from the call before ("the same", "another one with...") or from the sentence.
+    """
     segs = _segments(text)
     if len(segs) < 2:
-        return [base]
+        return []
     parts = []
     for seg in segs:
         sub = fill_arguments(tool.parameters, seg, tool_words=vocab)
-        strong = {k: (v, sub.evidence[k]) for k, v in sub.arguments.items() if sub.strength.get(k, 0) >= 1.5}
-        if strong:
-            parts.append((sub, strong))
-    conflict = any(k in a[1] and k in b[1] and a[1][k][0] != b[1][k][0]
-                   for i, a in enumerate(parts) for b in parts[i + 1:] for k in a[1])
+        said = {k: (v, sub.evidence[k]) for k, v in sub.arguments.items()
+                if sub.strength.get(k, 0) >= 0.8 and not sub.evidence[k].rule.startswith("best reading")}
+        strong = {k: ve for k, ve in said.items() if sub.strength.get(k, 0) >= 1.5}
+        if strong or said and parts:
+            parts.append((seg, sub, strong or said))
+    conflict = any(k in a[2] and k in b[2] and a[2][k][0] != b[2][k][0]
+                   for i, a in enumerate(parts) for b in parts[i + 1:] for k in a[2])
     if len(parts) < 2 or not conflict:
-        return [base]
+        return []
     calls: list[PlannedCall] = []
+    last: list[PlannedCall] = []  # the calls of the previous clause
     shared = {k: (v, filled.evidence[k]) for k, v in filled.arguments.items()
-              if not any(k in p[1] for p in parts)}  # details said once for all ("in Paris")
-    for sub, strong in parts:
-        if calls and not any(k in calls[-1].arguments and calls[-1].arguments[k] != v for k, (v, _) in strong.items()):
-            for k, (v, e) in strong.items():  # more details of the same call
-                calls[-1].arguments.setdefault(k, v)
-                calls[-1].evidence.setdefault(k, e)
+              if not any(k in p[2] for p in parts)}  # details said once for all ("in Paris")
+    props = list(tool.parameters.get("properties") or {})
+    for seg, sub, strong in parts:
+        if last and not any(k in c.arguments and c.arguments[k] != v for c in last for k, (v, _) in strong.items()):
+            # more details of the same call(s); "for each of them..." details every call so far
+            for c in (calls if _FOR_ALL.search(seg) else last):
+                for k, (v, e) in strong.items():
+                    if k not in c.arguments:
+                        c.arguments[k], c.evidence[k] = v, e
+                        if k in c.missing:
+                            c.missing.remove(k)
             continue
-        prev = calls[-1] if calls else None
-        args: dict = {}
-        ev: dict = {}
-        for k in (tool.parameters.get("properties") or {}):
-            if k in strong:
-                args[k], ev[k] = strong[k]
-            elif k in sub.arguments and sub.strength.get(k, 0) >= 0.8:
-                args[k], ev[k] = sub.arguments[k], sub.evidence[k]
-            elif prev is not None and k in prev.arguments:
-                args[k], ev[k] = prev.arguments[k], prev.evidence[k]  # "the same", "another one with..."
-            elif k in shared:
-                args[k], ev[k] = shared[k]
-        missing = [m for m in filled.missing + sub.missing if m not in args]
-        calls.append(PlannedCall(tool.name, args, ev, list(dict.fromkeys(missing))))
-    return calls
+        prev = last[-1] if last else None
+        seg_calls = _combine(tool.name, sub, seg) if any(len(v) >= 2 for v in sub.spread.values()) else \
+            [PlannedCall(tool.name, dict(sub.arguments), dict(sub.evidence), list(sub.missing))]
+        new = []
+        for sc in seg_calls:
+            args: dict = {}
+            ev: dict = {}
+            for k in props:
+                if k in sc.arguments and (k in strong or sub.strength.get(k, 0) >= 0.8 or k in sub.spread):
+                    args[k], ev[k] = sc.arguments[k], sc.evidence[k]
+                elif prev is not None and k in prev.arguments:
+                    args[k], ev[k] = prev.arguments[k], prev.evidence[k]  # "the same", "another one with..."
+                elif k in shared:
+                    args[k], ev[k] = shared[k]
+                elif k in sc.arguments:
+                    args[k], ev[k] = sc.arguments[k], sc.evidence[k]
+            missing = [m for m in filled.missing + sc.missing if m not in args]
+            new.append(PlannedCall(tool.name, args, ev, list(dict.fromkeys(missing))))
+        calls.extend(new)
+        last = new
+    complete = [c for c in calls if not c.missing]
+    # a clause that set one value before the real ones ("a two-day trip. On the first day...") is no call
+    return complete if complete and len(complete) < len(calls) else calls
 
 
 def plan_calls(text: str, tools: list[ToolSpec]
