@@ -247,7 +247,8 @@ _ROLE_RULES: list[tuple[str, tuple[str, ...]]] = [
                 "president", "leader", "scientist", "inventor", "user", "customer", "employee", "lawyer",
                 "owner", "singer", "band", "musician", "painter", "creator", "manager", "assignee", "recipient",
                 "athlete", "coach", "individual", "victim", "student", "who")),
-    ("org", ("company", "organization", "organisation", "team", "club", "institution", "bank", "brand",
+    ("org", ("company", "organization", "organisation", "team", "club", "institution", "bank", "brand", "league",
+             "tournament", "competition", "championship", "cup", "conference", "exchange", "network", "channel",
              "firm", "store", "university", "school", "league", "publisher", "studio", "platform", "entity")),
     ("title", ("title", "book", "movie", "film", "song", "album", "game", "show", "series", "track", "event",
                "battle", "war", "treaty", "act", "law", "case", "painting", "artwork", "sculpture", "paper")),
@@ -497,6 +498,12 @@ def _context_score(slot: Slot, reading: Reading, m: Mention, vocab: frozenset[st
     desc_keys = slot.desc_keys - vocab if vocab else slot.desc_keys  # the tool's own words name no slot
     if score == 0 and desc_keys:
         score = 0.8 * max(_word_hits(left[:3], desc_keys), _word_hits(right[:2], desc_keys))
+    # "the number of times interest is applied per time period is 4": the description's own wording
+    if len(slot.desc_keys) >= 3 and len(left) >= 3:
+        clause = {lang.stem(w) for w in left[:10]}
+        same = len(clause & slot.desc_keys)
+        if same >= 3 and same * 2 >= len(slot.desc_keys):
+            score = max(score, min(4.0, 0.9 * same))
     words = " ".join(reversed(left[:3])) + f" [{m.text}] " + " ".join(right[:2])
     return score, words.strip()
 
@@ -606,8 +613,8 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
         score += 2.5 if ({"year", "yr"} & slot.keys or "year" in slot.name.lower()) else -0.8
     elif {"year"} & slot.keys and "year" in slot.name.lower() and not (m.unit in ("year",) or m.dim == "time"):
         score -= 1.0
-    if _is_count(m) and not ({"count", "number", "num", "quantiti", "total", "size"} & slot.keys or
-                             lang.stem(m.unit) in slot.desc_keys or lang.matches_any(lang.stem(m.unit), slot.keys)):
+    if _is_count(m) and (slot.numberish or not ({"count", "number", "num", "quantiti", "total", "size"} & slot.keys or
+                             lang.stem(m.unit) in slot.desc_keys or lang.matches_any(lang.stem(m.unit), slot.keys))):
         score -= 3.0  # "two charges", "two numbers": a count of the values that follow, not one of them
     score -= 0.25 * abs(rank - slot_rank) if slot.numberish or ctx == 0 else 0.05 * abs(rank - slot_rank)
     if slot.numberish and not named:
@@ -744,6 +751,8 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             if nxt and lang.stem(nxt.group(1)) in tool_vocab and len(words_) == 1:
                 base -= 1.0  # "Patent lawsuit": a modifier of the tool's noun, not the entity
         elif m.kind == "quoted":
+            if m.get("key"):
+                continue  # "'name': 'John'": the key names a value, it is none
             base += 2.0 if role not in ("expr", "date", "unit", "currency") else 0.5
             value = m.value
         elif m.kind == "code":
@@ -1409,16 +1418,23 @@ def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions:
     for name, i in chosen.items():
         score0 = filled[name][2]
         kind = mentions[i].kind
-        if kind not in ("number", "place", "name", "date", "code", "time", "quoted", "phrase") or score0 < 1.5:
+        if kind not in ("number", "place", "name", "date", "code", "time", "quoted") or score0 < 1.5:
             continue
-        options = [(mentions[j].start, c[1], c[2]) for j, c in by_slot_cands.get(name, {}).items()
+        options = [(mentions[j].start, mentions[j].end, c[1], c[2]) for j, c in by_slot_cands.get(name, {}).items()
                    if j != i and j not in taken and _same_kind(mentions[j], mentions[i])
                    and best_slot.get(j, (0, ""))[1] == name and c[0] >= max(1.5, 0.6 * score0)
                    and c[1] != filled[name][0] and not _is_count(mentions[j])]
         if options:
-            vals = sorted(options + [(mentions[i].start, filled[name][0], filled[name][1])], key=lambda x: x[0])
-            out[name] = [(v, e, pos) for pos, v, e in vals]
+            m0 = mentions[i]
+            vals = sorted(options + [(m0.start, m0.end, filled[name][0], filled[name][1])], key=lambda x: x[0])
+            # values of separate calls are set apart by "and", a comma, "then"...: "in Paris and in Rome",
+            # not "at the Whole Foods in Los Angeles"
+            if all(_APART.search(text[a[1]:b[0]]) for a, b in zip(vals, vals[1:])):
+                out[name] = [(v, e, pos) for pos, _, v, e in vals]
     return out
+
+
+_APART = re.compile(r"\b(?:and|or|then|also|vs\.?|versus|another|respectively)\b|[,;.?!]|、|和|或|然后|以及", re.I)
 
 
 def _same_kind(a: Mention, b: Mention) -> bool:

@@ -44,6 +44,7 @@ _NOT_NAMES = frozenset("""a an the i what what's whats how who whom whose which 
     tomorrow yesterday next last first second third one two three four five six seven eight nine ten
     update delete add remove send translate order set use using given help need want like know
     monday tuesday wednesday thursday friday saturday sunday average mean total number""".split())
+_HONORIFICS = frozenset({"mr.", "mrs.", "ms.", "dr.", "prof.", "st.", "sr.", "jr.", "mt.", "ft."})
 _CONNECT = frozenset({"of", "the", "de", "del", "da", "van", "von", "v.", "vs", "vs.", "&", "la", "le", "du", "al"})
 _GEO_NOUNS = ("river", "rainforest", "forest", "county", "state", "city", "park", "national park", "lake",
               "mountains", "mountain", "valley", "island", "islands", "ocean", "sea", "bay", "desert", "region",
@@ -397,6 +398,20 @@ def _implicit_ones(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     return out
 
 
+def _feet_and_inches(text: str, numbers: list[Mention]) -> list[Mention]:
+    """"5ft 10in", "6 feet 2 inches": one height, in inches (70, 74)."""
+    out: list[Mention] = []
+    by_start = sorted(numbers, key=lambda n: n.start)
+    skip = set()
+    for a, b in zip(by_start, by_start[1:]):
+        if a.unit == "ft" and b.unit == "in" and re.fullmatch(r"\s*(?:and\s+)?", text[a.end:b.start]):
+            value = a.value * 12 + b.value
+            out.append(Mention("number", int(value) if float(value).is_integer() else value, text[a.start:b.end],
+                               a.start, b.end, "in", "length", extra=(("int", float(value).is_integer()),)))
+            skip.update({id(a), id(b)})
+    return [n for n in numbers if id(n) not in skip] + out
+
+
 def _at_rest(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     """"started from rest", "dropped from rest": an initial speed of 0 (a physics idiom)."""
     out = []
@@ -432,7 +447,9 @@ def _quoted(text: str) -> list[Mention]:
     for m in _QUOTE_RX.finditer(text):
         inner = next(g for g in m.groups() if g is not None).strip()
         if inner:
-            out.append(Mention("quoted", inner, m.group(0), m.start(), m.end()))
+            # "'name': 'John Doe'": a quoted key labels the value after it, it is no value itself
+            key = re.match(r"\s*:", text[m.end():m.end() + 3]) is not None
+            out.append(Mention("quoted", inner, m.group(0), m.start(), m.end(), extra=(("key", True),) if key else ()))
     return out
 
 
@@ -578,7 +595,7 @@ def _times(text: str) -> list[Mention]:
     return out
 
 
-_CODE_RX = re.compile(r"(?<![\w@./-])(?:(?:19|20)\d\d[-–/](?:19|20)?\d\d(?![\d/-])|[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
+_CODE_RX = re.compile(r"(?<![\w@./-])(?:\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?![\w^])|(?:19|20)\d\d[-–/](?:19|20)?\d\d(?![\d/-])|[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
                       r"(?:[\w-]+/)+[\w.-]+\.\w{1,5}|[\w-]+\.(?:csv|json|txt|xlsx?|pdf|png|jpg|py|md|html|xml|yaml|yml|sql|db)\b|"
                       r"\d+/[A-Za-z]+\d+|[A-Za-z]+[-_]?\d[\w-]*|\d+[-_][A-Za-z][\w-]*|[A-Za-z]+_[\w]+)(?![\w@/])")
 
@@ -619,8 +636,8 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         end_tok = i
         while j + 1 < len(tokens):
             nxt = tokens[j + 1][0]
-            if tokens[j][0].endswith(".") and len(tokens[j][0]) > 2:
-                break  # "Liverpool F.C. Include its...": the abbreviation ends the name
+            if tokens[j][0].endswith(".") and len(tokens[j][0]) > 2 and tokens[j][0].lower() not in _HONORIFICS:
+                break  # "Liverpool F.C. Include its...": the abbreviation ends the name ("Mr. X" goes on)
             if nxt[:1].isupper() or (nxt.isdigit() and len(nxt) <= 4 and tokens[j + 1][1] == tokens[j][2] + 1):
                 j += 1
                 end_tok = j
@@ -826,6 +843,7 @@ def read(text: str) -> Reading:
             if len(inner) == len(g.value):
                 numbers += [Mention("number", v.value, v.text, g.start + v.start, g.start + v.end, v.unit, v.dim,
                                     extra=v.extra + (("grouped", g.start),)) for v in inner]
+    numbers = _feet_and_inches(text, numbers)
     numbers += _at_rest(text, taken) + _frequencies(text, taken)
     numbers += _implicit_ones(text, taken + [(n.start, n.end) for n in numbers])
     taken += [(c.start, c.end) for c in codes]
