@@ -953,6 +953,26 @@ def match_enum(text: str, values: list[Any]) -> tuple[Any, str] | None:
     return (best[2], best[3]) if best else None
 
 
+_COORDINATED = re.compile(r"\s*(?:,|and|or|&|/|as well as|vs\.?|versus|,\s*and|,\s*or|和|或|、|以及)\s*(?:the\s+|an?\s+)?",
+                          re.I)
+
+
+def _enum_all(text: str, values: list[Any]) -> list[tuple[Any, str, int]]:
+    """Options named side by side ("both *ascending and descending*"): ``(value, words, position)`` each."""
+    low = text.lower()
+    hits: list[tuple[int, int, Any]] = []
+    for v in values:
+        hit = match_enum(text, [v])
+        if hit:
+            pos = low.find(hit[1].lower())
+            if pos >= 0 and not any(a <= pos < b or pos <= a < pos + len(hit[1]) for a, b, _ in hits):
+                hits.append((pos, pos + len(hit[1]), v))
+    hits.sort()
+    if len(hits) < 2 or not all(_COORDINATED.fullmatch(text[a[1]:b[0]]) for a, b in zip(hits, hits[1:])):
+        return []
+    return [(v, text[a:b], a) for a, b, v in hits]
+
+
 _NEGATION = re.compile(r"\b(?:no|not|without|exclude|excluding|except|disable|disabled|never|don'?t|do not|"
                        r"doesn'?t|skip|omit|avoid(?:ing)?|turn off|off|false|hide|minus|ignore|ignoring)\b|不要|不|没有|关闭|无需",
                        re.I)
@@ -1174,23 +1194,30 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     taken: set[int] = set()
     filled: dict[str, tuple[Any, Evidence, float, tuple[int, ...]]] = {}
     # enums, options, booleans, arrays and objects first: they read the text without consuming mentions
+    many: dict[str, list[tuple[Any, Evidence, int]]] = {}  # several values for one slot (parallel calls)
+    array_alts: list[tuple[Slot, list]] = []
     for s in slots:
         if s.kind == "enum" or (s.kind == "string" and s.options):
             hit = match_enum(reading.text, list(s.options))
             if hit:
-                filled[s.name] = (hit[0], Evidence("enum" if s.kind == "enum" else "option", hit[1]), 5.0, ())
+                rule = "enum" if s.kind == "enum" else "option"
+                filled[s.name] = (hit[0], Evidence(rule, hit[1]), 5.0, ())
+                both = _enum_all(reading.text, list(s.options)) if depth == 0 else []
+                if len(both) >= 2:
+                    many[s.name] = [(v, Evidence(rule, w), pos) for v, w, pos in both]
         elif s.kind == "boolean":
             b = _boolean(s, reading)
             if b:
                 filled[s.name] = (b[0], b[1], 4.0, ())
         elif s.kind == "array":
-            best = None
-            for score, value, idx, ev in _array_candidates(s, reading, list(mentions), vocab):
-                if best is None or score > best[0]:
-                    best = (score, value, idx, ev)
+            options = [c for c in _array_candidates(s, reading, list(mentions), vocab)
+                       if not any(i in taken for i in c[2])]
+            best = max(options, key=lambda c: c[0], default=None)
             if best and (s.required or best[0] >= 2.5):
                 filled[s.name] = (best[1], best[3], best[0], tuple(best[2]))
                 taken.update(best[2])
+                array_alts.append((s, [c for c in options if c is not best and c[3].rule == "list"
+                                       and len(c[2]) == 1 and c[0] >= max(2.5, 0.6 * best[0])]))
         elif s.kind == "object":
             obj = _object_value(s, reading, list(mentions), depth, root)
             if obj:
@@ -1241,10 +1268,20 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             else:
                 out.missing.append(s.name)
     if depth == 0:
+        # "the first set is [1, 2], the second set is [3, 4]": one list per call
+        for s, alts in array_alts:
+            alts = [c for c in alts if not any(i in taken for i in c[2])]
+            if alts and s.name in filled:
+                first = filled[s.name]
+                vals = sorted([(mentions[c[2][0]].start, c[1], c[3]) for c in alts] +
+                              [(mentions[first[3][0]].start if first[3] else 0, first[0], first[1])], key=lambda x: x[0])
+                many[s.name] = [(v, e, pos) for pos, v, e in vals]
         plain = [k for k, q in enumerate(phrases) if not q.get("joined")]
         groups = list(reading.groups) + [[len(mentions) + plain[k] for k in g]
                                          for g in _coordinations_of(reading, [phrases[k] for k in plain])]
         out.spread = _spreads(slots, filled, groups, all_mentions, taken, cands, reading.text)
+        for name, vals in many.items():
+            out.spread.setdefault(name, vals)
         chosen = {name: v for name, v in filled.items() if len(v[3]) == 1}
         out.echoes = any(cs.name in chosen and idx and idx[0] not in taken and score >= 0.8
                          and all_mentions[idx[0]].kind == all_mentions[chosen[cs.name][3][0]].kind

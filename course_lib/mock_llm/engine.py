@@ -306,6 +306,7 @@ def _segments(text: str) -> list[str]:
     return [s.strip(" ,，") for s in _SEGMENT_SPLIT.split(text) if s and len(s.strip(" ,，")) > 2]
 
 
+_WEAK_RULES = frozenset({"nullable", "schema default", "default in the description"})
 _FOR_ALL = re.compile(r"\b(?:each|all|both|every|these|those|them|their|they)\b|每|都|分别", re.I)
 
 
@@ -367,10 +368,10 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
     for seg in segs:
         sub = fill_arguments(tool.parameters, seg, tool_words=vocab)
         said = {k: (v, sub.evidence[k]) for k, v in sub.arguments.items()
-                if sub.strength.get(k, 0) >= 0.8 and not sub.evidence[k].rule.startswith("best reading")}
-        strong = {k: ve for k, ve in said.items() if sub.strength.get(k, 0) >= 1.5}
-        if strong or said and parts:
-            parts.append((seg, sub, strong or said))
+                if sub.strength.get(k, 0) >= 0.5 and sub.evidence[k].rule not in _WEAK_RULES
+                and not sub.evidence[k].rule.startswith("best reading")}
+        if said:
+            parts.append((seg, sub, said))
     conflict = any(k in a[2] and k in b[2] and a[2][k][0] != b[2][k][0]
                    for i, a in enumerate(parts) for b in parts[i + 1:] for k in a[2])
     if len(parts) < 2 or not conflict:
