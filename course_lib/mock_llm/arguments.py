@@ -728,7 +728,7 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             value = _place_value(slot, m)
             if role in ("state", "country") and kind == "city" and value != m.value:
                 # the state of a named city ("San Francisco" -> CA): read, not consumed
-                out.append((base + 0.5, value, -1, Evidence("state of the city", m.text)))
+                out.append((base + 0.5, value, i, Evidence("state of the city", m.text)))
                 continue
         elif m.kind == "name":
             if role == "title" and ctx == 0 and len(m.value.split()) == 1:
@@ -1154,6 +1154,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     values = [(i, m) for i, m in numbers if not _is_count(m)]
     num_slots = [s for s in slots if s.kind in ("integer", "number")]
     slot_names = frozenset(s.name.lower() for s in slots)
+    derived: dict[tuple[str, int], tuple[Any, Evidence]] = {}
     for s in slots:
         if s.kind in ("integer", "number"):
             rank_slot = num_slots.index(s)
@@ -1176,6 +1177,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             for score, value, i, ev in _string_candidates(s, reading, mentions, vocab):
                 consumes = not (ev.rule in ("unit of a number", "state of the city")) and i >= 0
                 cands.append((score, s, value, (i,) if consumes else (), ev))
+                if not consumes and i >= 0:
+                    derived[(s.name, i)] = (value, ev)  # read from mention i, which another slot takes
     used_spans = [(m.start, m.end) for m in mentions if m.kind not in ("phrase",)]
     phrases = _phrases(reading, vocab, used_spans)
     all_mentions = list(mentions) + phrases
@@ -1280,6 +1283,15 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         groups = list(reading.groups) + [[len(mentions) + plain[k] for k in g]
                                          for g in _coordinations_of(reading, [phrases[k] for k in plain])]
         out.spread = _spreads(slots, filled, groups, all_mentions, taken, cands, reading.text)
+        # "Chicago, Illinois, ... Sacramento, California": a value read from each city of a spread
+        for (name, i), _ in derived.items():
+            if name in out.spread or name not in filled or filled[name][1].rule != "state of the city":
+                continue
+            for col in out.spread.values():
+                idx = [next((j for j, m in enumerate(all_mentions) if m.start == pos), -1) for _, _, pos in col]
+                if i in idx and all((name, j) in derived for j in idx):
+                    out.spread[name] = [(*derived[(name, j)], pos) for j, (_, _, pos) in zip(idx, col)]
+                    break
         for name, vals in many.items():
             out.spread.setdefault(name, vals)
         chosen = {name: v for name, v in filled.items() if len(v[3]) == 1}
@@ -1459,7 +1471,9 @@ def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions:
             continue
         options = [(mentions[j].start, mentions[j].end, c[1], c[2]) for j, c in by_slot_cands.get(name, {}).items()
                    if j != i and j not in taken and _same_kind(mentions[j], mentions[i])
-                   and best_slot.get(j, (0, ""))[1] == name and c[0] >= max(1.5, 0.6 * score0)
+                   and best_slot.get(j, (0, ""))[1] == name
+                   and (c[0] >= max(1.5, 0.6 * score0) or c[0] >= 1.5 and mentions[j].unit and
+                        mentions[j].unit == mentions[i].unit)
                    and c[1] != filled[name][0] and not _is_count(mentions[j])]
         if options:
             m0 = mentions[i]
