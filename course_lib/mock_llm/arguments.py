@@ -1190,7 +1190,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 cands.append((score, s, value, overlaps[i - len(mentions)], ev))
         if s.kind == "string" and s.role in ("query", "text") and not any(m.kind == "quoted" for m in mentions):
             q = _query_text(reading.text, [m for m in mentions if m.kind == "number" and m.unit])
-            cands.append((4.0 if s.role == "query" else 1.0, s, q, (), Evidence("the request without its framing", q)))
+            cands.append((4.0, s, q, (), Evidence("the request without its framing", q)))
     if TRACE is not None:  # developers: every candidate, to see why one won (benchmarks, tests)
         TRACE.append(sorted(((round(c[0], 2), c[1].name, c[2], c[4].rule, c[4].words) for c in cands),
                             key=lambda c: (c[1], -c[0])))

@@ -37,7 +37,7 @@ _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|a
 #: Words that start a sentence in capitals without being a name.
 _NOT_NAMES = frozenset("""a an the i what what's whats how who whom whose which where when why is are was were do does did
     can could would should will shall may might must please find get calculate compute determine give show tell
-    list fetch retrieve search look identify predict estimate generate create make book play provide check
+    list fetch retrieve search look identify predict estimate generate create make book play provide check ask
     convert plot sort run perform train build analyze analyse assess evaluate solve let lets let's i'm i'd i'll
     hello hi hey also then and or but if in on at for from to of with by about after before during into
     my our your their his her its this that these those there here it they we you he she also now today
