@@ -746,7 +746,7 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                     words_ = words_[1:]  # "Lawyer John Doe" for a lawyer tool: the name is "John Doe"
             value = " ".join(words_)
             if all(lang.stem(w.lower()) in tool_vocab for w in words_):
-                base -= 1.5  # the tool's own words ("NBA" in a basketball tool) are rarely the argument
+                base -= 3.0  # the tool's own words ("NBA" in a basketball tool) are rarely the argument
             nxt = re.match(r"\s+([a-z]+)", reading.text[m.end:])
             if nxt and lang.stem(nxt.group(1)) in tool_vocab and len(words_) == 1:
                 base -= 1.0  # "Patent lawsuit": a modifier of the tool's noun, not the entity
@@ -893,12 +893,14 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
         value = m.value
         rule = "words"
         pw = m.value.lower().split()
+        member = -1  # a member of a kind, read inside a longer phrase ("the large red umbrella")
         if slot.category:
             hits = gz.category_members(slot.category, m.value)
             if hits:
                 value = " ".join(h[0] for h in hits) if len(hits) > 1 and slot.category in ("diet",) else hits[0][0]
                 base += 4.0
                 rule = slot.category
+                member = m.start + hits[0][1]
             else:
                 base -= 0.6
         ex = _example_hit(slot, m.value) if slot.examples else None
@@ -916,8 +918,9 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
             base += 1.0  # "gas-powered [vehicle]" for vehicle_type: a modifier of the parameter's noun
         elif head:
             base += 0.5  # "organic [bananas] brands": what the tool's noun is about
-        if len(pw) > 3:
-            base -= 0.4 * (len(pw) - 3)
+        content = [w for w in pw if w not in ("of", "the", "a", "an")]
+        if len(content) > 3:
+            base -= 0.4 * (len(content) - 3)
         if m.get("joined"):
             base += 0.2 if slot.role in ("title", "free", "query", "text") else -0.5
         if slot.role in ("expr", "date", "time", "email", "path", "unit", "currency", "id", "city", "state",
@@ -925,9 +928,11 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
             base -= 2.5  # common words are not a city, a date or an id: better to ask
         elif slot.role == "place":
             base -= 1.0 if ctx or prep in ("in", "at", "near", "around", "from", "to") else 2.0
+        if m.get("after_tool"):
+            base -= 1.5  # "the Mohs scale": the tool's own noun phrase goes on, no new value
         if not slot.required and ctx < 1.0 and rule == "words":
             base = min(base, 1.5)  # an optional value needs words that point at it
-        out.append((base, value, offset + j, Evidence(rule, words if ctx else m.text)))
+        out.append((base, value, offset + j if member < 0 else -1 - member, Evidence(rule, words if ctx else m.text)))
     return out
 
 
@@ -1137,6 +1142,12 @@ def fill_arguments(parameters: dict, text: str, root: dict | None = None, *,
     return _fill(parameters, read(text), 0, tool_words, root or parameters)
 
 
+_TASK_KEYS = frozenset({"titl", "task", "text", "note", "remind", "reminder", "todo", "item", "descript", "action",
+                        "content", "messag"})
+#: "Remind me to call Ada", "add a task to renew the passport": what to do is the words after "to".
+_TODO_RX = re.compile(r"\b(?:remind(?:s|er)?\s+(?:me|us|them|him|her)\s+to|reminder\s+to|remember\s+to|"
+                      r"(?:task|to-?do|note)\s+to)\s+([^:;.!?]{2,80})", re.I)
+
 #: Set to a list to collect every (score, slot, value, rule, words) candidate of each fill.
 TRACE: list | None = None
 
@@ -1184,10 +1195,21 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     all_mentions = list(mentions) + phrases
     n0 = len(mentions)
     overlaps = [tuple(n0 + k for k, q in enumerate(phrases) if q.start < p.end and p.start < q.end) for p in phrases]
+    # the keys of category members inside each phrase: taking a member blocks the whole phrase
+    alias: dict[int, int] = {}  # member key -> the phrase it sits in (for lists of members)
+    members_in = [tuple(-1 - (p.start + h[1]) for cat in {s.category for s in slots if s.category}
+                        for h in gz.category_members(cat, p.value)) for p in phrases]
     for s in slots:
         if s.kind == "string" and not s.options and s.role != "query":
             for score, value, i, ev in _phrase_candidates(s, reading, phrases, len(mentions), vocab):
-                cands.append((score, s, value, overlaps[i - len(mentions)], ev))
+                if i < 0:  # one member of a kind inside a phrase: it alone is consumed
+                    cands.append((score, s, value, (i,), ev))
+                    alias[i] = next(n0 + k for k, q in enumerate(phrases) if q.start <= -1 - i < q.end)
+                else:
+                    cands.append((score, s, value, overlaps[i - len(mentions)] + members_in[i - len(mentions)], ev))
+        if s.kind == "string" and s.keys & _TASK_KEYS and (todo := _TODO_RX.search(reading.text)):
+            what = todo.group(1).strip(" .!?")
+            cands.append((4.5, s, what, (), Evidence("the thing to do", todo.group(0).strip(" .!?"))))
         if s.kind == "string" and s.role in ("query", "text") and not any(m.kind == "quoted" for m in mentions):
             q = _query_text(reading.text, [m for m in mentions if m.kind == "number" and m.unit])
             cands.append((4.0, s, q, (), Evidence("the request without its framing", q)))
@@ -1282,7 +1304,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         plain = [k for k, q in enumerate(phrases) if not q.get("joined")]
         groups = list(reading.groups) + [[len(mentions) + plain[k] for k in g]
                                          for g in _coordinations_of(reading, [phrases[k] for k in plain])]
-        out.spread = _spreads(slots, filled, groups, all_mentions, taken, cands, reading.text)
+        out.spread = _spreads(slots, filled, groups, all_mentions, taken, cands, reading.text, alias)
         # "Chicago, Illinois, ... Sacramento, California": a value read from each city of a spread
         for (name, i), _ in derived.items():
             if name in out.spread or name not in filled or filled[name][1].rule != "state of the city":
@@ -1294,8 +1316,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     break
         for name, vals in many.items():
             out.spread.setdefault(name, vals)
-        chosen = {name: v for name, v in filled.items() if len(v[3]) == 1}
-        out.echoes = any(cs.name in chosen and idx and idx[0] not in taken and score >= 0.8
+        chosen = {name: v for name, v in filled.items() if len(v[3]) == 1 and v[3][0] >= 0}
+        out.echoes = any(cs.name in chosen and idx and 0 <= idx[0] and idx[0] not in taken and score >= 0.8
                          and all_mentions[idx[0]].kind == all_mentions[chosen[cs.name][3][0]].kind
                          for score, cs, value, idx, ev in cands)
     return out
@@ -1393,7 +1415,7 @@ def _coordinations_of(reading: Reading, phrases: list[Mention]) -> list[list[int
 
 
 def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions: list[Mention], taken: set[int],
-             cands: list, text: str) -> dict[str, list[tuple[Any, Evidence, int]]]:
+             cands: list, text: str, alias: dict[int, int] | None = None) -> dict[str, list[tuple[Any, Evidence, int]]]:
     """Values that ask for several calls: "factorial of 5, 10 and 15", "3 and 4, 5 and 12".
 
     1. A coordination whose first members went to k slots and that holds n*k members: n calls.
@@ -1409,12 +1431,19 @@ def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions:
         return {}
     by_slot_cands: dict[str, dict[int, tuple[float, Any, Evidence]]] = {}
     best_slot: dict[int, tuple[float, str]] = {}
+    alias = alias or {}
     for score, s, value, idx, ev in cands:
         if len(idx) == 1:
-            by_slot_cands.setdefault(s.name, {}).setdefault(idx[0], (score, value, ev))
-            if idx[0] not in best_slot or score > best_slot[idx[0]][0]:
-                best_slot[idx[0]] = (score, s.name)
-    chosen = {name: v[3][0] for name, v in filled.items() if len(v[3]) == 1}
+            i = alias.get(idx[0], idx[0])
+            if i < 0:
+                continue
+            if i in by_slot_cands.get(s.name, {}) and idx[0] >= 0 and by_slot_cands[s.name][i][0] > score:
+                continue
+            by_slot_cands.setdefault(s.name, {})[i] = (score, value, ev)
+            if i not in best_slot or score > best_slot[i][0]:
+                best_slot[i] = (score, s.name)
+    chosen = {name: alias.get(v[3][0], v[3][0]) for name, v in filled.items() if len(v[3]) == 1}
+    chosen = {name: i for name, i in chosen.items() if i >= 0}
     out: dict[str, list[tuple[Any, Evidence, int]]] = {}
     for g in groups:
         owners = sorted(((g.index(i), name) for name, i in chosen.items() if i in g))
@@ -1432,8 +1461,9 @@ def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions:
             for j in range(n):
                 member = g[j * k + p] if k > 1 else g[j]
                 hit = by_slot_cands.get(name, {}).get(member)
-                if hit is None:
-                    col = []
+                if hit is None or k == 1 and mentions[member].kind != mentions[chosen[name]].kind and \
+                        best_slot.get(member, (0, name))[1] != name and hit[0] < 0.8 * filled[name][2]:
+                    col = []  # "Paris and for Blur": Blur fits the band better than the city
                     break
                 col.append((hit[1], hit[2], mentions[member].start))
             if col:

@@ -111,6 +111,7 @@ class _Profile:
     has_location: bool
     vocab: frozenset[str]  # every stem the definition uses (not argument material)
     zh: frozenset[str]  # Chinese bigrams and concepts of the description
+    by_prefix: dict[str, tuple[str, ...]] = field(default_factory=dict)  # weights' stems by their first 4 letters
 
 
 _PROFILES: dict[int, tuple[ToolSpec, _Profile]] = {}
@@ -169,12 +170,27 @@ def _build_profile(tool: ToolSpec) -> _Profile:
             has_location = True
     strong = frozenset(c for c, w in weights.items() if w >= 1.0) | frozenset(
         st for st, w in name_words.items() if w >= NAMESPACE_WEIGHT)
-    # what the definition names itself: its name's words and its parameters' names (the description's
-    # words are not in it: descriptions quote example values, "e.g. 'fraud'", that users then type)
+    # what the definition names itself: its name's words, its parameters' names and the words of its
+    # description, but not the values the description shows as examples ("e.g. 'fraud'"): users type those
     param_names = {lang.stem(p) for pname in (tool.parameters.get("properties") or {})
                    for p in lang.split_identifier(pname)}
-    vocab = frozenset(name_words) | frozenset(param_names)
-    return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh)
+    # proper names the description uses outside its examples ("the Mohs hardness"): part of the tool
+    vocab = frozenset(name_words) | frozenset(param_names) | _described_names(tool.description)
+    by_prefix: dict[str, tuple[str, ...]] = {}
+    for st in weights:
+        if len(st) >= 4:
+            by_prefix[st[:4]] = by_prefix.get(st[:4], ()) + (st,)
+    return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh, by_prefix)
+
+
+_EXAMPLES_RX = re.compile(r"'[^']*'|\"[^\"]*\"|\b(?:e\.g\.|eg\.|i\.e\.|for example|for instance|such as|like|"
+                          r"including|examples?:?)[^.;)]*", re.I)
+
+
+def _described_names(description: str) -> frozenset[str]:
+    """Stems of the capitalised words inside a description's sentences, without the examples it shows."""
+    plain = _EXAMPLES_RX.sub(" ", description)
+    return frozenset(lang.stem(m.group(1)) for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b", plain))
 
 
 def _user_concepts(text: str) -> tuple[set[str], str]:
@@ -254,12 +270,19 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
             if c in seen:
                 continue
             w = prof.weights.get(c)
+            key = c
+            if not w and len(c) >= 4:  # "remind" ~ "reminder": one word abbreviating the other
+                near = next((k for k in prof.by_prefix.get(c[:4], ()) if k not in seen and lang.word_matches(c, k)),
+                            None)
+                if near is not None:
+                    w, key = prof.weights[near], near
+                    seen.add(near)
             if w:
-                idf = 1.0 if n == 1 else (1.0 / (1.0 + 2.0 * (df.get(c, 1) - 1) / max(n - 1, 1)))
+                idf = 1.0 if n == 1 else (1.0 / (1.0 + 2.0 * (df.get(key, 1) - 1) / max(n - 1, 1)))
                 score += w
                 distinct += w * idf
                 matched.append(c)
-                if c in prof.strong:
+                if key in prof.strong:
                     strong = strong or w >= 1.0
         zh_hits = sorted(g for g in bigrams if g in prof.zh)
         if zh_hits:

@@ -248,6 +248,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("yoy", "year over year"), ("eps", "earnings per share"), ("gdp", "gross domestic product"),
     ("dna", "deoxyribonucleic"), ("stock", "share", "equity", "ticker"), ("genre", "category", "kind", "type"),
     ("ingredient", "ingredients"), ("vegan", "plant-based"), ("hour", "hours", "hrs"), ("limit", "top"),
+    ("task", "todo", "to-do", "reminder", "remind", "chore"),
 )
 
 

@@ -56,7 +56,7 @@ VERBS = frozenset("""find finds finding found get gets getting got give gives gi
     happen happens happening happened include includes including included contain contains containing apply
     applies applied consider considering assume assuming given called named titled located based related
     regarding involving featuring produced released published written directed made invented discovered
-    proposed won played managed held planning plan plans starting start starts ending end ends""".split())
+    proposed won played managed held planning plan plans starting start starts ending end ends remind reminds""".split())
 
 #: Words that frame a request ("the *latest* news", "*information* about") rather than give a value.
 FRAMING = frozenset("""top best worst latest newest oldest most least highest lowest biggest largest smallest cheapest
@@ -82,6 +82,7 @@ class Phrase:
         lead: the word that preposition follows ("point" in "boiling point of water").
         head_after: the tool's own word right after it ("vehicle" in "gas-powered vehicle").
         joined: True for an "X of Y" phrase offered whole.
+        after_tool: True when it follows one of the tool's words with nothing between ("Mohs *scale*").
     """
 
     text: str
@@ -92,12 +93,13 @@ class Phrase:
     lead: str = ""
     head_after: str = ""
     joined: bool = False
+    after_tool: bool = False
 
     def as_mention(self) -> Mention:
         """The phrase as a ``phrase`` :class:`~.reading.Mention` (for coordination and spans)."""
         return Mention("phrase", self.text, self.text, self.start, self.end,
                        extra=(("prep", self.prep), ("lead", self.lead), ("head_after", self.head_after),
-                              ("joined", self.joined)))
+                              ("joined", self.joined), ("after_tool", self.after_tool)))
 
     def __repr__(self) -> str:
         return f"Phrase({self.text!r}{' after ' + self.prep if self.prep else ''})"
@@ -138,10 +140,13 @@ def phrases(reading: Reading, tool_vocab: frozenset[str], spans: list[tuple[int,
     prep = ""
     last_end = -1
 
+    after_tool = False  # the run goes on right after one of the tool's words ("the Mohs [scale]")
+
     def flush(head_after: str = "") -> None:
         if run:
             s, e = run[0][1], run[-1][2]
-            out.append(Phrase(text[s:e], s, e, tuple(w for w, _, _ in run), prep, lead, head_after))
+            out.append(Phrase(text[s:e], s, e, tuple(w for w, _, _ in run), prep, lead, head_after, False,
+                              after_tool))
             run.clear()
 
     def in_span(s: int) -> bool:
@@ -157,12 +162,18 @@ def phrases(reading: Reading, tool_vocab: frozenset[str], spans: list[tuple[int,
             prep = ""
         if in_span(s):
             flush()
-            prev_class, prev_word, prep = "mention", word, ""
+            # "the Mohs scale": a name the tool itself uses still counts as the tool's word
+            prev_class = "tool" if lang.stem(word) in tool_vocab else "mention"
+            prev_word, prep = word, ""
             last_end = e
             continue
         w = word[:-2] if word.endswith(("'s", "’s")) else word
         cls = _word_class(w, tool_vocab)
+        if prev_word == "how" and cls == "content":
+            cls = "frame"  # "how hard", "how far": what is asked, not a value
         if cls == "content":
+            if not run:
+                after_tool = prev_class == "tool" and not text[last_end:s].strip()
             run.append((w, s, s + len(w)))
             if w != word:  # "the rat's brain": a possessive ends the phrase
                 flush()
@@ -184,5 +195,5 @@ def phrases(reading: Reading, tool_vocab: frozenset[str], spans: list[tuple[int,
         between = text[a.end:b.start].strip().lower()
         if between in ("of", "of the") and all(w not in FRAMING for w in a.words):
             joined.append(Phrase(text[a.start:b.end], a.start, b.end, a.words + ("of",) + b.words, a.prep, a.lead,
-                                 b.head_after, True))
+                                 b.head_after, True, a.after_tool))
     return sorted(out + joined, key=lambda p: (p.start, -p.end))

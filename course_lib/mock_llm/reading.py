@@ -652,6 +652,8 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         words = phrase.split()
         while words and words[0].lower().strip(".") in _NOT_NAMES and sentence_start:
             words = words[1:]
+        title = next((k for k, w in enumerate(words) if w.lower() in _HONORIFICS), 0)
+        words = words[title:]  # "Records of Dr. Watson": the name starts at the title
         if words and re.search(r"['’]s$", words[-1]):
             words[-1] = words[-1][:-2]  # "Ronaldo's matches": the name is Ronaldo
         if words and len(words) == 1 and sentence_start and not words[0].isupper():

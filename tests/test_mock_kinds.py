@@ -1,0 +1,220 @@
+"""The kinds of request engine v2 reads like a real tool-calling model, each with its right value.
+
+Written for the course in its own words (no benchmark item): small tools of its own, one
+test per kind of phrase or decision, English and Chinese where the kind exists in both.
+"""
+from __future__ import annotations
+
+import pytest
+
+from course_lib.mock_llm import MockLLM
+from course_lib.mock_llm.arguments import fill_arguments
+from course_lib.mock_llm.reading import read
+
+
+def obj(required=(), **props):
+    return {"type": "object", "properties": props, "required": list(required)}
+
+
+def tool(name, description, parameters):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+
+
+S = {"type": "string"}
+INT = {"type": "integer"}
+NUM = {"type": "number"}
+
+
+def calls(text, *tools):
+    decision = MockLLM().explain([{"role": "user", "content": text}], list(tools))
+    return [(c.name, c.arguments) for c in decision.tool_calls], decision
+
+
+# ------------------------------------------------------------------ ask only when the value is absent
+HARDNESS = tool("mineral_hardness", "Look up the Mohs hardness of a mineral",
+                obj(["mineral"], mineral={"type": "string", "description": "The mineral to look up"}))
+
+
+def test_a_required_value_nothing_names_is_read_from_the_request():
+    got, _ = calls("How hard is quartz on the Mohs scale?", HARDNESS)
+    assert got == [("mineral_hardness", {"mineral": "quartz"})]
+
+
+def test_a_required_value_that_is_truly_absent_is_asked_for():
+    got, decision = calls("How hard is it on the Mohs scale?", HARDNESS)
+    assert got == [] and "mineral" in decision.content
+
+
+def test_a_city_is_never_guessed_from_common_words():
+    weather = tool("get_weather", "Get the current weather for a city", obj(["city"], city=S))
+    got, decision = calls("What's the weather like today?", weather)
+    assert got == [] and "city" in decision.content
+    got, _ = calls("今天天气怎么样？", weather)
+    assert got == []
+
+
+def test_a_required_flag_takes_the_default_its_description_states():
+    primes = tool("prime_factors", "Prime factors of a number",
+                  obj(["number", "as_text"], number=INT,
+                      as_text={"type": "boolean", "description": "Return a string if true. Default is true."}))
+    got, _ = calls("Prime factors of 360", primes)
+    assert got == [("prime_factors", {"number": 360, "as_text": True})]
+
+
+# ------------------------------------------------------------------ free-text values: which words
+def test_a_modifier_of_the_parameters_noun_is_the_value():
+    trip = tool("fuel_cost", "Estimate the fuel cost of a trip",
+                obj(["engine_type", "km"], engine_type={"type": "string",
+                                                        "description": "Engine, e.g. 'petrol', 'diesel' or 'electric'"},
+                    km=INT))
+    got, _ = calls("Fuel cost of a 300 km trip in a diesel-powered van", trip)
+    assert got == [("fuel_cost", {"engine_type": "diesel", "km": 300})]
+
+
+@pytest.mark.parametrize("schema, text, expected", [
+    (obj(["genre", "city"], genre={"type": "string", "description": "Music genre"},
+         city={"type": "string", "description": "City"}),
+     "Any jazz gigs in Lisbon this weekend?", {"genre": "jazz", "city": "Lisbon"}),
+    (obj(["cuisine"], cuisine={"type": "string", "description": "Kind of food"}),
+     "Book a table at a good thai place", {"cuisine": "thai"}),
+    (obj(["color", "size"], color=S, size=S), "I want the large red umbrella", {"color": "red", "size": "large"}),
+])
+def test_a_member_of_the_kind_a_parameter_names(schema, text, expected):
+    assert fill_arguments(schema, text).arguments == expected
+
+
+def test_a_title_made_of_x_of_y_stays_whole():
+    who = tool("get_proposer", "Who first proposed a scientific idea",
+               obj(["idea"], idea={"type": "string", "description": "The idea or discovery"}))
+    got, _ = calls("Who first proposed the theory of plate tectonics?", who)
+    assert got == [("get_proposer", {"idea": "theory of plate tectonics"})]
+
+
+def test_a_subject_is_the_words_after_about_not_the_request():
+    news = tool("search_cases", "Search court cases", obj(["subject"], subject={"type": "string",
+                                                                               "description": "What the case is about"}))
+    got, _ = calls("Find a court case about tax evasion", news)
+    assert got == [("search_cases", {"subject": "tax evasion"})]
+
+
+def test_an_optional_value_needs_words_that_point_at_it():
+    stats = tool("player_stats", "Career statistics of a player",
+                 obj(["player"], player={"type": "string", "description": "Player name"},
+                     team={"type": "string", "description": "Team (optional)"}))
+    got, _ = calls("Career stats of the hockey player Wayne Gretzky", stats)
+    assert got == [("player_stats", {"player": "Wayne Gretzky"})]
+
+
+def test_the_thing_to_do_is_the_words_after_remind_me_to():
+    todo = tool("add_task", "Add a task or a reminder to the to-do list", obj(["title"], title={"type": "string"}))
+    got, _ = calls("Add a reminder to water the plants", todo)
+    assert got == [("add_task", {"title": "water the plants"})]
+    assert fill_arguments(todo["function"]["parameters"], "Remind me to call the bank.").arguments == {
+        "title": "call the bank"}
+
+
+# ------------------------------------------------------------------ names
+def test_a_city_followed_by_more_capitalised_words_is_another_name():
+    assert [(m.kind, m.value) for m in read("Tickets for Boston Celtics at home").mentions] == [
+        ("name", "Boston Celtics")]
+    standings = tool("standings", "League standings of a team",
+                     obj(["team", "league"], team={"type": "string", "description": "Team name"},
+                         league={"type": "string", "description": "League name"}))
+    got, _ = calls("Where do Seattle Sounders stand in the Western Conference League?", standings)
+    assert got == [("standings", {"team": "Seattle Sounders", "league": "Western Conference League"})]
+
+
+def test_an_honorific_stays_with_the_name():
+    assert [m.value for m in read("Records of Dr. Watson in London").mentions] == ["Dr. Watson", "London"]
+
+
+# ------------------------------------------------------------------ numbers
+@pytest.mark.parametrize("text, values", [
+    ("the chance of rolling a five", [5]),
+    ("floors 2nd, 5th and 9th", [2, 5, 9]),
+    ("she is 5ft 6in tall", [66]),
+    ("water the lawn every day for 10 days", [1, 10]),
+])
+def test_numbers_said_in_words_and_shapes(text, values):
+    assert [m.value for m in read(text).of_kind("number")] == values
+
+
+def test_time_is_converted_to_the_unit_the_parameter_counts_in():
+    forecast = obj(["days"], days={"type": "integer", "description": "How far ahead, in days"})
+    assert fill_arguments(forecast, "Rain forecast for the next week").arguments == {"days": 7}
+    timer = obj(["seconds"], seconds={"type": "integer", "description": "Length in seconds"})
+    assert fill_arguments(timer, "Set a timer of 3 minutes").arguments == {"seconds": 180}
+    assert fill_arguments(forecast, "未来两周的降雨预报").arguments == {"days": 14}
+
+
+def test_a_number_named_after_another_variable_still_fills_a_value_slot():
+    derivative = obj(["expression", "value"], expression={"type": "string", "description": "The function"},
+                     value={"type": "number", "description": "Where to evaluate it"})
+    assert fill_arguments(derivative, "Slope of 3x^2 at x = 2").arguments == {"expression": "3x^2", "value": 2}
+
+
+# ------------------------------------------------------------------ the tool must give what is asked
+@pytest.mark.parametrize("text, tools", [
+    ("What is the melting point of lead at sea level?",
+     [tool("boiling_point", "Boiling point of a substance at a pressure",
+           obj(["substance"], substance=S, pressure=NUM))]),
+    ("What is the volume of a square tank with a side of 3 m?",
+     [tool("square_area", "Area of a square from its side", obj(["side"], side=NUM))]),
+    ("Who pays the phone bill in a shared flat?",
+     [tool("calculate_phone_bill", "Calculate a phone bill from minutes used", obj(["minutes"], minutes=INT))]),
+])
+def test_a_tool_that_only_shares_words_is_not_called(text, tools):
+    got, decision = calls(text, *tools)
+    assert got == [] and "asks" in decision.reason
+
+
+# ------------------------------------------------------------------ several calls from one request
+WEATHER = tool("get_weather", "Get the weather for a city on a date",
+               obj(["city"], city={"type": "string", "description": "City"},
+                   unit={"type": "string", "enum": ["celsius", "fahrenheit"]}))
+PRICE = tool("ticket_price", "Price of a concert ticket",
+             obj(["band", "city"], band={"type": "string", "description": "Band name"},
+                 city={"type": "string", "description": "City"}))
+
+
+def test_values_that_alternate_go_together_and_lists_multiply():
+    got, _ = calls("Ticket prices for Muse in Paris and for Blur in Berlin", PRICE)
+    assert got == [("ticket_price", {"band": "Muse", "city": "Paris"}), ("ticket_price", {"band": "Blur", "city": "Berlin"})]
+    got, _ = calls("Ticket prices for Muse and Blur in Paris and Berlin", PRICE)
+    assert sorted(map(str, got)) == sorted(map(str, [
+        ("ticket_price", {"band": b, "city": c}) for b in ("Muse", "Blur") for c in ("Paris", "Berlin")]))
+
+
+def test_respectively_pairs_the_lists():
+    got, _ = calls("Ticket prices for Muse and Blur in Paris and Berlin respectively", PRICE)
+    assert got == [("ticket_price", {"band": "Muse", "city": "Paris"}), ("ticket_price", {"band": "Blur", "city": "Berlin"})]
+
+
+def test_each_sentence_its_own_call_with_shared_details_inherited():
+    loan = tool("monthly_payment", "Monthly payment of a loan",
+                obj(["amount", "years", "rate"], amount={"type": "number", "description": "Loan amount"},
+                    years={"type": "integer", "description": "Term in years"},
+                    rate={"type": "number", "description": "Annual interest rate as a decimal"}))
+    got, _ = calls("What is the monthly payment on $200,000 over 30 years at 4%? Then do the same for 15 years.", loan)
+    assert got == [("monthly_payment", {"amount": 200000, "years": 30, "rate": 0.04}),
+                   ("monthly_payment", {"amount": 200000, "years": 15, "rate": 0.04})]
+
+
+def test_options_named_side_by_side_each_get_a_call():
+    sort = tool("sort_list", "Sort a list of numbers",
+                obj(["items", "order"], items={"type": "array", "items": INT},
+                    order={"type": "string", "enum": ["ascending", "descending"]}))
+    got, _ = calls("Sort [3, 1, 2] in both ascending and descending order", sort)
+    assert got == [("sort_list", {"items": [3, 1, 2], "order": "ascending"}),
+                   ("sort_list", {"items": [3, 1, 2], "order": "descending"})]
+
+
+def test_several_bracketed_lists_for_one_list_parameter():
+    mean = tool("mean", "Mean of numbers", obj(["numbers"], numbers={"type": "array", "items": NUM}))
+    got, _ = calls("Give me the mean of [1, 2, 3] and of [10, 20]", mean)
+    assert got == [("mean", {"numbers": [1, 2, 3]}), ("mean", {"numbers": [10, 20]})]
+
+
+def test_chinese_lists_spread_into_calls():
+    got, _ = calls("查一下北京、上海和东京的天气", WEATHER)
+    assert got == [("get_weather", {"city": c}) for c in ("北京", "上海", "东京")]
