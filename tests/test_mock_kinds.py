@@ -218,3 +218,29 @@ def test_several_bracketed_lists_for_one_list_parameter():
 def test_chinese_lists_spread_into_calls():
     got, _ = calls("查一下北京、上海和东京的天气", WEATHER)
     assert got == [("get_weather", {"city": c}) for c in ("北京", "上海", "东京")]
+
+
+# ------------------------------------------------------------------ the answer after a fallback
+def _fallback_answer(question, query="tides"):
+    from course_lib.mock_llm.wire import parse_chat_request
+    from course_lib.mock_llm.engine import decide
+
+    search = tool("web_search", "Search the web", obj(["query"], query=S))
+    other = tool("news_search", "Search the web through the news index", obj(["query"], query=S))
+    messages = [{"role": "user", "content": question},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "web_search", "arguments": f'{{"query": "{query}"}}'}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": '{"error": "backend unreachable"}'},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c2", "type": "function", "function": {"name": "news_search", "arguments": f'{{"query": "{query}"}}'}}]},
+                {"role": "tool", "tool_call_id": "c2", "content": '["Spring tides explained"]'}]
+    return decide(parse_chat_request({"model": "m", "messages": messages, "tools": [search, other]}))
+
+
+def test_after_a_fallback_worked_the_answer_says_what_happened():
+    d = _fallback_answer("Search the web for tides")
+    assert d.tool_calls == []  # no third tool is tried once the fallback worked
+    assert d.content == ("web_search did not work (backend unreachable), so I used news_search instead. "
+                         "tides: 1 result: Spring tides explained.")
+    d = _fallback_answer("在网上搜索潮汐", "潮汐")
+    assert d.content == "web_search 调用失败（backend unreachable），我改用了 news_search：潮汐：共 1 条结果：Spring tides explained。"

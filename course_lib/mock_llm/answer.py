@@ -59,8 +59,13 @@ def _fmt_value(value: Any) -> str:
 def _subject(name: str, args: dict) -> str:
     for v in args.values():
         if isinstance(v, str) and v:
-            return v
+            # a whole request passed on ("message": "Get the 2023 net profit from...") names no subject
+            return v if len(v) <= 40 else ""
     return " ".join(lang.split_identifier(name))
+
+
+def _lead(subject: str, text: str, sep: str = ": ") -> str:
+    return f"{subject}{sep}{text}" if subject else text[:1].upper() + text[1:]
 
 
 def error_of(result: Any) -> str | None:
@@ -80,7 +85,8 @@ def _describe_en(name: str, args: dict, result: Any) -> str:
     subject = _subject(name, args)
     err = error_of(result)
     if err:
-        return f"I could not get {' '.join(lang.split_identifier(name))} for {subject}: {err}"
+        what = " ".join(lang.split_identifier(name))
+        return f"I could not get {what} for {subject}: {err}" if subject else f"I could not get {what}: {err}"
     if isinstance(result, dict):
         parts = []
         for i, (k, v) in enumerate(result.items()):
@@ -90,13 +96,13 @@ def _describe_en(name: str, args: dict, result: Any) -> str:
             text = f"{_fmt_value(v)}{' ' + unit if unit else ''}"
             is_temp = unit in ("°C", "°F")
             parts.append(text if is_temp and i == 0 else f"{k.replace('_', ' ')} {text}")
-        return f"{subject}: {', '.join(parts)}" if parts else f"{subject}: no data"
+        return _lead(subject, ", ".join(parts)) if parts else _lead(subject, "no data")
     if isinstance(result, list):
         if not result:
-            return f"{subject}: no results"
+            return _lead(subject, "no results")
         shown = "; ".join(_fmt_value(_title(x)) for x in result[:5])
-        return f"{subject}: {len(result)} result{'s' if len(result) != 1 else ''}: {shown}"
-    return f"{subject}: {_fmt_value(result)}"
+        return _lead(subject, f"{len(result)} result{'s' if len(result) != 1 else ''}: {shown}")
+    return _lead(subject, _fmt_value(result))
 
 
 def _title(item: Any) -> Any:
@@ -111,7 +117,7 @@ def _describe_zh(name: str, args: dict, result: Any) -> str:
     subject = _subject(name, args)
     err = error_of(result)
     if err:
-        return f"{subject}：调用 {name} 失败（{err}）"
+        return f"{subject}：调用 {name} 失败（{err}）" if subject else f"调用 {name} 失败（{err}）"
     if isinstance(result, dict):
         parts = []
         for k, v in result.items():
@@ -121,10 +127,11 @@ def _describe_zh(name: str, args: dict, result: Any) -> str:
             label = _ZH_LABELS.get(k.lower(), k)
             parts.append(f"{label + ' ' if label else ''}{_fmt_value(v)}{unit}")
         lead = "现在 " if any(_unit(k, args) in ("°C", "°F") for k in result) else "："
-        return f"{subject}{lead}{'，'.join(parts)}"
+        return f"{subject}{lead}{'，'.join(parts)}" if subject else "，".join(parts)
     if isinstance(result, list):
-        return f"{subject}：共 {len(result)} 条结果：" + "；".join(_fmt_value(_title(x)) for x in result[:5])
-    return f"{subject}：{_fmt_value(result)}"
+        return f"{subject + '：' if subject else ''}共 {len(result)} 条结果：" + "；".join(
+            _fmt_value(_title(x)) for x in result[:5])
+    return f"{subject}：{_fmt_value(result)}" if subject else _fmt_value(result)
 
 
 def compose_answer(results: list[tuple[str, dict, Any]], question: str) -> str:
@@ -143,7 +150,40 @@ def compose_answer(results: list[tuple[str, dict, Any]], question: str) -> str:
     """
     zh = lang.is_chinese(question)
     describe = _describe_zh if zh else _describe_en
-    sentences = [describe(name, args, _parse(content)) for name, args, content in results]
+    parsed = [(name, args, _parse(content)) for name, args, content in results]
+    sentences = []
+    used: set[int] = set()
+    for i, (name, args, result) in enumerate(parsed):
+        if i in used:
+            continue
+        err = error_of(result)
+        j = _replacement(parsed, i, used) if err else None
+        if j is None:
+            sentences.append(describe(name, args, result))
+            continue
+        # a fallback that worked: say what failed, what was used instead, and what it gave
+        used.add(j)
+        other = parsed[j][0]
+        found = describe(*parsed[j])
+        if zh:
+            sentences.append(f"{name} 调用失败（{_short(err)}），我改用了 {other}：{found}")
+        else:
+            sentences.append(f"{name} did not work ({_short(err)}), so I used {other} instead. {found}")
     if zh:
         return "；".join(sentences) + "。"
     return " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)
+
+
+def _short(err: str, limit: int = 120) -> str:
+    err = err.strip().rstrip(".")
+    return err if len(err) <= limit else err[: limit - 1].rstrip() + "…"
+
+
+def _replacement(parsed: list[tuple[str, dict, Any]], i: int, used: set[int]) -> int | None:
+    """The later successful call of another tool that stood in for failed call ``i`` (same subject first)."""
+    name, args, _ = parsed[i]
+    later = [j for j in range(i + 1, len(parsed)) if j not in used and parsed[j][0] != name
+             and not error_of(parsed[j][2])]
+    subject = _subject(name, args)
+    same = [j for j in later if subject and _subject(parsed[j][0], parsed[j][1]) == subject]
+    return (same or later or [None])[0]

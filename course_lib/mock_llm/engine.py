@@ -177,8 +177,8 @@ def _build_profile(tool: ToolSpec) -> _Profile:
     # proper names the description uses outside its examples ("the Mohs hardness"): part of the tool
     vocab = frozenset(name_words) | frozenset(param_names) | _described_names(tool.description)
     by_prefix: dict[str, tuple[str, ...]] = {}
-    for st in weights:
-        if len(st) >= 4:
+    for st, w in weights.items():
+        if len(st) >= 4 and w >= PARAM_WEIGHT and st.isalpha():  # not the values parameter descriptions show
             by_prefix[st[:4]] = by_prefix.get(st[:4], ()) + (st,)
     return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh, by_prefix)
 
@@ -530,6 +530,7 @@ class _Turn:
     done: list[tuple[dict, str]]  # (assistant tool_call, tool result content)
     rounds: int
     previous_call: dict | None  # the last tool call before this question (for follow-ups)
+    round_of: dict[str, int] = field(default_factory=dict)  # tool_call id -> the model call that made it
 
 
 def _read_turn(messages: list[dict]) -> _Turn:
@@ -537,17 +538,18 @@ def _read_turn(messages: list[dict]) -> _Turn:
     question = _text_of(messages[last_user]) if last_user >= 0 else ""
     results = {m["tool_call_id"]: _text_of(m) if not isinstance(m.get("content"), str) else m["content"]
                for m in messages[last_user + 1 :] if m["role"] == "tool"}
-    done, rounds = [], 0
+    done, rounds, round_of = [], 0, {}
     for m in messages[last_user + 1 :]:
         if m["role"] == "assistant" and m.get("tool_calls"):
             rounds += 1
             done.extend((c, results.get(c["id"], "")) for c in m["tool_calls"])
+            round_of.update((c["id"], rounds) for c in m["tool_calls"])
     previous = None
     for m in reversed(messages[: max(last_user, 0)]):
         if m["role"] == "assistant" and m.get("tool_calls"):
             previous = m["tool_calls"][-1]
             break
-    return _Turn(question, last_user, done, rounds, previous)
+    return _Turn(question, last_user, done, rounds, previous, round_of)
 
 
 def _args_of(call: dict) -> dict:
@@ -683,6 +685,9 @@ def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decis
     # another tool to do what was refused is what a security policy must prevent, so no fallback.
     failed = [(c, r) for c, r in turn.done if error_of(_maybe_json(r)) and c["function"]["name"] not in succeeded
               and not _refused(_maybe_json(r))]
+    # A failure that a later call of another tool stood in for (a fallback that worked) is handled too.
+    ok_rounds = [turn.round_of.get(c["id"], 0) for c, r in turn.done if not error_of(_maybe_json(r))]
+    failed = [(c, r) for c, r in failed if not any(k > turn.round_of.get(c["id"], 0) for k in ok_rounds)]
     if req.tool_choice != "none" and turn.rounds < MAX_TOOL_ROUNDS:
         if failed and not remaining:
             # a step waiting for the failed results is part of the plan, not an alternative to it
