@@ -937,6 +937,18 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
 
 
 # ---------------------------------------------------------------------------- enums, booleans
+@lru_cache(maxsize=4096)
+def _enum_forms(sv: str) -> tuple[tuple[str, re.Pattern[str], re.Pattern[str] | None], ...]:
+    """How an enum value may be written: ``(form, its pattern, its stem's pattern)``; compiled once per value."""
+    forms = {sv, sv.replace("_", " "), sv.replace("-", " ")} | set(_SYNONYMS.get(sv, ()))
+    out = []
+    for form in sorted(f for f in forms if f):
+        pat = re.escape(form) if lang.is_chinese(form) or not form[0].isalnum() else rf"\b{re.escape(form)}\b"
+        stem_pat = re.compile(rf"\b{re.escape(lang.stem(form))}\w*") if len(form) >= 4 and form.isalpha() else None
+        out.append((form, re.compile(pat), stem_pat))
+    return tuple(out)
+
+
 def match_enum(text: str, values: list[Any]) -> tuple[Any, str] | None:
     """The enum value ``text`` mentions (by value, case-insensitive, a synonym, or a stem)."""
     low = text.lower()
@@ -944,15 +956,10 @@ def match_enum(text: str, values: list[Any]) -> tuple[Any, str] | None:
     for v in values:
         if v is None:
             continue
-        sv = str(v).lower()
-        forms = {sv, sv.replace("_", " "), sv.replace("-", " ")} | set(_SYNONYMS.get(sv, ()))
-        for form in forms:
-            if not form:
-                continue
-            pat = re.escape(form) if lang.is_chinese(form) or not form[0].isalnum() else rf"\b{re.escape(form)}\b"
-            m = re.search(pat, low)
-            if m is None and len(form) >= 4 and form.isalpha():
-                m = re.search(rf"\b{re.escape(lang.stem(form))}\w*", low)
+        for form, pat, stem_pat in _enum_forms(str(v).lower()):
+            m = pat.search(low)
+            if m is None and stem_pat is not None:
+                m = stem_pat.search(low)
             if m and (best is None or (-len(form), m.start()) < (best[0], best[1])):
                 best = (-len(form), m.start(), v, text[m.start(): m.end()])
     return (best[2], best[3]) if best else None

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -112,6 +113,9 @@ class _Profile:
     vocab: frozenset[str]  # every stem the definition uses (not argument material)
     zh: frozenset[str]  # Chinese bigrams and concepts of the description
     by_prefix: dict[str, tuple[str, ...]] = field(default_factory=dict)  # weights' stems by their first 4 letters
+    # per name word: its multi-word synonyms (an acronym's words) and whether it may be an acronym spelled out;
+    # computed once per tool because scoring runs on every request and every clause
+    name_checks: tuple[tuple[str, float, tuple[str, ...], bool], ...] = ()
 
 
 _PROFILES: dict[int, tuple[ToolSpec, _Profile]] = {}
@@ -180,7 +184,9 @@ def _build_profile(tool: ToolSpec) -> _Profile:
     for st, w in weights.items():
         if len(st) >= 4 and w >= PARAM_WEIGHT and st.isalpha():  # not the values parameter descriptions show
             by_prefix[st[:4]] = by_prefix.get(st[:4], ()) + (st,)
-    return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh, by_prefix)
+    checks = tuple((st, w, tuple(syn for syn in lang.synonyms(st) if " " in syn),
+                    3 <= len(st) <= 5 and st.isalpha() and w >= NAMESPACE_WEIGHT) for st, w in name_words.items())
+    return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh, by_prefix, checks)
 
 
 _EXAMPLES_RX = re.compile(r"'[^']*'|\"[^\"]*\"|\b(?:e\.g\.|eg\.|i\.e\.|for example|for instance|such as|like|"
@@ -193,26 +199,53 @@ def _described_names(description: str) -> frozenset[str]:
     return frozenset(lang.stem(m.group(1)) for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b", plain))
 
 
-def _user_concepts(text: str) -> tuple[set[str], str]:
-    stems = set(lang.content_stems(text)) | set(lang.chinese_concepts(text))
+@lru_cache(maxsize=1024)
+def _user_concepts(text: str) -> tuple[frozenset[str], str, dict[str, tuple[str, ...]]]:
+    """The request's stems, the initials of its words (for acronyms) and its long stems by first 4 letters."""
+    stems = frozenset(lang.content_stems(text)) | frozenset(lang.chinese_concepts(text))
     initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", text.lower()) if w not in ("of", "the", "and", "a"))
-    return stems, initials
+    by_prefix: dict[str, tuple[str, ...]] = {}
+    for c in sorted(stems):
+        if len(c) >= 4:
+            by_prefix[c[:4]] = by_prefix.get(c[:4], ()) + (c,)
+    return stems, initials, by_prefix
 
 
-def _name_hit(st: str, weight: float, concepts: set[str], text_low: str, initials: str,
-              by_prefix: dict[str, list[str]]) -> str | None:
+def _name_hit(st: str, multiword: tuple[str, ...], acronym: bool, concepts: frozenset[str], text_low: str,
+              initials: str, by_prefix: dict[str, tuple[str, ...]]) -> str | None:
     if st in concepts:
         return st
     if len(st) >= 4:  # an abbreviation: "hypot" ~ "hypotenuse" (synonyms are not enough: see lesson 02)
         for c in by_prefix.get(st[:4], ()):
             if (c.startswith(st) or st.startswith(c)) and lang.word_matches(c, st):
                 return c
-    for syn in lang.synonyms(st):
-        if " " in syn and syn in text_low:
+    for syn in multiword:
+        if syn in text_low:
             return syn  # an acronym's words: "greatest common divisor" for gcd
-    if 2 <= len(st) <= 5 and st.isalpha() and weight >= NAMESPACE_WEIGHT and len(st) >= 3 and st in initials:
+    if acronym and st in initials:
         return st.upper()  # an acronym spelled out: "greatest common divisor" -> gcd
     return None
+
+
+_DF: "OrderedDict[tuple[int, ...], tuple[tuple[_Profile, ...], dict[str, int]]]" = OrderedDict()
+
+
+def _document_frequency(profiles: list[_Profile]) -> dict[str, int]:
+    """How many of the offered tools use each stem; cached per tool set (a notebook offers the same set)."""
+    key = tuple(id(p) for p in profiles)
+    hit = _DF.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], profiles)):
+        return hit[1]
+    df: dict[str, int] = {}
+    for prof in profiles:
+        for st, _ in prof.name_words:
+            df[st] = df.get(st, 0) + 1
+        for st in prof.weights:
+            df[st] = df.get(st, 0) + 1
+    _DF[key] = (tuple(profiles), df)
+    if len(_DF) > 256:
+        _DF.popitem(last=False)
+    return df
 
 
 _DISTINCT: dict[str, float] = {}  # the last scoring's tie-break values, read right after by plan_calls
@@ -229,22 +262,12 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
     Returns:
         ``(tool, score, matched words)`` for every tool.
     """
-    concepts, initials = _user_concepts(text)
-    by_prefix: dict[str, list[str]] = {}
-    for c in concepts:
-        if len(c) >= 4:
-            by_prefix.setdefault(c[:4], []).append(c)
+    concepts, initials, by_prefix = _user_concepts(text)
     text_low = text.lower()
     bigrams = lang.cjk_bigrams(text)
     has_place = bool(lang.find_cities(text))
     profiles = [_profile(t) for t in tools]
-    df: dict[str, int] = {}
-    if len(tools) > 1:
-        for prof in profiles:
-            for st, _ in prof.name_words:
-                df[st] = df.get(st, 0) + 1
-            for st in prof.weights:
-                df[st] = df.get(st, 0) + 1
+    df = _document_frequency(profiles) if len(tools) > 1 else {}
     n = len(tools)
     scored = []
     for i, (tool, prof) in enumerate(zip(tools, profiles)):
@@ -253,8 +276,8 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
         distinct = 0.0  # the same, weighed by how few of the offered tools share each word (tie-break)
         strong = False
         seen: set[str] = set()
-        for st, w in prof.name_words:
-            hit = _name_hit(st, w, concepts, text_low, initials, by_prefix)
+        for st, w, multiword, acronym in prof.name_checks:
+            hit = _name_hit(st, multiword, acronym, concepts, text_low, initials, by_prefix)
             if hit is None:
                 continue
             idf = 1.0 if n == 1 else (1.0 / (1.0 + 2.0 * (df.get(st, 1) - 1) / max(n - 1, 1)))
@@ -271,9 +294,9 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
                 continue
             w = prof.weights.get(c)
             key = c
-            if not w and len(c) >= 4:  # "remind" ~ "reminder": one word abbreviating the other
-                near = next((k for k in prof.by_prefix.get(c[:4], ()) if k not in seen and lang.word_matches(c, k)),
-                            None)
+            near_candidates = prof.by_prefix.get(c[:4]) if not w and len(c) >= 4 else None
+            if near_candidates:  # "remind" ~ "reminder": one word abbreviating the other
+                near = next((k for k in near_candidates if k not in seen and lang.word_matches(c, k)), None)
                 if near is not None:
                     w, key = prof.weights[near], near
                     seen.add(near)

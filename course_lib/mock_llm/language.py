@@ -139,6 +139,11 @@ def find_cities(text: str) -> list[tuple[str, int]]:
     English names come back in their canonical spelling (``"shanghai"`` -> ``"Shanghai"``);
     Chinese names stay Chinese (``"上海"``), as a real model keeps the user's language.
     """
+    return list(_find_cities(text))
+
+
+@lru_cache(maxsize=1024)
+def _find_cities(text: str) -> tuple[tuple[str, int], ...]:
     found = [(_canonical_city(m.group(1)), m.start()) for m in _CITY_EN.finditer(text)]
     found += [(m.group(0), m.start()) for m in _CITY_ZH.finditer(text)]
     found.sort(key=lambda x: x[1])
@@ -148,7 +153,7 @@ def find_cities(text: str) -> list[tuple[str, int]]:
         if name not in seen:
             seen.add(name)
             out.append((name, pos))
-    return out
+    return tuple(out)
 
 
 def _canonical_city(name: str) -> str:
