@@ -1436,6 +1436,15 @@ def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions:
     """
     if not _MANY.search(text):
         return {}
+    out = _spreads_core(slots, filled, groups, mentions, taken, cands, text, alias)
+    if out:
+        _partners(out, filled, mentions, taken, cands, text, alias or {})
+    return out
+
+
+def _spreads_core(slots: list[Slot], filled: dict, groups: list[list[int]], mentions: list[Mention], taken: set[int],
+                  cands: list, text: str, alias: dict[int, int] | None = None
+                  ) -> dict[str, list[tuple[Any, Evidence, int]]]:
     by_slot_cands: dict[str, dict[int, tuple[float, Any, Evidence]]] = {}
     best_slot: dict[int, tuple[float, str]] = {}
     alias = alias or {}
@@ -1520,6 +1529,72 @@ def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions:
             if all(_APART.search(text[a[1]:b[0]]) for a, b in zip(vals, vals[1:])):
                 out[name] = [(v, e, pos) for pos, _, v, e in vals]
     return out
+
+
+_PARTNER_KINDS = ("number", "place", "name", "date", "code", "time", "quoted")
+
+
+def _partners(out: dict[str, list[tuple[Any, Evidence, int]]], filled: dict, mentions: list[Mention],
+              taken: set[int], cands: list, text: str, alias: dict[int, int]) -> None:
+    """Values that go with each value of a spread: "3000 sq ft in New York and 4000 sq ft in Los Angeles".
+
+    One slot spread over n values (the cities) while another slot took one of n values of one
+    kind that alternate with them through the text (the sizes), or that "respectively" pairs
+    with them: that slot spreads too, one value per call, and the engine zips the two. Several
+    slots of one kind ("from March 10 to March 20 ... from April 5 to April 15") take their
+    run of n*k values in turn. Updates ``out`` in place.
+    """
+    anchor = min(out.values(), key=lambda col: col[0][2])
+    n = len(anchor)
+    spread_starts = {pos for col in out.values() for _, _, pos in col}
+    respectively = re.search(r"\brespectively\b|分别", text, re.I) is not None
+    by_slot: dict[str, dict[int, tuple[float, Any, Evidence]]] = {}
+    for score, s, value, idx, ev in cands:
+        if len(idx) == 1 and idx[0] >= 0:
+            prev = by_slot.setdefault(s.name, {}).get(idx[0])
+            if prev is None or score > prev[0]:
+                by_slot[s.name][idx[0]] = (score, value, ev)
+    chosen = {name: v[3][0] for name, v in filled.items() if name not in out and len(v[3]) == 1
+              and 0 <= v[3][0] < len(mentions) and mentions[v[3][0]].kind in _PARTNER_KINDS}
+    used = set(taken) | {i for i, m in enumerate(mentions) if m.start in spread_starts}
+    done: set[str] = set()
+    for name, i in sorted(chosen.items(), key=lambda x: mentions[x[1]].start):
+        if name in done:
+            continue
+        m0 = mentions[i]
+        # the slots that took a value of the same kind (and unit): they share the run of values
+        team = [t for t, j in chosen.items() if t not in done and _same_kind(mentions[j], m0)
+                and mentions[j].unit == m0.unit]
+        team.sort(key=lambda t: mentions[chosen[t]].start)
+        done.update(team)
+        k = len(team)
+        pool = sorted({chosen[t] for t in team} | {
+            j for j, m in enumerate(mentions) if j not in used and _same_kind(m, m0) and m.unit == m0.unit
+            and not _is_count(m) and not _nested(mentions, m) and any(
+                by_slot.get(t, {}).get(j, (0.0,))[0] >= max(0.5, 0.3 * filled[t][2]) for t in team)},
+            key=lambda j: mentions[j].start)
+        if len(pool) != n * k or any(pool.index(chosen[t]) % k != p for p, t in enumerate(team)):
+            continue
+        cols: dict[str, list[tuple[Any, Evidence, int]]] = {}
+        for p, t in enumerate(team):
+            col = []
+            for c in range(n):
+                j = pool[c * k + p]
+                hit = by_slot.get(t, {}).get(j)
+                if hit is None:
+                    break
+                col.append((hit[1], hit[2], mentions[j].start))
+            if len(col) == n and len({json.dumps(v, sort_keys=True, default=str) for v, _, _ in col}) > 1:
+                cols[t] = col
+        if len(cols) != k:
+            continue
+        if respectively or all(_interleaved(anchor, col) for col in cols.values()):
+            out.update(cols)
+
+
+def _interleaved(a: list, b: list) -> bool:
+    """True when two columns of values come in pairs through the text (each pair before the next)."""
+    return all(max(a[i][2], b[i][2]) < min(a[i + 1][2], b[i + 1][2]) for i in range(len(a) - 1))
 
 
 _APART = re.compile(r"\b(?:and|or|then|also|vs\.?|versus|another|respectively)\b|[,;.?!]|、|和|或|然后|以及", re.I)
