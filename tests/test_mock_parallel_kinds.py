@@ -60,3 +60,51 @@ def test_an_abbreviation_dot_does_not_end_the_clause():
     got = calls("Estimate the value of a house of 1200 sq ft. in Denver and 1500 sq ft. in Boston.", HOUSE)
     assert got == [("house_value", {"size": 1200, "city": "Denver"}),
                    ("house_value", {"size": 1500, "city": "Boston"})]
+
+
+# ------------------------------------------------------------------ clauses that ask no new call
+PACE = tool("running_pace", "Compute the average running pace of a run",
+            obj(["distance", "minutes"], distance={"type": "number", "description": "Distance run in km"},
+                minutes={"type": "integer", "description": "Time taken in minutes"},
+                unit=s("Unit of the pace, e.g. min/km")))
+ORDER = tool("order_details", "Look up an order of a shop",
+             obj(["order_id", "shop"], order_id=s("The order id"), shop=s("The shop that took the order"),
+                 with_invoice={"type": "boolean", "description": "Include the invoice"}))
+FIT = tool("fit_tree", "Fit a decision tree on a data set",
+           obj(["data", "depth"], data=s("Name of the data set"),
+               depth={"type": "integer", "description": "Maximum depth"}))
+
+
+def test_a_question_about_each_of_the_calls_so_far_only_adds_details():
+    got = calls("On Monday I ran 10 km in 50 minutes. On Tuesday I ran 12 km in 66 minutes. "
+                "What was my pace for each day in min/km?", PACE)
+    assert got == [("running_pace", {"distance": 10, "minutes": 50, "unit": "min/km"}),
+                   ("running_pace", {"distance": 12, "minutes": 66, "unit": "min/km"})]
+
+
+def test_a_clause_that_corrects_an_inherited_detail_asks_no_new_call():
+    # the second order inherits "with its invoice" from the first until the last clause says otherwise
+    got = calls("Look up order 'A-100' from the 'North' shop with its invoice. The second is order 'B-200' "
+                "from the 'South' shop. I don't need the invoice for this one.", ORDER)
+    assert got == [("order_details", {"order_id": "A-100", "shop": "North", "with_invoice": True}),
+                   ("order_details", {"order_id": "B-200", "shop": "South", "with_invoice": False})]
+
+
+def test_a_what_if_clause_is_a_new_call_even_when_it_changes_an_inherited_value():
+    payout = tool("dividend_per_share", "Compute the dividend per share",
+                  obj(["total_payout", "shares"], total_payout={"type": "number", "description": "Total paid, dollars"},
+                      shares={"type": "integer", "description": "Number of outstanding shares"}))
+    got = calls("We paid $900,000 in dividends and have 300,000 outstanding shares. What if we raise the total "
+                "payout to $1,200,000? And what if we also increase our shares to 400,000 while keeping the "
+                "payout at $1,200,000?", payout)
+    assert sorted(map(str, got)) == sorted(map(str, [
+        ("dividend_per_share", {"total_payout": 900000, "shares": 300000}),
+        ("dividend_per_share", {"total_payout": 1200000, "shares": 300000}),
+        ("dividend_per_share", {"total_payout": 1200000, "shares": 400000})]))
+
+
+def test_the_tool_s_own_name_in_quotes_is_no_argument_value():
+    got = calls("Fit a tree on 'sales_2024' with a depth of 3. Then fit another with a depth of 5. "
+                "Use the 'fit_tree' function for this.", FIT)
+    assert got == [("fit_tree", {"data": "sales_2024", "depth": 3}),
+                   ("fit_tree", {"data": "sales_2024", "depth": 5})]

@@ -354,6 +354,14 @@ def _segments(text: str) -> list[str]:
 
 
 _WEAK_RULES = frozenset({"nullable", "schema default", "default in the description"})
+#: A clause about every call so far ("for each day", "both", "with these parameters").
+_REFERS_TO_ALL = re.compile(r"\b(?:each|both|every|all (?:of )?(?:these|those|them|the)|these|those)\b|每|都|两个都",
+                            re.I)
+#: ...unless it asks one more ("another", "a third", "again").
+_ONE_MORE = re.compile(r"\b(?:another|again|one more|second|third|fourth|fifth|next|last|other|same)\b|再|另", re.I)
+#: A clause that sets up another scenario ("what if...", "...instead").
+_NEW_CASE = re.compile(r"\b(?:what if|how about|what about|instead|suppose|scenario|if (?:we|i|you|they|it))\b|如果|假如",
+                       re.I)
 _FOR_ALL = re.compile(r"\b(?:each|all|both|every|these|those|them|their|they)\b|每|都|分别", re.I)
 
 
@@ -402,6 +410,11 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     return [base]
 
 
+def _names_tool(value: Any, name: str) -> bool:
+    """True when ``value`` is the tool's own name ("use the 'random_forest.train' function"): no argument."""
+    return isinstance(value, str) and re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_") == name.lower()
+
+
 def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -> list[PlannedCall]:
     """One call (or several) per clause that gives its own values: "...for $2000. Do the same for $5000."
 
@@ -412,13 +425,17 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
     if len(segs) < 2:
         return []
     parts = []
+    dropped: list[str] = []
     for seg in segs:
         sub = fill_arguments(tool.parameters, seg, tool_words=vocab)
         said = {k: (v, sub.evidence[k]) for k, v in sub.arguments.items()
                 if sub.strength.get(k, 0) >= 0.5 and sub.evidence[k].rule not in _WEAK_RULES
-                and not sub.evidence[k].rule.startswith("best reading")}
+                and not sub.evidence[k].rule.startswith("best reading") and not _names_tool(v, tool.name)}
         if said:
-            parts.append((seg, sub, said))
+            parts.append((seg, sub, said, " ".join(dropped + [seg])))
+            dropped = []
+        else:
+            dropped.append(seg)  # no values, but its words may frame the next clause ("and what if we | ...")
     conflict = any(k in a[2] and k in b[2] and a[2][k][0] != b[2][k][0]
                    for i, a in enumerate(parts) for b in parts[i + 1:] for k in a[2])
     if len(parts) < 2 or not conflict:
@@ -428,8 +445,31 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
     shared = {k: (v, filled.evidence[k]) for k, v in filled.arguments.items()
               if not any(k in p[2] for p in parts)}  # details said once for all ("in Paris")
     props = list(tool.parameters.get("properties") or {})
-    for seg, sub, strong in parts:
-        if last and not any(k in c.arguments and c.arguments[k] != v for c in last for k, (v, _) in strong.items()):
+    inherited: dict[int, set[str]] = {}  # id(call) -> the arguments it took from the call before or the sentence
+    for seg, sub, strong, lead in parts:
+        if len(calls) >= 2 and _REFERS_TO_ALL.search(seg) and not _ONE_MORE.search(seg):
+            # "...for each day", "with these parameters": a question about the calls so far asks no new one;
+            # it may only add what none of them has yet
+            for c in calls:
+                for k, (v, e) in strong.items():
+                    if k not in c.arguments:
+                        c.arguments[k], c.evidence[k] = v, e
+                        if k in c.missing:
+                            c.missing.remove(k)
+            continue
+        clash = {k for c in last for k, (v, _) in strong.items() if k in c.arguments and c.arguments[k] != v}
+        if last and clash and not _ONE_MORE.search(lead) and not _NEW_CASE.search(lead) and all(k in inherited.get(id(c), ()) for c in last for k in clash if k in c.arguments):
+            # "The second one is in X. I don't need Y for this case": the clause corrects what its
+            # call only inherited, it asks no new call
+            for c in last:
+                for k, (v, e) in strong.items():
+                    if k in clash or k not in c.arguments:
+                        c.arguments[k], c.evidence[k] = v, e
+                        inherited.get(id(c), set()).discard(k)
+                        if k in c.missing:
+                            c.missing.remove(k)
+            continue
+        if last and not clash:
             # more details of the same call(s); "for each of them..." details every call so far
             for c in (calls if _FOR_ALL.search(seg) else last):
                 for k, (v, e) in strong.items():
@@ -445,17 +485,21 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
         for sc in seg_calls:
             args: dict = {}
             ev: dict = {}
+            took: set[str] = set()
             for k in props:
                 if k in sc.arguments and (k in strong or sub.strength.get(k, 0) >= 0.8 or k in sub.spread):
                     args[k], ev[k] = sc.arguments[k], sc.evidence[k]
                 elif prev is not None and k in prev.arguments:
                     args[k], ev[k] = prev.arguments[k], prev.evidence[k]  # "the same", "another one with..."
+                    took.add(k)
                 elif k in shared:
                     args[k], ev[k] = shared[k]
+                    took.add(k)
                 elif k in sc.arguments:
                     args[k], ev[k] = sc.arguments[k], sc.evidence[k]
             missing = [m for m in filled.missing + sc.missing if m not in args]
             new.append(PlannedCall(tool.name, args, ev, list(dict.fromkeys(missing))))
+            inherited[id(new[-1])] = took
         calls.extend(new)
         last = new
     complete = [c for c in calls if not c.missing]
