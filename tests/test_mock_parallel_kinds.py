@@ -108,3 +108,43 @@ def test_the_tool_s_own_name_in_quotes_is_no_argument_value():
                 "Use the 'fit_tree' function for this.", FIT)
     assert got == [("fit_tree", {"data": "sales_2024", "depth": 3}),
                    ("fit_tree", {"data": "sales_2024", "depth": 5})]
+
+
+# ------------------------------------------------------------------ "what if ...", "instead", "how does it compare"
+LOAN = tool("loan_payment", "Compute the monthly payment of a loan",
+            obj(["amount", "years"], amount={"type": "number", "description": "Loan amount in dollars"},
+                years={"type": "integer", "description": "Duration in years"},
+                method=s("Amortization method, options: 'annuity', 'linear'. Default is 'annuity'.")))
+COMMUTE = tool("commute_time", "Estimate the commute time between two cities",
+               obj(["origin", "destination"], origin=s("Start city"), destination=s("End city"),
+                   rush_hour={"type": "boolean", "description": "Whether to travel at rush hour. Default is false"}))
+RAIN = tool("rainfall_total", "Total rainfall in a city over some days",
+            obj(["city", "days"], city=s("The city"), days={"type": "integer", "description": "Number of past days"},
+                unit=s("Unit: mm or inches")))
+
+
+def test_an_option_used_instead_is_a_second_call_with_everything_else_kept():
+    got = calls("What is the monthly payment on a $200000 loan over 20 years with the annuity method, and how "
+                "would it change if we use the linear method instead?", LOAN)
+    assert got == [("loan_payment", {"amount": 200000, "years": 20, "method": "annuity"}),
+                   ("loan_payment", {"amount": 200000, "years": 20, "method": "linear"})]
+
+
+def test_a_what_if_sentence_is_a_second_call():
+    got = calls("The loan is $150000 over 15 years. The method is linear. What is the monthly payment? "
+                "What if the method is not linear but annuity?", LOAN)
+    assert got == [("loan_payment", {"amount": 150000, "years": 15, "method": "linear"}),
+                   ("loan_payment", {"amount": 150000, "years": 15, "method": "annuity"})]
+
+
+def test_a_what_if_that_only_adds_a_detail_is_the_same_call_once_more():
+    got = calls("How long is the commute from Boston to Providence, and then what if we travel at rush hour?", COMMUTE)
+    assert got == [("commute_time", {"origin": "Boston", "destination": "Providence"}),
+                   ("commute_time", {"origin": "Boston", "destination": "Providence", "rush_hour": True})]
+
+
+def test_how_does_it_compare_asks_the_same_tool_for_the_other_subject():
+    got = calls("What was the total rainfall in Seattle over the past 10 days in mm and how does it compare to the "
+                "rainfall in Denver for the same period in inches?", RAIN)
+    assert got == [("rainfall_total", {"city": "Seattle", "days": 10, "unit": "mm"}),
+                   ("rainfall_total", {"city": "Denver", "days": 10, "unit": "inches"})]

@@ -346,7 +346,8 @@ _SEGMENT_SPLIT = re.compile(
     r"(?<=[?!;。？！；])\s+|(?<=\.)\s+(?!(?-i:[a-z]))|,?\s+(?:and\s+)?(?:then|also|as well as|while|plus|finally|lastly|after that)\s+(?=\w)|"
     r",\s*(?:and\s+)?next\s+|,\s*(?:and\s+)?(?=(?:the\s+)?(?:first|second|third|fourth|fifth|last|other|latter)\b)|"
     r",\s*(?:and\s+)?(?=(?:another|the same|do the same|repeat)\b)|,\s*and\s+(?=(?:one|for|in|at|with|do|same|the)\b)|"
-    r"\s+and\s+(?=(?:another|one|ones|those|the same|repeat|do the same)\b)|(?:然后|另外|还有|同时|以及)", re.I)
+    r"\s+and\s+(?=(?:another|one|ones|those|the same|repeat|do the same)\b)|,?\s+and\s+(?=(?:how|what)\s)|"
+    r"(?:然后|另外|还有|同时|以及)", re.I)
 
 
 def _segments(text: str) -> list[str]:
@@ -401,7 +402,7 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     filled = fill_arguments(tool.parameters, text, tool_words=vocab)
     base = PlannedCall(tool.name, filled.arguments, filled.evidence, filled.missing)
     spread = any(len(v) >= 2 for v in filled.spread.values())
-    if filled.echoes or spread:
+    if filled.echoes or spread or _NEW_CASE.search(text):
         by_clause = _calls_by_clause(tool, text, filled, vocab)
         if len(by_clause) >= 2:
             return by_clause
@@ -431,13 +432,17 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
         said = {k: (v, sub.evidence[k]) for k, v in sub.arguments.items()
                 if sub.strength.get(k, 0) >= 0.5 and sub.evidence[k].rule not in _WEAK_RULES
                 and not sub.evidence[k].rule.startswith("best reading") and not _names_tool(v, tool.name)}
+        options = {str(v).lower() for v, e in said.values() if e.rule in ("enum", "option")}
+        said = {k: (v, e) for k, (v, e) in said.items()  # "the Lamarck model": an option's words name nothing else
+                if e.rule in ("enum", "option") or not isinstance(v, str) or v.lower() not in options}
         if said:
             parts.append((seg, sub, said, " ".join(dropped + [seg])))
             dropped = []
         else:
             dropped.append(seg)  # no values, but its words may frame the next clause ("and what if we | ...")
     conflict = any(k in a[2] and k in b[2] and a[2][k][0] != b[2][k][0]
-                   for i, a in enumerate(parts) for b in parts[i + 1:] for k in a[2])
+                   for i, a in enumerate(parts) for b in parts[i + 1:] for k in a[2]) or \
+        any(_NEW_CASE.search(p[3]) for p in parts[1:])
     if len(parts) < 2 or not conflict:
         return []
     calls: list[PlannedCall] = []
@@ -468,6 +473,18 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
                         inherited.get(id(c), set()).discard(k)
                         if k in c.missing:
                             c.missing.remove(k)
+            continue
+        if last and not clash and _NEW_CASE.search(lead) and any(k not in c.arguments for c in last for k in strong):
+            # "...and then what if we allow transfers?": the same call once more, with the new detail
+            new = []
+            for c in last:
+                args, ev = dict(c.arguments), dict(c.evidence)
+                for k, (v, e) in strong.items():
+                    args[k], ev[k] = v, e
+                new.append(PlannedCall(tool.name, args, ev, [m for m in c.missing if m not in args]))
+                inherited[id(new[-1])] = set(c.arguments) - set(strong)
+            calls.extend(new)
+            last = new
             continue
         if last and not clash:
             # more details of the same call(s); "for each of them..." details every call so far
