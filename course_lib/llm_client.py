@@ -34,7 +34,14 @@ _DEFAULT_MOCK: MockLLM | None = None
 
 
 class EndpointError(RuntimeError):
-    """The configured real endpoint cannot be used; the message says what to change."""
+    """The configured real endpoint cannot be used; the message says what to change.
+
+    In a notebook it is shown as its message alone, without the traceback: the cause is in the
+    environment, not in the learner's code, and the message says what to change.
+    """
+
+    def _render_traceback_(self) -> list[str]:  # IPython's hook for how an exception is displayed
+        return [f"EndpointError: {self}"]
 
 
 @dataclass(frozen=True)
@@ -142,19 +149,35 @@ def in_process_client(mock: MockLLM, *, async_client: bool = False, **kwargs: An
 
 # ---------------------------------------------------------------------- the one entry point
 def _check_endpoint(b: Backend, timeout: float) -> None:
-    """Fail early, with a clear message, when the endpoint cannot be reached."""
+    """Fail early, with a clear message, when the endpoint cannot be reached or is not an LLM API.
+
+    Sends ``GET {base_url}/models`` (every OpenAI-compatible server answers it: OpenAI, vLLM,
+    Ollama, LM Studio, llama.cpp) and accepts a 2xx answer only.
+
+    Raises:
+        EndpointError: no connection; the key refused (401/403); no such route (404/405: the base URL
+            is wrong, it usually ends in ``/v1``); any other non-2xx status.
+    """
     key = os.environ.get("OPENAI_API_KEY") or "not-needed"
+    url = b.base_url.rstrip("/") + "/models"
+    use_mock = "or unset OPENAI_BASE_URL and OPENAI_API_KEY (or set COURSE_LLM=mock) to use the offline mock."
     try:
-        r = httpx2.get(b.base_url.rstrip("/") + "/models", headers={"Authorization": f"Bearer {key}"},
-                       timeout=timeout)
+        r = httpx2.get(url, headers={"Authorization": f"Bearer {key}"}, timeout=timeout)
     except httpx2.HTTPError as e:
         raise EndpointError(
-            f"Cannot reach the LLM endpoint {b.base_url} ({type(e).__name__}: {e}). Check OPENAI_BASE_URL, "
-            "or unset OPENAI_BASE_URL and OPENAI_API_KEY (or set COURSE_LLM=mock) to use the offline mock."
+            f"Cannot reach the LLM endpoint {b.base_url} ({type(e).__name__}: {e}). Check OPENAI_BASE_URL, {use_mock}"
         ) from None
     if r.status_code in (401, 403):
         raise EndpointError(f"The endpoint {b.base_url} refused the API key (HTTP {r.status_code}). "
-                            "Check OPENAI_API_KEY.")
+                            f"Check OPENAI_API_KEY, {use_mock}")
+    if r.status_code in (404, 405):
+        raise EndpointError(
+            f"{b.base_url} answers, but not as an OpenAI-compatible API: GET {url} gave HTTP {r.status_code}. "
+            "Check OPENAI_BASE_URL: it is the API's base, which usually ends in /v1 "
+            f"(e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 for Ollama), {use_mock}")
+    if not 200 <= r.status_code < 300:
+        raise EndpointError(f"The endpoint {b.base_url} is not ready: GET {url} gave HTTP {r.status_code}. "
+                            f"Try again later or check the server, {use_mock}")
 
 
 def get_client(*, async_client: bool = False, check: bool = True, timeout: float = 5.0, **kwargs: Any):
@@ -171,7 +194,8 @@ def get_client(*, async_client: bool = False, check: bool = True, timeout: float
         ``openai.OpenAI`` or ``openai.AsyncOpenAI``.
 
     Raises:
-        EndpointError: the real endpoint is unreachable or refuses the key.
+        EndpointError: the real endpoint is unreachable, refuses the key, or is not an
+            OpenAI-compatible API at that URL (see :func:`_check_endpoint`).
 
     Example:
         >>> client = get_client()  # doctest: +SKIP

@@ -1,0 +1,96 @@
+"""Which LLM the course talks to, and the clear errors when a configured endpoint is wrong.
+
+Each error is provoked for real: a closed port, a web server that is not an LLM API (404), one that
+refuses the key (401), and the course's own mock served over HTTP as a working endpoint.
+"""
+from __future__ import annotations
+
+import pytest
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse, PlainTextResponse
+from starlette.routing import Route
+
+from course_lib import llm_client
+from course_lib.llm_client import EndpointError, backend, get_client
+from course_lib.mock_llm import MockLLM
+from course_lib.servers import free_port, start_server, stop_server
+
+
+@pytest.fixture
+def env(monkeypatch):
+    for name in ("COURSE_LLM", "OPENAI_BASE_URL", "OPENAI_API_KEY", "COURSE_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_the_mock_is_the_default_and_a_key_alone_selects_the_real_api(env):
+    assert backend().kind == "mock"
+    env.setenv("OPENAI_API_KEY", "sk-test")
+    b = backend()
+    assert (b.kind, b.base_url) == ("endpoint", "https://api.openai.com/v1")
+    env.setenv("COURSE_LLM", "mock")
+    assert backend().kind == "mock"
+    env.setenv("COURSE_LLM", "mocks")
+    with pytest.raises(EndpointError, match="COURSE_LLM='mocks' is not understood"):
+        backend()
+
+
+def test_a_closed_port_says_it_cannot_reach_the_endpoint(env):
+    env.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
+    with pytest.raises(EndpointError, match=r"Cannot reach the LLM endpoint .*COURSE_LLM=mock"):
+        get_client(timeout=2.0)
+
+
+def test_a_web_server_that_is_not_an_llm_api_is_named_as_such(env):
+    app = Starlette(routes=[Route("/", lambda request: PlainTextResponse("a blog"))])
+    server = start_server("test-not-an-llm", app)
+    try:
+        env.setenv("OPENAI_BASE_URL", server.url)  # the /v1 is missing
+        with pytest.raises(EndpointError) as info:
+            get_client(timeout=5.0)
+        message = str(info.value)
+        assert "not as an OpenAI-compatible API" in message and "HTTP 404" in message and "/v1" in message
+    finally:
+        stop_server("test-not-an-llm")
+
+
+def test_a_refused_key_names_the_key(env):
+    app = Starlette(routes=[Route("/v1/models", lambda request: JSONResponse({"error": "bad key"}, 401))])
+    server = start_server("test-refuses-key", app)
+    try:
+        env.setenv("OPENAI_BASE_URL", server.url + "/v1")
+        env.setenv("OPENAI_API_KEY", "sk-wrong")
+        with pytest.raises(EndpointError, match=r"refused the API key \(HTTP 401\)\. Check OPENAI_API_KEY"):
+            get_client(timeout=5.0)
+    finally:
+        stop_server("test-refuses-key")
+
+
+def test_a_server_error_is_not_taken_for_a_working_endpoint(env):
+    app = Starlette(routes=[Route("/v1/models", lambda request: PlainTextResponse("down", 503))])
+    server = start_server("test-503", app)
+    try:
+        env.setenv("OPENAI_BASE_URL", server.url + "/v1")
+        with pytest.raises(EndpointError, match=r"not ready: GET .*/v1/models gave HTTP 503"):
+            get_client(timeout=5.0)
+    finally:
+        stop_server("test-503")
+
+
+def test_a_working_endpoint_gives_an_openai_client_that_answers(env):
+    server = start_server("test-mock-endpoint", MockLLM().asgi_app())
+    try:
+        env.setenv("OPENAI_BASE_URL", server.url + "/v1")
+        env.setenv("COURSE_MODEL", "mock-llm")
+        client = get_client(timeout=5.0)
+        assert str(client.base_url).rstrip("/") == server.url + "/v1"
+        reply = client.chat.completions.create(model=llm_client.default_model(),
+                                               messages=[{"role": "user", "content": "Hello"}])
+        assert reply.choices[0].message.content == "Hello! How can I help you today?"
+    finally:
+        stop_server("test-mock-endpoint")
+
+
+def test_in_a_notebook_the_error_shows_its_message_without_a_traceback():
+    error = EndpointError("Cannot reach the LLM endpoint http://127.0.0.1:9/v1")
+    assert error._render_traceback_() == ["EndpointError: Cannot reach the LLM endpoint http://127.0.0.1:9/v1"]
