@@ -7,6 +7,14 @@ nbval runs it, and its stored outputs are compared with fresh ones.
 """
 from __future__ import annotations
 
+import os
+import tempfile
+
+# Tests and nbval kernels (they inherit this environment) never write to the learner's own progress, and never
+# reach a real endpoint even when the learner's shell exports OPENAI_API_KEY.
+os.environ["COURSE_DATA_DIR"] = tempfile.mkdtemp(prefix="course-test-data-")
+os.environ["COURSE_LLM"] = "mock"
+
 
 def pytest_collection_modifyitems(session, config, items):
     for item in items:

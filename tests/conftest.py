@@ -1,14 +1,7 @@
 """Shared fixtures: a fresh mock LLM and its openai client per test."""
 from __future__ import annotations
 
-import os
-import tempfile
-
 import pytest
-
-# Tests (and the kernels they start) never touch the learner's own state folder.
-os.environ["COURSE_DATA_DIR"] = tempfile.mkdtemp(prefix="course-test-data-")
-os.environ["COURSE_LLM"] = "mock"
 
 from course_lib.mock_llm import MockLLM
 
