@@ -1258,13 +1258,11 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     for score, s, value, idx, ev in cands:
         if s.name in filled or any(i in taken for i in idx):
             continue
-        threshold = 0.25 if s.required and not s.nullable else (2.0 if s.kind in ("integer", "number") else 2.2)
-        if ev.rule == "words" and s.required:
-            threshold = 0.8  # a free-text value with nothing pointing at it: better to ask
-        if score < threshold:
+        if score < _threshold(s, ev):
             continue
         filled[s.name] = (value, ev, score, idx)
         taken.update(idx)
+    _give_required(slots, cands, filled, taken)
     # A required value nothing points at: a model still calls, with its best reading of the
     # text, when the text holds something of the right type that no other argument took.
     # Only when nothing is left does it ask (lesson 02: "What's the weather like?" -> asks).
@@ -1328,6 +1326,50 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                          and all_mentions[idx[0]].kind == all_mentions[chosen[cs.name][3][0]].kind
                          for score, cs, value, idx, ev in cands)
     return out
+
+
+def _threshold(s: Slot, ev: Evidence) -> float:
+    """The score a candidate needs to fill ``s``: low for a required value, high for an optional one."""
+    if ev.rule == "words" and s.required:
+        return 0.8  # a free-text value with nothing pointing at it: better to ask
+    return 0.25 if s.required and not s.nullable else (2.0 if s.kind in ("integer", "number") else 2.2)
+
+
+def _give_required(slots: list[Slot], cands: list, filled: dict, taken: set[int]) -> None:
+    """A required slot left empty takes its best value back from the slot that holds it.
+
+    Greedy assignment can let one slot take the only value another needs ("duration 4
+    beats" taken by ``tempo``, "for 10 years" by an optional ``compounds_per_year``). A
+    model fills what is required first: the holder moves to its next best free value, and
+    an optional holder with none left is simply left out (its default applies).
+    """
+    by_name = {s.name: s for s in slots}
+    for s in slots:
+        if s.name in filled or not s.required or s.nullable:
+            continue
+        for score, cs, value, idx, ev in cands:
+            if cs is not s or not idx or score < max(_threshold(s, ev), 1.0):
+                continue
+            holders = [n for n, v in filled.items() if set(v[3]) & set(idx)]
+            if len(holders) != 1 or holders[0] not in by_name:
+                continue
+            h = by_name[holders[0]]
+            held = filled[h.name]
+            if not held[3] or h.kind not in ("integer", "number", "string"):
+                continue
+            free = taken - set(held[3])
+            alt = next((c for c in cands if c[1] is h and c[3] and not set(c[3]) & (free | set(idx))
+                        and c[0] >= _threshold(h, c[4])), None)
+            if alt is None and (h.required and not h.nullable or held[2] > score + 2.0):
+                continue  # the holder needs it more
+            del filled[h.name]
+            taken.difference_update(held[3])
+            filled[s.name] = (value, ev, score, idx)
+            taken.update(idx)
+            if alt is not None:
+                filled[h.name] = (alt[2], alt[4], alt[0], alt[3])
+                taken.update(alt[3])
+            break
 
 
 #: How weak a required slot's best remaining candidate may be and still be used (a guess a
