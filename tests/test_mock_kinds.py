@@ -244,3 +244,52 @@ def test_after_a_fallback_worked_the_answer_says_what_happened():
                          "tides: 1 result: Spring tides explained.")
     d = _fallback_answer("在网上搜索潮汐", "潮汐")
     assert d.content == "web_search 调用失败（backend unreachable），我改用了 news_search：潮汐：共 1 条结果：Spring tides explained。"
+
+
+# ------------------------------------------------------------------ engine-values: kinds fixed in this pass
+KILN = tool("kiln_firing_time", "Estimate how long a kiln takes to reach a target temperature",
+            obj(["start_temp", "target_temp"],
+                start_temp={"type": "integer", "description": "Starting temperature in Kelvin"},
+                target_temp={"type": "integer", "description": "Target temperature in Kelvin"}))
+
+
+@pytest.mark.parametrize("text", ["How long does the kiln take to heat from 290K to 1500K?",
+                                  "Kiln firing: start temperature 290 K, target temperature 1500 K"])
+def test_a_capital_k_after_a_temperature_is_kelvin_not_thousands(text):
+    got, _ = calls(text, KILN)
+    assert got == [("kiln_firing_time", {"start_temp": 290, "target_temp": 1500})]
+
+
+def test_a_capital_k_elsewhere_is_still_thousands():
+    budget = tool("plan_budget", "Plan a yearly household budget", obj(["income"], income=INT))
+    got, _ = calls("Plan a budget for an income of 85K", budget)
+    assert got == [("plan_budget", {"income": 85000})]
+
+
+def test_numbered_parameter_names_still_say_what_they_measure():
+    mix = tool("mix_water", "Final temperature of two amounts of water poured together",
+               obj(["volume1", "temperature1", "volume2", "temperature2"], volume1=NUM, temperature1=NUM,
+                   volume2=NUM, temperature2=NUM))
+    got, _ = calls("What is the final temperature when 2 liters of water at 20 degrees Celsius are poured into "
+                   "3 liters at 80 degrees Celsius?", mix)
+    assert got == [("mix_water", {"volume1": 2, "temperature1": 20, "volume2": 3, "temperature2": 80})]
+
+
+def test_a_numbers_own_noun_names_its_argument():
+    rent = tool("rent_quote", "Quote the rent of a flat for a stay", obj(
+        ["nights", "guests"], nights={"type": "integer", "description": "The length of the stay in nights."},
+        guests={"type": "integer", "description": "How many guests."}))
+    for text in ("Quote the rent for 3 guests for 5 nights", "Quote the rent for 5 nights for 3 guests"):
+        got, _ = calls(text, rent)
+        assert got == [("rent_quote", {"nights": 5, "guests": 3})], text
+
+
+def test_a_required_value_is_taken_back_from_an_optional_argument():
+    savings = tool("savings", "Savings with interest over time", obj(
+        ["deposit", "rate", "time"], deposit=INT, rate=NUM,
+        time={"type": "integer", "description": "The time, in years, the money is saved for."},
+        credits_per_year={"type": "integer", "description": "The number of times interest is credited per year. "
+                                                           "Default is 1 (credited yearly)."}))
+    got, _ = calls("Savings of $3,000 at a rate of 4% credited yearly for 6 years.", savings)
+    assert got[0][1]["time"] == 6 and got[0][1]["deposit"] == 3000 and got[0][1]["rate"] == 0.04
+    assert got[0][1].get("credits_per_year", 1) == 1

@@ -352,7 +352,8 @@ def make_slot(name: str, spec_json: str, required: bool, index: int) -> Slot:
     spec = json.loads(spec_json)
     kind = _kind_of(spec)
     desc = str(spec.get("description", ""))
-    words = [w for w in lang.split_identifier(name)]
+    # "temperature1", "year2": a numbered name still says what it measures (the number orders them)
+    words = [re.sub(r"(?<=[a-z]{3})\d+$", "", w) for w in lang.split_identifier(name)]
     keys = {lang.stem(w) for w in words if w not in _GENERIC_KEYS and len(w) > 1}
     if not keys:
         keys = {lang.stem(w) for w in words}
@@ -568,10 +569,19 @@ def _convert_prefixed(slot: Slot, m: Mention, v: Any) -> Any:
     return v
 
 
+@lru_cache(maxsize=4096)
+def _name_stems(name: str) -> frozenset[str]:
+    return frozenset(lang.stem(re.sub(r"(?<=[a-z]{3})\d+$", "", w)) for w in lang.split_identifier(name)
+                     if w not in _GENERIC_KEYS)
+
+
 def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank: int,
                   vocab: frozenset[str] = frozenset(), names: frozenset[str] = frozenset()) -> tuple[float, str]:
     ctx, words = _context_score(slot, reading, m, vocab)
     score = ctx
+    if m.unit and not m.dim and names and not lang.matches_any(lang.stem(m.unit), slot.keys) and any(
+            lang.matches_any(lang.stem(m.unit), _name_stems(n)) for n in names):
+        score -= 3.0  # "3 guests for 5 nights": a number's own noun names another argument
     label = m.label.lower()
     named = False
     if label:
@@ -1360,7 +1370,7 @@ def _give_required(slots: list[Slot], cands: list, filled: dict, taken: set[int]
             free = taken - set(held[3])
             alt = next((c for c in cands if c[1] is h and c[3] and not set(c[3]) & (free | set(idx))
                         and c[0] >= _threshold(h, c[4])), None)
-            if alt is None and (h.required and not h.nullable or held[2] > score + 2.0):
+            if alt is None and (h.required and not h.nullable or held[2] > score + 0.5):
                 continue  # the holder needs it more
             del filled[h.name]
             taken.difference_update(held[3])

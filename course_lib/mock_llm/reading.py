@@ -173,6 +173,9 @@ _WORD_NUM_RX = re.compile(r"\b(?:(?:a |an )?(?:" + "|".join(sorted(list(_WORDS) 
                           + r"))*|half a dozen|a dozen|dozen|a couple of|a pair of|twice|thrice|a decade|decade|"
                           r"a century|century)\b", re.I)
 _ZH_NUM_RX = re.compile(r"(百分之)?([零〇一二两三四五六七八九十百千万亿点]+|\d+(?:\.\d+)?)(万|亿|千)?")
+#: "300K" is 300 kelvin, not 300 thousand, in a request about temperatures.
+_TEMPERATURE_TALK = re.compile(r"\b(?:temperatures?|temps?|kelvin|thermal|thermo\w*|heat(?:ing|ed)?|entropy|"
+                               r"enthalpy|gas(?:es)?|cool(?:ing|ed)?|warm(?:ing|ed)?)\b", re.I)
 _ASSIGN_RX = re.compile(r"(?<![\w.])([A-Za-z][A-Za-z0-9_]{0,20})\s*(?:=|:|equals?(?: to)?|is)\s*(?=[-−$€£]?\d)")
 
 
@@ -187,7 +190,8 @@ def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
         m = _UNIT_RE_I.match(text, end)
         if m and (len(m.group(1)) < 3 or not m.group(1).isalpha()):
             m = None
-    if m and m.group(1) in _AMBIGUOUS_UNITS and text[end:end + 1] == " " and not re.match(r"[\s]*(?:[.,;:)?!]|$|and\b|or\b|tall\b|long\b|wide\b|away\b)",
+    if m and m.group(1) in _AMBIGUOUS_UNITS and text[end:end + 1] == " " and not (
+            m.group(1) == "K" and _TEMPERATURE_TALK.search(text)) and not re.match(r"[\s]*(?:[.,;:)?!]|$|and\b|or\b|tall\b|long\b|wide\b|away\b)",
                                                            text[m.end():]):
         m = None  # "35000 in the next 5 years": "in" is not inches
     if m:
@@ -233,8 +237,9 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         currency = _CURRENCY_SIGNS.get((m.group("cur") or "").strip(), "")
         mult = (m.group("mult") or "").strip()
         if mult:
-            if mult == "M" or mult.lower() in ("million", "billion", "trillion", "thousand", "mn", "bn") or \
-                    (currency and mult.lower() in ("k", "m", "b")) or mult in ("K", "B"):
+            kelvin = mult == "K" and not currency and _TEMPERATURE_TALK.search(text) is not None
+            if not kelvin and (mult == "M" or mult.lower() in ("million", "billion", "trillion", "thousand", "mn", "bn")
+                               or (currency and mult.lower() in ("k", "m", "b")) or mult in ("K", "B")):
                 value *= _MULT[mult.lower()]
             else:
                 e = m.end("num")
