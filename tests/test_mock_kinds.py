@@ -293,3 +293,66 @@ def test_a_required_value_is_taken_back_from_an_optional_argument():
     got, _ = calls("Savings of $3,000 at a rate of 4% credited yearly for 6 years.", savings)
     assert got[0][1]["time"] == 6 and got[0][1]["deposit"] == 3000 and got[0][1]["rate"] == 0.04
     assert got[0][1].get("credits_per_year", 1) == 1
+
+
+def test_a_quoted_sentence_keeps_its_apostrophes_and_goes_to_the_text_argument():
+    tone = tool("detect_tone", "Detect the tone of a piece of writing", obj(
+        ["text", "language"], text={"type": "string", "description": "The writing to look at"},
+        language={"type": "string", "description": "The language the writing is in"}))
+    got, _ = calls("Detect the tone of this tweet 'Can't wait for the weekend! It's going to be great.'", tone)
+    assert got == [("detect_tone", {"text": "Can't wait for the weekend! It's going to be great.",
+                                    "language": "English"})]
+    got, _ = calls("Detect the tone of 'I am so tired of this' written in French", tone)
+    assert got == [("detect_tone", {"text": "I am so tired of this", "language": "French"})]
+
+
+def test_a_required_language_nobody_names_is_the_language_of_the_request():
+    tone = tool("detect_tone", "分析一段文字的语气 (detect the tone of a piece of writing)", obj(
+        ["text", "language"], text=S, language={"type": "string", "description": "The language of the text"}))
+    got, _ = calls("帮我分析这句话的语气：“今天真是太好了”", tone)
+    assert got == [("detect_tone", {"text": "今天真是太好了", "language": "Chinese"})]
+
+
+CONVERT_MONEY = tool("money_convert", "Convert an amount between two currencies at today's rate", obj(
+    ["amount", "source", "target"], amount=NUM,
+    source={"type": "string", "description": "Currency code converted from"},
+    target={"type": "string", "description": "Currency code converted to"}))
+KITCHEN = tool("kitchen_units_convert", "Convert kitchen measures from one unit to another", obj(
+    ["amount", "from_unit", "to_unit"], amount=NUM,
+    from_unit={"type": "string", "description": "Unit converted from, e.g. 'cup', 'gram', 'ounce'"},
+    to_unit={"type": "string", "description": "Unit converted to, e.g. 'cup', 'gram', 'ounce'"}))
+
+
+@pytest.mark.parametrize("text", ["How many euros would I get for 250 Swiss francs?",
+                                  "How much is 250 CHF in euros?", "I have 250 Swiss francs. How much is that in EUR?"])
+def test_a_conversion_asked_without_the_word_convert(text):
+    got, _ = calls(text, CONVERT_MONEY)
+    assert got == [("money_convert", {"amount": 250, "source": "CHF", "target": "EUR"})]
+
+
+def test_a_unit_conversion_asked_as_how_many_in():
+    got, _ = calls("How many grams are in 3 cups of flour?", KITCHEN)
+    assert got == [("kitchen_units_convert", {"amount": 3, "from_unit": "cup", "to_unit": "gram"})]
+    got, _ = calls("How many ounces in 4 pounds of sugar?", KITCHEN)
+    assert got == [("kitchen_units_convert", {"amount": 4, "from_unit": "pounds", "to_unit": "ounce"})]
+
+
+def test_pounds_that_weigh_are_not_sterling():
+    mentions = [(m.kind, m.value, m.dim) for m in read("a ten pound bag of flour and 2 pounds of butter").mentions
+                if m.kind in ("number", "currency")]
+    assert mentions == [("number", 10, "mass"), ("number", 2, "mass")]
+    assert [(m.kind, m.value) for m in read("I paid 20 pounds for it").mentions] == [
+        ("number", 20), ("currency", "GBP")]
+
+
+def test_no_conversion_is_read_into_a_plain_how_many_question():
+    got, decision = calls("How many miles did I run in 2 hours?", KITCHEN)
+    assert got == [] and decision.content
+
+
+def test_a_value_is_written_the_way_the_description_writes_its_examples():
+    route = tool("route_length", "Length of a driving route", obj(
+        ["origin", "destination"], origin=S, destination=S,
+        units={"type": "string", "description": "Units of the result: 'miles' or 'kilometers'"}))
+    got, _ = calls("How long is the drive from Boston to Chicago in mile?", route)
+    assert got == [("route_length", {"origin": "Boston", "destination": "Chicago", "units": "miles"})]

@@ -313,12 +313,22 @@ _PERCENT_FRACTION = re.compile(r"\bdecimal\b|\bfraction\b|\b\d+% (?:is|=|as) 0\.
                                re.I)
 
 
+_VAGUE_MONEY = frozenset({"value", "amount", "sum", "net", "balance", "flow", "charge", "fund"})
+_MONEY_TALK = re.compile(r"money|price|cost|\$|dollar|currenc|usd|eur\b|payment|invest|cash|salary|loan|budget|"
+                         r"financ|revenue|income|profit|fee|worth|spend|deposit", re.I)
+
+
 def _dims(words: list[str], desc: str) -> frozenset[str]:
     dims = set()
     text = " ".join(words) + " " + desc.lower()
     desc_words = set(re.findall(r"[a-z]+", desc.lower()))
     for dim, hints in gz.DIMENSION_WORDS.items():
-        if any(h in words for h in hints):
+        if dim == "amount" and "mol" not in text:
+            continue  # "quantity", "amount": of anything; an amount of substance says moles
+        hit = [h for h in hints if h in words]
+        if dim == "money" and set(hit) <= _VAGUE_MONEY and not _MONEY_TALK.search(text):
+            continue  # "value", "amount": money only when the description talks of money
+        if hit:
             dims.add(dim)
         elif dim in ("percent",) and desc_words & {"percent", "percentage", "rate"}:
             dims.add(dim)
@@ -702,7 +712,7 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                        ) -> list[tuple[float, Any, int, Evidence]]:
     out: list[tuple[float, Any, int, Evidence]] = []
     role = slot.role
-    wants_from = bool({"start", "origin", "from", "departur", "source", "begin", "initi", "sender"} & slot.keys)
+    wants_from = bool({"start", "origin", "from", "departur", "source", "begin", "initi", "sender", "base"} & slot.keys)
     wants_to = bool({"end", "destin", "to", "arriv", "target", "final", "recipi"} & slot.keys)
     for i, m in enumerate(mentions):
         ctx, words = _context_score(slot, reading, m, tool_vocab)
@@ -765,6 +775,8 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 continue  # "'name': 'John'": the key names a value, it is none
             base += 2.0 if role not in ("expr", "date", "unit", "currency") else 0.5
             value = m.value
+            if len(value.split()) >= 4 or re.search(r"[.!?]\s", value):  # a quoted sentence is text to work on
+                base += 1.0 if role in ("text", "query") else -2.0 if slot.category else 0.0
         elif m.kind == "code":
             base += 2.5 if role in ("id", "path", "email") else 0.6 if role in ("free", "title", "org", "query", "text", "person") else -1.0
             if role == "email" and "@" not in m.value or role == "path" and not re.search(r"[/\\.]", m.value):
@@ -795,6 +807,8 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 rule = "unit of a number"
                 if not value:
                     continue
+                if wants_from or wants_to:  # "2 tablespoons": the unit an amount is in is converted from
+                    base += 1.0 if wants_from else -1.5
             elif ({"year", "season", "edition", "vintag"} & slot.keys or "year" in slot.desc_keys) and \
                     isinstance(m.value, int) and 1800 <= m.value <= 2100 and not m.unit:
                 base += 2.0  # "the 2021 season" for a string season
@@ -818,6 +832,10 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             prep = re.search(r"\b(from|to|into|in|for)\s+(?:the\s+)?(?:[\d.,]+\s*)?$",
                              reading.text[max(0, m.start - 20): m.start], re.I)
             p = prep.group(1).lower() if prep else ""
+            if _after_amount(reading.text, m.start):
+                p = "from"  # "for 500 US dollars": the currency of the amount is the one converted from
+            elif re.search(r"\bhow (?:many|much)\s+$", reading.text[max(0, m.start - 10): m.start], re.I):
+                p = "to"  # "how many Canadian dollars...": the currency asked for
             if wants_from:
                 base += 2.0 if p == "from" or (not p and reading.text[:m.start].count(" to ") == 0) else -1.2
             if wants_to:
@@ -828,6 +846,8 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             if role == "unit" or "unit" in slot.keys or {"format", "measur"} & slot.keys:
                 base += 3.0 + (1.0 if not slot.dims or m.dim in slot.dims else -1.0)
                 value = m.value
+                if wants_from or wants_to:  # "how many teaspoons", "in ounces": the unit asked for
+                    base += 1.5 if wants_to else -1.5
             else:
                 continue
         else:
@@ -851,6 +871,28 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             base = min(base, 1.5)  # an optional value needs words that point at it
         out.append((base, value, i, Evidence(rule, words if ctx else m.text)))
     return out
+
+
+def _singular(word: str) -> str:
+    low = word.lower().strip()
+    for suffix, repl in (("ies", "y"), ("oes", "o"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
+        if low.endswith(suffix) and len(low) > len(suffix) + 1 and not low.endswith("ss"):
+            return low[: len(low) - len(suffix)] + repl
+    return low
+
+
+def _example_form(slot: Slot, value: str) -> str:
+    """``value`` written the way the description's examples write it ("tablespoons" -> 'tablespoon', "mile" -> 'miles')."""
+    key = _singular(value)
+    for ex in slot.examples:
+        if ex != value and _singular(ex) == key:
+            return ex
+    return value
+
+
+def _after_amount(text: str, pos: int) -> bool:
+    """Whether a currency at ``pos`` is written right after an amount ("500 US dollars", "100 EUR")."""
+    return re.search(r"\d(?:\s*(?:k|m|bn|thousand|million|billion))?\s*$", text[max(0, pos - 16):pos], re.I) is not None
 
 
 def _unit_surface(reading: Reading, m: Mention) -> str:
@@ -1279,13 +1321,15 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     for score, s, value, idx, ev in cands:
         if s.name in filled or not s.required or s.nullable or any(i in taken for i in idx):
             continue
-        if score < _BEST_READING_FLOOR:
-            continue
+        if score < _BEST_READING_FLOOR or s.category == "language" and ev.rule == "words":
+            continue  # no language named: the request's own language is the reading (below)
         filled[s.name] = (value, Evidence("best reading: " + ev.rule, ev.words), score, idx)
         taken.update(idx)
     for s in slots:
         if s.name in filled:
             value, ev, score, idx = filled[s.name]
+            if s.examples and isinstance(value, str):
+                value = _example_form(s, value)
             out.arguments[s.name] = value
             out.evidence[s.name] = ev
             out.strength[s.name] = score
@@ -1304,6 +1348,11 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             elif (said := described_default(s)) is not None:
                 out.arguments[s.name] = said[0]
                 out.evidence[s.name] = Evidence("default in the description", said[1])
+                out.strength[s.name] = 0.1
+            elif s.category == "language" and s.kind == "string" and depth == 0:
+                # the language a text is written in, when no language is named: the request's own
+                out.arguments[s.name] = "Chinese" if lang.is_chinese(reading.text) else "English"
+                out.evidence[s.name] = Evidence("language of the request", reading.text[:40])
                 out.strength[s.name] = 0.1
             else:
                 out.missing.append(s.name)

@@ -34,10 +34,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from . import gazetteer as gz
 from . import language as lang
 from . import purpose
 from .answer import compose_answer, error_of
 from .arguments import Evidence, LOCATION_HINTS, fill_arguments
+from .reading import read
 from .wire import ChatRequest, ToolSpec
 
 THRESHOLD = 1.5
@@ -199,10 +201,38 @@ def _described_names(description: str) -> frozenset[str]:
     return frozenset(lang.stem(m.group(1)) for m in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b", plain))
 
 
+#: "How many ounces in 2 pounds", "how much is 100 euro in USD": a conversion asked without the word.
+_HOW_MANY_IN = re.compile(r"\bhow (?:many|much)\b|\bin\s+(?:[A-Z]{3}\b|[a-z]+s\b)|\bworth\b|\bequals?\b|等于|多少", re.I)
+
+
+def _conversion_asked(text: str) -> set[str]:
+    """The concepts of a conversion the request asks for by naming two units or currencies of one kind.
+
+    "How many Canadian dollars for 500 US dollars?" names two currencies; "How many ounces in
+    2 pounds?" an amount in one unit and another unit of the same dimension. A model reads both
+    as "convert", as a person would; the tool's name or description must still say convert.
+    """
+    if not _HOW_MANY_IN.search(text):
+        return set()
+    mentions = read(text).mentions
+    currencies = {m.value for m in mentions if m.kind == "currency"}
+    if len(currencies) >= 2:
+        return {"convert", "conversion", "currency", "exchang"}
+    amounts = [m for m in mentions if m.kind == "number" and m.dim and m.dim not in ("money", "percent")]
+    if amounts:
+        inside = [(m.start, m.end) for m in amounts]
+        for w in re.finditer(r"[A-Za-z]+", text):  # another unit of the amount's dimension: the one asked for
+            unit = gz.UNITS.get(w.group(0).lower()) or gz.UNITS.get(w.group(0))
+            if unit and (unit[1] == amounts[0].dim or {unit[1], amounts[0].dim} == {"mass", "volume"}) and not any(
+                    a <= w.start() < b for a, b in inside):  # cups of flour weigh grams: mass and volume convert
+                return {"convert", "conversion", "unit"}
+    return set()
+
+
 @lru_cache(maxsize=1024)
 def _user_concepts(text: str) -> tuple[frozenset[str], str, dict[str, tuple[str, ...]]]:
     """The request's stems, the initials of its words (for acronyms) and its long stems by first 4 letters."""
-    stems = frozenset(lang.content_stems(text)) | frozenset(lang.chinese_concepts(text))
+    stems = frozenset(lang.content_stems(text)) | frozenset(lang.chinese_concepts(text)) | _conversion_asked(text)
     initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", text.lower()) if w not in ("of", "the", "and", "a"))
     by_prefix: dict[str, tuple[str, ...]] = {}
     for c in sorted(stems):

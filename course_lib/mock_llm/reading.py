@@ -197,6 +197,8 @@ def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     if m:
         surface = m.group(1)
         canon, dim = gz.UNITS.get(surface) or gz.UNITS.get(surface.lower()) or (surface, "")
+        if dim == "money" and weighing_pound(text, m.start(1), m.end(1)):
+            canon, dim = "lb", "mass"
         stop = m.end()
         # compound units: "meters/second", "m/s^2", "grams/mole"
         tail = re.match(r"(?:/|\s?per\s)\s?([A-Za-z]+(?:\^?[23²³])?)", text[stop:])
@@ -359,11 +361,27 @@ _CURRENCY_RX = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted((re.escape(k) for 
                                                                 key=len, reverse=True)) + r")(?![A-Za-z])", re.I)
 
 
+#: "2 pounds of butter", "ounces in a pound": pounds that weigh (not sterling).
+_WEIGHT_TALK = re.compile(r"\b(?:ounces?|oz|grams?|kilo(?:gram)?s?|kg|lbs?|weigh\w*|heavy|tons?|stones?|"
+                          r"cups?|tablespoons?|teaspoons?)\b", re.I)
+
+
+def weighing_pound(text: str, start: int, end: int) -> bool:
+    """Whether the "pound(s)" at ``text[start:end]`` is a weight: "of" something follows, or weights are talked of."""
+    if not re.fullmatch(r"pounds?", text[start:end], re.I) or re.search(r"(?:£|british|sterling|gbp)\s*[\d.,]*\s*$",
+                                                                       text[max(0, start - 12):start], re.I):
+        return False
+    return re.match(r"\s+(?:of\s+(?!sterling)|(?:bags?|box(?:es)?|sacks?|packs?|blocks?|loaf|tubs?|cans?|jars?)\b)",
+                    text[end:], re.I) is not None or _WEIGHT_TALK.search(text) is not None
+
+
 def _currencies(text: str) -> list[Mention]:
     """Currencies named in words or codes: "euros", "US dollars", "JPY", "人民币" -> ISO 4217 codes."""
     out = []
     for m in _CURRENCY_RX.finditer(text):
         word = m.group(1)
+        if weighing_pound(text, m.start(1), m.end(1)):
+            continue
         if word.isupper() or len(word) > 3 or lang.is_chinese(word):
             out.append(Mention("currency", gz.currency_code(word), word, m.start(), m.end()))
     return out
@@ -444,7 +462,7 @@ def _label_numbers(text: str, numbers: list[Mention]) -> list[Mention]:
 
 # ---------------------------------------------------------------------------- other kinds
 _QUOTE_RX = re.compile(r"\"([^\"]+)\"|“([^”]+)”|「([^」]+)」|『([^』]+)』|《([^》]+)》|`([^`]+)`|‘([^’]+)’|"
-                       r"(?<![\w])'([^']+?)'(?![\w])")
+                       r"(?<![\w])'((?:[^']|(?<=\w)'(?=\w))+?)'(?![\w])")  # 'It's fresh': an apostrophe inside
 
 
 def _quoted(text: str) -> list[Mention]:
@@ -749,7 +767,8 @@ def _extends_place(text: str, place: Mention, name: Mention) -> bool:
 def _units_alone(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     """Units named without a number: "in miles", "to km/h", "in Celsius", "grams/mole"."""
     out = []
-    for m in re.finditer(r"\b(?:in|into|to|as|using|per)\s+(?:the\s+)?([A-Za-z°%/^²³]+(?:/[A-Za-z]+)?)", text):
+    for m in re.finditer(r"\b(?:in|into|to|as|using|per|how many|how much)\s+(?:the\s+)?([A-Za-z°%/^²³]+(?:/[A-Za-z]+)?)",
+                         text, re.I):
         s = m.start(1)
         if any(a <= s < b for a, b in taken):
             continue
