@@ -356,3 +356,43 @@ def test_a_value_is_written_the_way_the_description_writes_its_examples():
         units={"type": "string", "description": "Units of the result: 'miles' or 'kilometers'"}))
     got, _ = calls("How long is the drive from Boston to Chicago in mile?", route)
     assert got == [("route_length", {"origin": "Boston", "destination": "Chicago", "units": "miles"})]
+
+
+def test_how_many_things_to_return_fills_a_count_argument():
+    trails = tool("trail_finder", "Find hiking trails in a region", obj(
+        ["region", "num_results"], region=S,
+        num_results={"type": "integer", "description": "How many trails to return. Default is 5."},
+        ))
+    got, _ = calls("What are the top four trails in Yosemite?", trails)
+    assert got == [("trail_finder", {"region": "Yosemite", "num_results": 4})]
+    events = tool("festival_search", "Search music festivals by country", obj(
+        ["country"], country=S, count={"type": "integer", "description": "Number of festivals to return."}))
+    got, _ = calls("Find seven big summer festivals in Spain", events)
+    assert got == [("festival_search", {"country": "Spain", "count": 7})]
+
+
+def test_choices_a_description_quotes_side_by_side_are_options():
+    clock = tool("world_clock", "Current time in a city", obj(
+        ["city"], city=S, display_format={"type": "string", "description": "'12h' or '24h'. Default is '12h'."}))
+    got, _ = calls("What time is it in Paris in 24 hour format?", clock)
+    assert got == [("world_clock", {"city": "Paris", "display_format": "24h"})]
+    roots = tool("polynomial_roots", "Roots of a cubic polynomial", obj(
+        ["a", "b", "c", "d"], a=INT, b=INT, c=INT, d=INT,
+        kind={"type": "string", "description": "Which roots: 'real' for real roots only, 'all' for complex ones too."}))
+    got, _ = calls("Give me all roots of the cubic with a = 1, b = 0, c = -2 and d = 5", roots)
+    assert got == [("polynomial_roots", {"a": 1, "b": 0, "c": -2, "d": 5, "kind": "all"})]
+
+
+def test_examples_in_a_description_are_not_a_closed_list():
+    court = tool("court_case_search", "Search court cases by topic and place", obj(
+        ["topic", "location"], topic=S, location=S,
+        level={"type": "string", "description": "The level of court (e.g. 'federal', 'state')."}))
+    got, _ = calls("Find state court cases about water rights in Texas", court)
+    assert got[0][1]["topic"] == "water rights" and got[0][1]["location"] == "Texas"
+
+
+def test_an_enum_of_several_words_matches_their_singular_or_plural():
+    archive = tool("archive_lookup", "Look up a person in an archive", obj(
+        ["name"], name=S, source={"type": "string", "enum": ["church registers", "census records"]}))
+    got, _ = calls("Look up Ada Lovelace in the census record", archive)
+    assert got == [("archive_lookup", {"name": "Ada Lovelace", "source": "census records"})]

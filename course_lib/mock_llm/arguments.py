@@ -350,8 +350,13 @@ def _quoted_options(desc: str) -> tuple[str, ...]:
     opts = re.findall(r"'([^']{1,40})'|\"([^\"]{1,40})\"", desc)
     vals = [a or b for a, b in opts]
     # "can be 'melting' or 'boiling'" lists the choices; "e.g. 'Shanghai'" only shows an example
-    if len(vals) >= 2 and re.search(r"\b(?:can be|one of|options?|choices?|either|could be|must be|should be|"
-                                    r"supported|accepted|allowed|available|possible values?)\b", desc, re.I):
+    if len(vals) >= 2 and (re.search(r"\b(?:can be|one of|options?|choices?|either|could be|must be|should be|"
+                                     r"supported|accepted|allowed|available|possible values?)\b", desc, re.I)
+                           # "'12h' or '24h'", "'real' for real roots, 'all' for both": choices side by side
+                           or not re.search(r"\b(?:e\.g\.|eg\.|for example|for instance|such as|like|etc)\b|"
+                                            r"\be\.g\.", desc, re.I) and (
+                               re.search(r"'[^']{1,40}'\s*(?:,|or|/)\s*'[^']{1,40}'", desc)
+                               or len(re.findall(r"'[^']{1,40}'\s+(?:for|means|to|if)\b", desc)) >= 2)):
         return tuple(dict.fromkeys(vals))
     return ()
 
@@ -621,10 +626,11 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
             score += 3.0
         else:
             score -= 3.0
-    if m.unit in _COUNTED and ({"limit", "count", "top", "max", "num", "number", "k", "n", "size"} & slot.keys or
-                               re.search(r"\b(?:number of|how many|maximum|max\.?|at most|limit)\b",
-                                         str(slot.spec.get("description", "")), re.I)):
+    how_many = _counts_results(slot)
+    if m.unit in _COUNTED and how_many:
         score += 2.5  # "5 results", "top 3 pages": how many to return
+    elif how_many and m.get("int") and not m.dim and 0 < m.value <= 1000 and _counts_things(reading, m):
+        score += 3.0  # "the top three plants", "ten major events": how many things to return
     v = m.value
     if slot.kind == "integer" and isinstance(v, float) and not float(v).is_integer() and not m.get("percent"):
         score -= 3.0
@@ -633,7 +639,7 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
         score += 2.5 if ({"year", "yr"} & slot.keys or "year" in slot.name.lower()) else -0.8
     elif {"year"} & slot.keys and "year" in slot.name.lower() and not (m.unit in ("year",) or m.dim == "time"):
         score -= 1.0
-    if _is_count(m) and (slot.numberish or not ({"count", "number", "num", "quantiti", "total", "size"} & slot.keys or
+    if _is_count(m) and not how_many and (slot.numberish or not ({"count", "number", "num", "quantiti", "total", "size"} & slot.keys or
                              lang.stem(m.unit) in slot.desc_keys or lang.matches_any(lang.stem(m.unit), slot.keys))):
         score -= 3.0  # "two charges", "two numbers": a count of the values that follow, not one of them
     score -= 0.25 * abs(rank - slot_rank) if slot.numberish or ctx == 0 else 0.05 * abs(rank - slot_rank)
@@ -642,6 +648,35 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
     elif slot.required and not slot.nullable:
         score += 0.6  # a required number takes the best number there is
     return score, words
+
+
+_COUNT_NAMES = frozenset({"limit", "count", "top", "max", "num", "number", "k", "n", "size", "results", "topn"})
+
+
+@lru_cache(maxsize=4096)
+def _counts_results_cached(name: str, desc: str) -> bool:
+    words = set(lang.split_identifier(name))
+    if "results" in words or ("num" in words or "number" in words or "count" in words) and len(words) <= 2 and (
+            not words - {"num", "number", "count", "results", "result", "of", "top", "max", "items"} or
+            re.search(r"\b(?:number of|how many)\b", desc, re.I)):
+        return True
+    return bool(words & {"limit", "top", "topn", "max"}) and not words & {"price", "cost", "distance", "radius", "time"}
+
+
+def _counts_results(slot: Slot) -> bool:
+    """Whether ``slot`` says how many things to return ("num_results", "top", "limit", "count")."""
+    return slot.kind == "integer" and _counts_results_cached(slot.name, str(slot.spec.get("description", "")))
+
+
+_PLURAL_AHEAD = re.compile(r"(?:\s+(?!(?:and|or|of|in|on|for|to|with|by|from|at)\b)[A-Za-z-]+){0,2}?\s+[a-z]{3,}s\b")
+
+
+def _counts_things(reading: Reading, m: Mention) -> bool:
+    """"the top three plants", "ten major historical events": a whole number before the plural noun of what is counted."""
+    before = reading.text[max(0, m.start - 12):m.start].lower()
+    if re.search(r"\b(?:top|first|best|last|latest)\s+$", before):
+        return True
+    return _PLURAL_AHEAD.match(reading.text, m.end if not m.unit else m.start + len(m.text) - len(m.unit) - 1) is not None
 
 
 _COUNTED = frozenset("result results page pages item items entry entries article articles document documents record "
@@ -989,14 +1024,25 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
 
 
 # ---------------------------------------------------------------------------- enums, booleans
+_SHORT_UNITS = {"h": "hour", "hr": "hour", "d": "day", "m": "minute", "min": "minute", "s": "second", "y": "year",
+                "yr": "year", "w": "week", "wk": "week"}
+
+
 @lru_cache(maxsize=4096)
 def _enum_forms(sv: str) -> tuple[tuple[str, re.Pattern[str], re.Pattern[str] | None], ...]:
     """How an enum value may be written: ``(form, its pattern, its stem's pattern)``; compiled once per value."""
     forms = {sv, sv.replace("_", " "), sv.replace("-", " ")} | set(_SYNONYMS.get(sv, ()))
+    short = re.fullmatch(r"(\d+)\s?(h|hr|d|m|min|s|y|yr|w|wk)", sv)
+    if short:  # '24h' is "24 hour", '7d' "7 days"
+        word = _SHORT_UNITS[short.group(2)]
+        forms |= {f"{short.group(1)} {word}", f"{short.group(1)}-{word}", f"{short.group(1)} {word}s"}
     out = []
     for form in sorted(f for f in forms if f):
         pat = re.escape(form) if lang.is_chinese(form) or not form[0].isalnum() else rf"\b{re.escape(form)}\b"
         stem_pat = re.compile(rf"\b{re.escape(lang.stem(form))}\w*") if len(form) >= 4 and form.isalpha() else None
+        if stem_pat is None and " " in form and re.fullmatch(r"[a-z]+(?: [a-z]+){1,3}", form):
+            # "historical records" named as "historical record": each word by its stem
+            stem_pat = re.compile(r"\b" + r"\w*\s+".join(re.escape(lang.stem(w)) for w in form.split()) + r"\w*")
         out.append((form, re.compile(pat), stem_pat))
     return tuple(out)
 
