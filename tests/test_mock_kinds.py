@@ -396,3 +396,25 @@ def test_an_enum_of_several_words_matches_their_singular_or_plural():
         ["name"], name=S, source={"type": "string", "enum": ["church registers", "census records"]}))
     got, _ = calls("Look up Ada Lovelace in the census record", archive)
     assert got == [("archive_lookup", {"name": "Ada Lovelace", "source": "census records"})]
+
+
+SHOP = tool("shopping_order", "Order groceries from a shop", obj(
+    ["items"], items={"type": "array", "items": {"type": "string"}, "description": "The products to order"}))
+
+
+@pytest.mark.parametrize("text, items", [
+    ("Order groceries: I want to buy bread, cheese, and 6 pack of sparkling water", ["bread", "cheese", "sparkling water"]),
+    ("Order groceries: I need crisp, fresh and juicy apples", ["crisp", "fresh", "juicy apples"]),
+    ("Order a basket that uses pears and plums", ["pears", "plums"]),
+])
+def test_list_members_lose_the_words_that_lead_into_them(text, items):
+    got, _ = calls(text, SHOP)
+    assert got == [("shopping_order", {"items": items})]
+
+
+def test_a_list_after_a_measure_keeps_only_its_members():
+    stores = tool("store_finder", "Find the best shop near a place", obj(
+        ["near", "products"], near=S, rating=NUM,
+        products={"type": "array", "items": {"type": "string"}, "description": "Products it must sell"}))
+    got, _ = calls("Find the shop near Oakland that has at least a 4.5 star rating, selling lamps and also rugs.", stores)
+    assert got == [("store_finder", {"near": "Oakland", "rating": 4.5, "products": ["lamps", "rugs"]})]

@@ -1183,11 +1183,28 @@ _LIST_RX = re.compile(r"((?:[\w'’-]+\s){0,3}[\w'’-]+)((?:\s*,\s*(?:[\w'’-]
                       r"((?:[\w'’-]+\s){0,3}[\w'’-]+)")
 
 
+_MEASURE_OF = re.compile(r"^(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a dozen|dozen)"
+                         r"(?:[\s-]+[a-z]+){0,2}?\s+of\s+", re.I)
+
+
+def _list_member(part: str) -> str:
+    """A list member without the words that lead into it: "uses chicken" -> "chicken", "12 pack of water" -> "water"."""
+    words = part.split()
+    while len(words) > 1 and words[0].lower().strip("'’") in _VERBS:
+        words = words[1:]  # "buy apples", "I am efficient", "also pet food"
+    out = _MEASURE_OF.sub("", " ".join(words))
+    return re.sub(r"^(?:the|a|an)\s+", "", out)
+
+
+_ITEM = r"(?:[^,.;:?!]|\.(?=\d))+"  # a decimal point does not end a list member
+_WORD_LIST_RX = re.compile(rf"(?:{_ITEM},\s*)+(?:and|or)\s+{_ITEM}|(?:{_ITEM},\s*)*{_ITEM}\s(?:and|or|&)\s{_ITEM}")
+
+
 def _word_list(slot: Slot, reading: Reading, tool_vocab: frozenset[str]) -> tuple | None:
     """"points per game, assists, and minutes per game" -> a list of short phrases."""
     text = reading.text
     best = None
-    for m in re.finditer(r"(?:[^,.;:?!]+,\s*)+(?:and|or)\s+[^,.;:?!]+|[^,.;:?!]+\s(?:and|or|&)\s[^,.;:?!]+", text):
+    for m in _WORD_LIST_RX.finditer(text):
         chunk = m.group(0)
         parts = [p.strip() for p in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", chunk) if p.strip()]
         if len(parts) < 2:
@@ -1195,9 +1212,13 @@ def _word_list(slot: Slot, reading: Reading, tool_vocab: frozenset[str]) -> tupl
         # trim the first part to its last words (after the verb/preposition that introduces the list)
         first = re.split(r"\b(?:of|for|with|including|include|includes|like|as|are|is|about|on|in|to|from|that|has|have|"
                          r"such as|namely|between|the|their|its|these|those|my|our|some)\s+", parts[0])[-1]
-        last = re.split(r"\s+(?:in|for|on|at|from|with|to|of|by|using|and then|that|which)\s", parts[-1])[0]
-        parts = [first] + parts[1:-1] + [last]
-        parts = [re.sub(r"^(?:the|a|an)\s+", "", p) for p in parts]
+        last = re.split(r"\s+(?:in|for|on|at|from|with|to|of|by|using|and then|that|which)\s",
+                        _MEASURE_OF.sub("", parts[-1]))[0]
+        parts = [_list_member(p) for p in [first] + parts[1:-1] + [last]]
+        if re.search(r"\d", parts[0]) and not any(re.search(r"\d", p) for p in parts[1:]):
+            parts = parts[1:]  # "a 4.5 star rating, selling tomatoes and pet food": the measure leads in
+        if len(parts) < 2:
+            continue
         if any(len(p.split()) > 4 or not p for p in parts):
             continue
         content = [p for p in parts if any(w.lower() not in _VERBS for w in p.split())]
