@@ -418,3 +418,52 @@ def test_a_list_after_a_measure_keeps_only_its_members():
         products={"type": "array", "items": {"type": "string"}, "description": "Products it must sell"}))
     got, _ = calls("Find the shop near Oakland that has at least a 4.5 star rating, selling lamps and also rugs.", stores)
     assert got == [("store_finder", {"near": "Oakland", "rating": 4.5, "products": ["lamps", "rugs"]})]
+
+
+def test_a_date_is_written_in_the_order_the_description_spells_out():
+    for desc, want in [("Day of the visit (month-day-year)", "03-14-2025"), ("Visit date, format DD/MM/YYYY", "14/03/2025"),
+                       ("Visit date in the format of MM-DD-YYY", "03-14-2025"), ("Visit date", "2025-03-14")]:
+        visit = tool("book_visit", "Book a visit to a garden", obj(["garden", "date"], garden=S,
+                                                                  date={"type": "string", "description": desc}))
+        got, _ = calls("Book a visit to the Rose Garden on March 14, 2025", visit)
+        assert got[0][1]["date"] == want, desc
+
+
+def test_a_company_is_given_as_its_ticker_when_the_description_asks_for_one():
+    quote = tool("share_quote", "Latest share quote", obj(
+        ["company"], company={"type": "string", "description": "The ticker symbol of the company"}))
+    got, _ = calls("Latest share quote for Microsoft", quote)
+    assert got == [("share_quote", {"company": "MSFT"})]
+
+
+def test_a_city_leaves_its_country_to_the_country_argument():
+    clock = tool("local_time", "Current local time", obj(
+        ["location", "country"], location={"type": "string", "description": "The name of the city"},
+        country={"type": "string", "description": "The name of the country"}))
+    got, _ = calls("What's the local time in Madrid, Spain?", clock)
+    assert got == [("local_time", {"location": "Madrid", "country": "Spain"})]
+
+
+def test_an_option_is_chosen_by_the_meaning_its_description_gives():
+    forecast = tool("forecast", "Weather forecast for a city", obj(
+        ["city"], city=S, units={"type": "string", "description": "'m' for metric, 'i' for imperial. Default 'm'."}))
+    got, _ = calls("Forecast for Denver in imperial units", forecast)
+    assert got == [("forecast", {"city": "Denver", "units": "i"})]
+
+
+def test_numbered_arguments_take_their_values_in_the_order_said():
+    blend = tool("blend_tea", "Blend two teas", obj(["tea1", "tea2"], tea1={"type": "string", "description": "First tea"},
+                                                    tea2={"type": "string", "description": "Second tea"}))
+    got, _ = calls("Blend 'Assam' and 'Darjeeling' teas", blend)
+    assert got == [("blend_tea", {"tea1": "Assam", "tea2": "Darjeeling"})]
+    paint = tool("mix_paint", "Mix two paint colours", obj(["color1", "color2"], color1=S, color2=S))
+    got, _ = calls("Mix red and white colors", paint)
+    assert got == [("mix_paint", {"color1": "red", "color2": "white"})]
+
+
+def test_words_an_enum_took_are_no_name_for_another_argument():
+    hours = tool("library_hours", "Opening hours of a library", obj(
+        ["library_name", "day"], library_name={"type": "string", "description": "The name of the library"},
+        day={"type": "string", "enum": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]}))
+    got, _ = calls("What are the opening hours of the Boston Public Library on Sunday?", hours)
+    assert got == [("library_hours", {"library_name": "Boston Public Library", "day": "Sunday"})]

@@ -722,14 +722,12 @@ def _date_value(slot: Slot, m: Mention) -> str:
         import datetime as _dt
 
         y = _dt.date.today().year
-    if re.search(r"mm-dd-yyyy", desc):
-        return f"{mo:02d}-{d:02d}-{y}"
-    if re.search(r"mm/dd/yyyy", desc):
-        return f"{mo:02d}/{d:02d}/{y}"
-    if re.search(r"dd/mm/yyyy", desc):
-        return f"{d:02d}/{mo:02d}/{y}"
-    if re.search(r"dd-mm-yyyy", desc):
-        return f"{d:02d}-{mo:02d}-{y}"
+    # "MM-DD-YYYY", "mm/dd/yy", "(month-day-year)": the order and separator the description asks for
+    fmt = re.search(r"\b(mm|dd|month|day)([-/.])(mm|dd|month|day)\2(y{2,4}|year)\b", desc)
+    if fmt and {fmt.group(1)[0], fmt.group(3)[0]} == {"m", "d"}:
+        sep = fmt.group(2)
+        first, second = (f"{mo:02d}", f"{d:02d}") if fmt.group(1)[0] == "m" else (f"{d:02d}", f"{mo:02d}")
+        return f"{first}{sep}{second}{sep}{y}"
     return f"{y}-{mo:02d}-{d:02d}"
 
 
@@ -906,6 +904,57 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             base = min(base, 1.5)  # an optional value needs words that point at it
         out.append((base, value, i, Evidence(rule, words if ctx else m.text)))
     return out
+
+
+_EXPLAINED = re.compile(r"['\"]([^'\"]{1,20})['\"]\s*(?:for|means|=|is|:)\s+([A-Za-z][\w -]{1,30}?)\s*(?=[,.;)]|\bor\b|$)")
+
+
+@lru_cache(maxsize=4096)
+def _option_meanings(desc: str) -> tuple[tuple[str, str], ...]:
+    return tuple((m.group(1), m.group(2)) for m in _EXPLAINED.finditer(desc))
+
+
+def _numbered_in_order(slots: list[Slot], filled: dict, mentions: list[Mention]) -> None:
+    """"Mix yellow and blue": ``color1``/``color2`` (or ``a1``/``a2``) take their values in the order the text says them."""
+    families: dict[str, list[Slot]] = {}
+    for s in slots:
+        m = re.fullmatch(r"(.*?[a-z_])(\d)", s.name, re.I)
+        if m and s.kind in ("string", "integer", "number"):
+            families.setdefault(m.group(1).lower() + "/" + s.kind, []).append(s)
+    for members in families.values():
+        got = [filled.get(s.name) for s in members]
+        if len(members) < 2 or any(g is None or len(g[3]) != 1 or g[3][0] >= len(mentions) for g in got):
+            continue
+        # a member of a kind read inside a phrase is keyed by -1 - its position in the text
+        order = sorted(got, key=lambda g: mentions[g[3][0]].start if g[3][0] >= 0 else -1 - g[3][0])
+        for s, g in zip(sorted(members, key=lambda s: s.name), order):
+            filled[s.name] = g
+
+
+def _explained_option(slot: Slot, text: str) -> tuple[Any, str] | None:
+    """The option whose meaning the request says: "in Celsius" for "'c' for Celsius, 'f' for Fahrenheit"."""
+    pairs = [(o, meaning) for o, meaning in _option_meanings(str(slot.spec.get("description", "")))
+             if o in slot.options or o.lower() in {str(x).lower() for x in slot.options}]
+    if len(pairs) < 2:
+        return None
+    for option, meaning in pairs:
+        hit = match_enum(text, [meaning])
+        if hit:
+            return next(x for x in slot.options if str(x).lower() == option.lower()), hit[1]
+    return None
+
+
+def _as_described(slot: Slot, value: str, filled: dict) -> str:
+    """A value rewritten as the slot's description asks: a company as its ticker, a city without the country
+    another argument already takes ("Sydney, Australia" -> "Sydney" when ``country`` is "Australia")."""
+    desc = str(slot.spec.get("description", "")).lower()
+    if "ticker" in desc or "symbol" in slot.name.lower():
+        return gz.TICKERS.get(value.lower(), value)
+    if slot.role in ("place", "city") and ", " in value:
+        city, _, rest = value.partition(", ")
+        if any(v[0] == rest and n != slot.name for n, v in filled.items()):
+            return city
+    return value
 
 
 def _singular(word: str) -> str:
@@ -1349,10 +1398,13 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     array_alts: list[tuple[Slot, list]] = []
     for s in slots:
         if s.kind == "enum" or (s.kind == "string" and s.options):
-            hit = match_enum(reading.text, list(s.options))
+            hit = match_enum(reading.text, list(s.options)) or _explained_option(s, reading.text)
             if hit:
                 rule = "enum" if s.kind == "enum" else "option"
                 filled[s.name] = (hit[0], Evidence(rule, hit[1]), 5.0, ())
+                # "on Saturday" for ``day``: the same words are no name for another argument
+                taken.update(i for i, m in enumerate(mentions)
+                             if m.kind in ("name", "place", "quoted") and m.text.lower() == hit[1].lower())
                 both = _enum_all(reading.text, list(s.options)) if depth == 0 else []
                 if len(both) >= 2:
                     many[s.name] = [(v, Evidence(rule, w), pos) for v, w, pos in both]
@@ -1392,11 +1444,14 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             continue  # no language named: the request's own language is the reading (below)
         filled[s.name] = (value, Evidence("best reading: " + ev.rule, ev.words), score, idx)
         taken.update(idx)
+    _numbered_in_order(slots, filled, all_mentions)
     for s in slots:
         if s.name in filled:
             value, ev, score, idx = filled[s.name]
             if s.examples and isinstance(value, str):
                 value = _example_form(s, value)
+            if isinstance(value, str) and s.kind == "string":
+                value = _as_described(s, value, filled)
             out.arguments[s.name] = value
             out.evidence[s.name] = ev
             out.strength[s.name] = score
