@@ -467,3 +467,17 @@ def test_words_an_enum_took_are_no_name_for_another_argument():
         day={"type": "string", "enum": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]}))
     got, _ = calls("What are the opening hours of the Boston Public Library on Sunday?", hours)
     assert got == [("library_hours", {"library_name": "Boston Public Library", "day": "Sunday"})]
+
+
+def test_when_asks_for_a_date_tool():
+    dates = tool("historic_date", "Look up the date of a historical happening", obj(
+        ["happening"], happening={"type": "string", "description": "What happened"}))
+    got, _ = calls("When was the Peace of Westphalia signed?", dates)
+    assert got == [("historic_date", {"happening": "Peace of Westphalia"})]
+    got, decision = calls("Tell me about the Peace of Westphalia", dates)
+    assert got == []
+
+
+def test_a_name_joined_to_a_place_by_of_is_one_name():
+    assert [(m.kind, m.text) for m in read("the signing of the Treaty of Paris").mentions] == [("name", "Treaty of Paris")]
+    assert [(m.kind, m.text) for m in read("Weather of Paris today").mentions] == [("place", "Paris")]

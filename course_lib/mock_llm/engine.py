@@ -205,6 +205,19 @@ def _described_names(description: str) -> frozenset[str]:
 _HOW_MANY_IN = re.compile(r"\bhow (?:many|much)\b|\bin\s+(?:[A-Z]{3}\b|[a-z]+s\b)|\bworth\b|\bequals?\b|等于|多少", re.I)
 
 
+#: What a question word asks for: "When did X happen?" asks for a date.
+_QUESTION_ASKS = ((re.compile(r"^\s*(?:when|what year|in what year|which year)\b", re.I), frozenset({"date", "year"})),)
+
+
+def _asked_for(text: str) -> frozenset[str]:
+    """The concepts a question word asks for ("When was the treaty signed?" -> date, year)."""
+    out: frozenset[str] = frozenset()
+    for rx, concepts in _QUESTION_ASKS:
+        if rx.search(text):
+            out |= concepts
+    return out
+
+
 def _conversion_asked(text: str) -> set[str]:
     """The concepts of a conversion the request asks for by naming two units or currencies of one kind.
 
@@ -232,7 +245,8 @@ def _conversion_asked(text: str) -> set[str]:
 @lru_cache(maxsize=1024)
 def _user_concepts(text: str) -> tuple[frozenset[str], str, dict[str, tuple[str, ...]]]:
     """The request's stems, the initials of its words (for acronyms) and its long stems by first 4 letters."""
-    stems = frozenset(lang.content_stems(text)) | frozenset(lang.chinese_concepts(text)) | _conversion_asked(text)
+    stems = frozenset(lang.content_stems(text)) | frozenset(lang.chinese_concepts(text)) | _conversion_asked(text) \
+        | _asked_for(text)
     initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", text.lower()) if w not in ("of", "the", "and", "a"))
     by_prefix: dict[str, tuple[str, ...]] = {}
     for c in sorted(stems):

@@ -760,8 +760,12 @@ def _extends_place(text: str, place: Mention, name: Mention) -> bool:
     if not rest or rest.lower() in _STATE_OR_COUNTRY or "," in text[place.end:name.end]:
         return False
     words = rest.split()
-    return all(w[:1].isupper() or w[:1].isdigit() for w in words) and not any(
-        w.lower() in _GEO_NOUNS or w.lower() in MONTHS for w in words)
+    # "Treaty of Lisbon", "Bank of America": capitalised words joined to the place by "of" make one name
+    joined = [w for w in words if w.lower() not in ("of", "the", "de")]
+    if len(joined) < len(words) and len(joined) < 2 and not text[:name.start].strip(" \"'“‘([")[-1:].isalnum():
+        return False  # "Weather of Paris today": a capitalised first word of the sentence makes no name
+    return bool(joined) and all(w[:1].isupper() or w[:1].isdigit() or w.lower() in ("of", "the", "de") for w in words) \
+        and not any(w.lower() in _GEO_NOUNS or w.lower() in MONTHS for w in words)
 
 
 def _units_alone(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
