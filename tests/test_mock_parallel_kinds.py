@@ -148,3 +148,29 @@ def test_how_does_it_compare_asks_the_same_tool_for_the_other_subject():
                 "rainfall in Denver for the same period in inches?", RAIN)
     assert got == [("rainfall_total", {"city": "Seattle", "days": 10, "unit": "mm"}),
                    ("rainfall_total", {"city": "Denver", "days": 10, "unit": "inches"})]
+
+
+# ------------------------------------------------------------------ the same kind of value in two clauses
+LCM = tool("math_lcm", "Least common multiple of two integers",
+           obj(["a", "b"], a={"type": "integer", "description": "First integer"},
+               b={"type": "integer", "description": "Second integer"}))
+POW = tool("int_power", "Raise an integer to a power",
+           obj(["base", "exponent"], base={"type": "integer", "description": "The base"},
+               exponent={"type": "integer", "description": "The exponent"}))
+
+
+def test_each_clause_with_its_own_pair_of_numbers_is_a_call():
+    got = calls("Ana picked the numbers 4 and 6, while Ben picked the numbers 10 and 15. "
+                "What is the least common multiple of each pair?", LCM)
+    assert got == [("math_lcm", {"a": 4, "b": 6}), ("math_lcm", {"a": 10, "b": 15})]
+    got = calls("Please work this out: first, raise the number 7 to the power of 2, then raise the number 4 "
+                "to the power of 3.", POW)
+    assert got == [("int_power", {"base": 7, "exponent": 2}), ("int_power", {"base": 4, "exponent": 3})]
+
+
+def test_one_clause_with_values_of_one_kind_stays_one_call():
+    # the place and the numbers sit in different sentences, but no kind recurs: one call
+    weather = tool("get_weather", "Get the current weather for a city",
+                   obj(["city"], city=s("The city"), unit=s("celsius or fahrenheit")))
+    got = calls("What's the weather in Lisbon today, in celsius? I leave at 7 o'clock, trip 12.", weather)
+    assert got == [("get_weather", {"city": "Lisbon", "unit": "celsius"})]

@@ -27,6 +27,7 @@ the evidence so a lesson can show *why* a tool was chosen.
 """
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections import OrderedDict
@@ -446,13 +447,33 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     filled = fill_arguments(tool.parameters, text, tool_words=vocab)
     base = PlannedCall(tool.name, filled.arguments, filled.evidence, filled.missing)
     spread = any(len(v) >= 2 for v in filled.spread.values())
-    if filled.echoes or spread or _NEW_CASE.search(text):
+    if filled.echoes or spread or _NEW_CASE.search(text) or _kinds_recur(text):
         by_clause = _calls_by_clause(tool, text, filled, vocab)
         if len(by_clause) >= 2:
             return by_clause
     if spread:
         return _combine(tool.name, filled, text)
     return [base]
+
+
+_RECURRING = frozenset({"number", "place", "name", "quoted", "group", "date", "code", "time"})
+
+
+def _kinds_recur(text: str) -> bool:
+    """True when values of one kind appear in two clauses ("John chose 36 and 48, while Mary chose 60 and 96").
+
+    A cheap test on the reading the fill already made: only then is each clause filled on its own.
+    """
+    cuts = [m.end() for m in _SEGMENT_SPLIT.finditer(text)]
+    if not cuts:
+        return False
+    seen: dict[str, int] = {}
+    for m in read(text).mentions:
+        if m.kind in _RECURRING:
+            seg = bisect.bisect_right(cuts, m.start)
+            if seen.setdefault(m.kind, seg) != seg:
+                return True
+    return False
 
 
 def _names_tool(value: Any, name: str) -> bool:
