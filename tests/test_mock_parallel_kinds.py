@@ -174,3 +174,15 @@ def test_one_clause_with_values_of_one_kind_stays_one_call():
                    obj(["city"], city=s("The city"), unit=s("celsius or fahrenheit")))
     got = calls("What's the weather in Lisbon today, in celsius? I leave at 7 o'clock, trip 12.", weather)
     assert got == [("get_weather", {"city": "Lisbon", "unit": "celsius"})]
+
+
+def test_a_clause_about_every_call_that_names_several_ways_asks_each_call_in_each_way():
+    sim = tool("word_similarity", "Compute how similar two words are",
+               obj(["word1", "word2"], word1=s("First word"), word2=s("Second word"),
+                   format=s("Output format of the score, e.g. decimal")))
+    got = calls("Could you compute the similarity between 'river' and 'stream', and then between 'river' and "
+                "'ocean'? Please give each score in both decimal and percent formats.", sim)
+    assert got == [("word_similarity", {"word1": "river", "word2": "stream", "format": "decimal"}),
+                   ("word_similarity", {"word1": "river", "word2": "stream", "format": "percent"}),
+                   ("word_similarity", {"word1": "river", "word2": "ocean", "format": "decimal"}),
+                   ("word_similarity", {"word1": "river", "word2": "ocean", "format": "percent"})]

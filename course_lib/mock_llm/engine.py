@@ -519,7 +519,23 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
     for seg, sub, strong, lead in parts:
         if len(calls) >= 2 and _REFERS_TO_ALL.search(seg) and not _ONE_MORE.search(seg):
             # "...for each day", "with these parameters": a question about the calls so far asks no new one;
-            # it may only add what none of them has yet
+            # it may only add what none of them has yet, or ask each in several ways ("in both X and Y")
+            many = {k: col for k, col in sub.spread.items() if len(col) >= 2 and k in strong}
+            at = text.find(seg)
+            if not many and at >= 0:  # the whole request saw the list the clause alone lost to another slot
+                many = {k: col for k, col in filled.spread.items() if len(col) >= 2 and k in strong
+                        and all(at <= pos < at + len(seg) for _, _, pos in col)}
+            if len(many) == 1:
+                (k, col), = many.items()
+                crossed = []
+                for c in calls:
+                    for v, e, _ in col:
+                        crossed.append(PlannedCall(tool.name, {**c.arguments, k: v}, {**c.evidence, k: e},
+                                                   [m for m in c.missing if m != k]))
+                        inherited[id(crossed[-1])] = inherited.get(id(c), set())
+                calls[:] = crossed
+                last = crossed
+                continue
             for c in calls:
                 for k, (v, e) in strong.items():
                     if k not in c.arguments:
