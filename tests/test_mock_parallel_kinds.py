@@ -186,3 +186,22 @@ def test_a_clause_about_every_call_that_names_several_ways_asks_each_call_in_eac
                    ("word_similarity", {"word1": "river", "word2": "stream", "format": "percent"}),
                    ("word_similarity", {"word1": "river", "word2": "ocean", "format": "decimal"}),
                    ("word_similarity", {"word1": "river", "word2": "ocean", "format": "percent"})]
+
+
+# ------------------------------------------------------------------ zipped or crossed
+RUN = tool("distance_covered", "Distance covered at a constant speed",
+           obj(["speed", "time"], speed={"type": "number", "description": "Speed in m/s"},
+               time={"type": "number", "description": "Time in seconds"}))
+
+
+def test_values_labelled_first_and_second_pair_up():
+    got = calls("Two runners set off. The first runner keeps a speed of 3 m/s and the second runner a speed of 4 m/s. "
+                "The first runner runs for 100 seconds and the second runner runs for 80 seconds. "
+                "How far does each get?", RUN)
+    assert got == [("distance_covered", {"speed": 3, "time": 100}), ("distance_covered", {"speed": 4, "time": 80})]
+
+
+def test_unlabelled_lists_of_two_arguments_cross():
+    got = calls("How far do I get at speeds of 3 m/s and 4 m/s for 100 seconds and 80 seconds?", RUN)
+    assert got == [("distance_covered", {"speed": 3, "time": 100}), ("distance_covered", {"speed": 3, "time": 80}),
+                   ("distance_covered", {"speed": 4, "time": 100}), ("distance_covered", {"speed": 4, "time": 80})]

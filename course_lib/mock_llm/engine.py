@@ -416,6 +416,24 @@ def _alternate(a: list, b: list) -> bool:
     return all(max(a[i][2], b[i][2]) < min(a[i + 1][2], b[i + 1][2]) for i in range(len(a) - 1))
 
 
+_ORDINAL = re.compile(r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th)\b|第([一二三四五六1-6])",
+                      re.I)
+
+
+def _ordinal_before(text: str, pos: int) -> str | None:
+    """The ordinal that labels the value at ``pos`` ("the *second* object ... 5 m/s"), in its sentence."""
+    start = max(text.rfind(".", 0, pos), text.rfind("?", 0, pos), text.rfind("!", 0, pos), 0)
+    hits = list(_ORDINAL.finditer(text, start, pos))
+    return hits[-1].group(0).lower() if hits else None
+
+
+def _same_ordinals(text: str, a: list, b: list) -> bool:
+    """True when "the first ... the second ..." labels the values of two columns alike: they pair up."""
+    la = [_ordinal_before(text, pos) for _, _, pos in a]
+    lb = [_ordinal_before(text, pos) for _, _, pos in b]
+    return None not in la and len(set(la)) == len(la) and la == lb
+
+
 def _combine(name: str, filled, text: str) -> list[PlannedCall]:
     """The calls a request with several values per argument asks for.
 
@@ -428,7 +446,8 @@ def _combine(name: str, filled, text: str) -> list[PlannedCall]:
     clusters: list[list[str]] = []
     for k in sorted(cols, key=lambda k: cols[k][0][2]):
         for cl in clusters:
-            if len(cols[cl[0]]) == len(cols[k]) and (respectively or _alternate(cols[cl[0]], cols[k])):
+            if len(cols[cl[0]]) == len(cols[k]) and (respectively or _alternate(cols[cl[0]], cols[k])
+                                                     or _same_ordinals(text, cols[cl[0]], cols[k])):
                 cl.append(k)
                 break
         else:
