@@ -205,3 +205,15 @@ def test_unlabelled_lists_of_two_arguments_cross():
     got = calls("How far do I get at speeds of 3 m/s and 4 m/s for 100 seconds and 80 seconds?", RUN)
     assert got == [("distance_covered", {"speed": 3, "time": 100}), ("distance_covered", {"speed": 3, "time": 80}),
                    ("distance_covered", {"speed": 4, "time": 100}), ("distance_covered", {"speed": 4, "time": 80})]
+
+
+# ------------------------------------------------------------------ one list per call
+def test_each_bracketed_list_is_a_call_and_its_numbers_are_no_other_argument():
+    hist = tool("make_histogram", "Draw a histogram of some data",
+                obj(["data", "bins"], data={"type": "array", "items": {"type": "integer"},
+                                            "description": "The data to plot"},
+                    bins={"type": "integer", "description": "Number of bins"}))
+    got = calls("Here is some data in two sets: the first set is [3, 8, 8, 9, 12] and the second set is [40, 42, 47]. "
+                "Make a histogram of each set with 6 bins.", hist)
+    assert got == [("make_histogram", {"data": [3, 8, 8, 9, 12], "bins": 6}),
+                   ("make_histogram", {"data": [40, 42, 47], "bins": 6})]

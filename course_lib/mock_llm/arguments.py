@@ -1419,8 +1419,12 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             if best and (s.required or best[0] >= 2.5):
                 filled[s.name] = (best[1], best[3], best[0], tuple(best[2]))
                 taken.update(best[2])
-                array_alts.append((s, [c for c in options if c is not best and c[3].rule == "list"
-                                       and len(c[2]) == 1 and c[0] >= max(2.5, 0.6 * best[0])]))
+                alts = [c for c in options if c is not best and c[3].rule == "list"
+                        and len(c[2]) == 1 and c[0] >= max(2.5, 0.5 * best[0])]
+                array_alts.append((s, alts))
+                # the numbers inside a list that is an array's value (or another call's) are no scalar values
+                starts = {mentions[i].start for c in [best] + alts for i in c[2] if 0 <= i < len(mentions)}
+                taken.update(j for j, m in enumerate(mentions) if m.kind == "number" and m.get("grouped") in starts)
         elif s.kind == "object":
             obj = _object_value(s, reading, list(mentions), depth, root)
             if obj:
