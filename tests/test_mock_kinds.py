@@ -481,3 +481,61 @@ def test_when_asks_for_a_date_tool():
 def test_a_name_joined_to_a_place_by_of_is_one_name():
     assert [(m.kind, m.text) for m in read("the signing of the Treaty of Paris").mentions] == [("name", "Treaty of Paris")]
     assert [(m.kind, m.text) for m in read("Weather of Paris today").mentions] == [("place", "Paris")]
+
+
+def test_a_span_of_time_for_a_text_argument_is_kept_as_said():
+    art = tool("painting_search", "Find paintings by place and period", obj(
+        ["place", "period"], place=S, period={"type": "string", "description": "The period they were painted in"}))
+    got, _ = calls("Find paintings near Vienna painted in the 18th century", art)
+    assert got == [("painting_search", {"place": "Vienna", "period": "18th century"})]
+    shows = tool("show_listing", "List shows in a city", obj(
+        ["city", "date"], city=S, date={"type": "string", "description": "Time frame to list shows for"}))
+    got, _ = calls("List the comedy shows in Chicago for next week", shows)
+    assert got[0][1]["date"] == "next week"
+
+
+def test_a_year_before_the_word_season_is_the_season():
+    top = tool("top_scorer", "Top scorer of a league", obj(
+        ["league", "season"], league=S, season={"type": "string", "description": "The season"}))
+    got, _ = calls("Who was the top scorer of league 'Serie A' in 2019 season?", top)
+    assert got == [("top_scorer", {"league": "Serie A", "season": "2019"})]
+
+
+def test_a_hyphenated_word_sets_a_flag_spelled_without_the_hyphen():
+    games = tool("board_games", "List board games", obj(["coop"], coop={"type": "boolean",
+                                                                       "description": "Co-operative games only"},
+                                                       players=INT))
+    got, _ = calls("List co-op board games", games)
+    assert got == [("board_games", {"coop": True})]
+
+
+def test_a_clock_time_fills_hour_and_minute_arguments():
+    angle = tool("hand_angle", "Angle between the hands of a clock", obj(
+        ["hour", "minute"], hour={"type": "integer", "description": "The hour on the clock face"},
+        minute={"type": "integer", "description": "The minute"}))
+    got, _ = calls("What is the angle between the hands at 9:45 PM?", angle)
+    assert got == [("hand_angle", {"hour": 9, "minute": 45})]
+
+
+def test_a_count_of_what_the_tool_names_is_no_text_value_and_an_optional_with_a_default_yields():
+    rhythm = tool("make_rhythm", "Make a rhythm pattern in a key with a number of bars", obj(
+        ["key", "bars"], key={"type": "string", "description": "The key of the pattern"},
+        bars={"type": "integer", "description": "Number of bars"},
+        style={"type": "string", "description": "The style. Default is 'rock'."}))
+    got, _ = calls("Make a rhythm pattern in D key with eight bars", rhythm)
+    assert got == [("make_rhythm", {"key": "D", "bars": 8})]
+
+
+def test_words_an_option_took_leave_the_free_text_phrase():
+    cook = tool("recipe_finder", "Find a recipe", obj(
+        ["dish"], dish={"type": "string", "description": "The dish"},
+        diet={"type": "array", "items": {"type": "string", "enum": ["Dairy Free", "Nut Free", "Vegan"]}}))
+    got, _ = calls("Find a dairy-free pancake recipe", cook)
+    assert got == [("recipe_finder", {"dish": "pancake", "diet": ["Dairy Free"]})]
+
+
+def test_a_format_pattern_the_request_spells_fills_a_format_argument():
+    when = tool("founding_date", "Founding date of a city", obj(
+        ["city"], city=S, format={"type": "string", "description": "Output format of the date"}))
+    got, _ = calls("When was Rome founded? Give it as DD/MM/YYYY.", when)
+    assert got == [("founding_date", {"city": "Rome", "format": "DD/MM/YYYY"})]

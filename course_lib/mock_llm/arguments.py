@@ -825,6 +825,9 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             base += 3.0 if role == "time" or {"time"} & slot.keys else -2.0
             value = _time_value(slot, m)
         elif m.kind == "number":
+            if m.unit and not m.dim and lang.matches_any(lang.stem(m.unit), tool_vocab) and not lang.matches_any(
+                    lang.stem(m.unit), slot.keys):
+                continue  # "four chords": a count of something the tool names, no id or text
             if role == "id" or ctx >= 2.0 and not m.unit:
                 base += 1.0 if role == "id" else 0.0
                 value = m.text.strip() if m.get("int") else str(m.value)
@@ -843,13 +846,16 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 if wants_from or wants_to:  # "2 tablespoons": the unit an amount is in is converted from
                     base += 1.0 if wants_from else -1.5
             elif ({"year", "season", "edition", "vintag"} & slot.keys or "year" in slot.desc_keys) and \
-                    isinstance(m.value, int) and 1800 <= m.value <= 2100 and not m.unit:
+                    isinstance(m.value, int) and 1800 <= m.value <= 2100 and (
+                        not m.unit or lang.matches_any(lang.stem(m.unit), slot.keys)):  # "in 2022 season"
                 base += 2.0  # "the 2021 season" for a string season
                 value = str(m.value)
-            elif m.dim == "time" and not m.get("implicit") and (
-                    slot.dims & {"time"} or {"duration", "period", "timefram", "time", "span", "length"} & slot.keys):
-                base += 2.0  # "for the last 2 weeks" for a string duration: as written
-                value = m.text.strip()
+            elif (m.dim == "time" or m.unit in ("century", "centuries") and m.get("ordinal")) and (
+                    not m.get("implicit") or role == "date" or {"timefram", "period", "when"} & slot.keys) and (
+                    slot.dims & {"time"} or {"duration", "period", "timefram", "time", "span", "length", "date", "when"}
+                    & slot.keys):
+                base += 2.0  # "for the last 2 weeks", "in the 19th century", "next month" for a string time: as written
+                value = _time_words(reading, m)
             else:
                 continue
         elif m.kind == "currency" and slot.role in ("free", "title", "query", "text") and not (
@@ -944,6 +950,18 @@ def _explained_option(slot: Slot, text: str) -> tuple[Any, str] | None:
     return None
 
 
+def _without_option_words(value: str, option_words: list[str]) -> str:
+    """"gluten-free cookie" when ``diet`` took "gluten-free": the words an option took leave the phrase."""
+    for words in option_words:
+        w = re.sub(r"(?:\\ |\\-|-)", r"[\\s-]", re.escape(words.strip()))  # "gluten free" ~ "gluten-free"
+        if not w:
+            continue
+        trimmed = re.sub(rf"^{w}\s+|\s+{w}$", "", value, flags=re.I).strip()
+        if trimmed:
+            value = trimmed
+    return value
+
+
 def _as_described(slot: Slot, value: str, filled: dict) -> str:
     """A value rewritten as the slot's description asks: a company as its ticker, a city without the country
     another argument already takes ("Sydney, Australia" -> "Sydney" when ``country`` is "Australia")."""
@@ -972,6 +990,16 @@ def _example_form(slot: Slot, value: str) -> str:
         if ex != value and _singular(ex) == key:
             return ex
     return value
+
+
+def _time_words(reading: Reading, m: Mention) -> str:
+    """A span of time as the request says it: "19th century", "next month", "the last 2 weeks" -> "last 2 weeks"."""
+    words = m.text.strip()
+    if m.get("implicit"):
+        lead = re.search(r"\b(next|last|past|coming|this|previous)\s+$", reading.text[max(0, m.start - 12):m.start], re.I)
+        if lead and not words.lower().startswith(lead.group(1).lower()):
+            words = f"{lead.group(1)} {words}"
+    return words
 
 
 def _after_amount(text: str, pos: int) -> bool:
@@ -1080,7 +1108,8 @@ _SHORT_UNITS = {"h": "hour", "hr": "hour", "d": "day", "m": "minute", "min": "mi
 @lru_cache(maxsize=4096)
 def _enum_forms(sv: str) -> tuple[tuple[str, re.Pattern[str], re.Pattern[str] | None], ...]:
     """How an enum value may be written: ``(form, its pattern, its stem's pattern)``; compiled once per value."""
-    forms = {sv, sv.replace("_", " "), sv.replace("-", " ")} | set(_SYNONYMS.get(sv, ()))
+    forms = {sv, sv.replace("_", " "), sv.replace("-", " "), sv.replace(" ", "-"), sv.replace("_", "-")} | set(
+        _SYNONYMS.get(sv, ()))
     short = re.fullmatch(r"(\d+)\s?(h|hr|d|m|min|s|y|yr|w|wk)", sv)
     if short:  # '24h' is "24 hour", '7d' "7 days"
         word = _SHORT_UNITS[short.group(2)]
@@ -1149,7 +1178,8 @@ def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
         st = lang.stem(w)
         found = None
         for word, s, e in reading.words:
-            if lang.word_matches(lang.stem(word), st):
+            if lang.word_matches(lang.stem(word), st) or "-" in word and lang.word_matches(
+                    lang.stem(word.replace("-", "")), st):  # "multi-player" for multiplayer
                 found = (s, e)
                 break
         if found:
@@ -1317,6 +1347,9 @@ def fill_arguments(parameters: dict, text: str, root: dict | None = None, *,
     return _fill(parameters, read(text), 0, tool_words, root or parameters)
 
 
+#: "in the format of YYYY", "as DD/MM/YYYY", "HH:mm": a date or time pattern written out.
+_FORMAT_RX = re.compile(r"(?<![\w])(?:YYYY|YY|MM|DD|HH|hh|mm|ss)(?:[-/.: ](?:YYYY|YY|MM|DD|HH|hh|mm|ss))*(?![\w])")
+
 _TASK_KEYS = frozenset({"titl", "task", "text", "note", "remind", "reminder", "todo", "item", "descript", "action",
                         "content", "messag"})
 #: "Remind me to call Ada", "add a task to renew the passport": what to do is the words after "to".
@@ -1358,7 +1391,12 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     cands.append((4.5, s, v, (), Evidence("range", m.text)))
                 if m.kind == "time" and s.kind == "integer" and ({"hour", "time", "open", "close"} & s.keys or
                                                                  "hour" in str(s.spec.get("description", "")).lower()):
-                    cands.append((3.0, s, m.value[0], (i,), Evidence("time", m.text)))
+                    hour = m.value[0]
+                    if "clock" in str(s.spec.get("description", "")).lower() and hour > 12:
+                        hour -= 12  # the hour on a clock face: 6:30 PM is 6
+                    cands.append((3.0, s, hour, (), Evidence("time", m.text)))
+                elif m.kind == "time" and s.kind == "integer" and "minut" in " ".join(s.keys):
+                    cands.append((3.0, s, m.value[1], (), Evidence("time", m.text)))  # "6:30": 30 minutes
         elif s.kind == "string":
             for score, value, i, ev in _string_candidates(s, reading, mentions, vocab):
                 consumes = not (ev.rule in ("unit of a number", "state of the city")) and i >= 0
@@ -1385,6 +1423,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         if s.kind == "string" and s.keys & _TASK_KEYS and (todo := _TODO_RX.search(reading.text)):
             what = todo.group(1).strip(" .!?")
             cands.append((4.5, s, what, (), Evidence("the thing to do", todo.group(0).strip(" .!?"))))
+        if s.kind == "string" and "format" in s.keys and (fmt := _FORMAT_RX.search(reading.text)):
+            cands.append((4.0, s, fmt.group(0), (), Evidence("a format pattern", fmt.group(0))))
         if s.kind == "string" and s.role in ("query", "text") and not any(m.kind == "quoted" for m in mentions):
             q = _query_text(reading.text, [m for m in mentions if m.kind == "number" and m.unit])
             cands.append((4.0, s, q, (), Evidence("the request without its framing", q)))
@@ -1456,6 +1496,9 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 value = _example_form(s, value)
             if isinstance(value, str) and s.kind == "string":
                 value = _as_described(s, value, filled)
+                if ev.rule == "words":
+                    value = _without_option_words(value, [w for n, v in filled.items() if n != s.name and v[1].rule in (
+                        "enum", "option", "enum list") for w in v[1].words.split(", ")])
             out.arguments[s.name] = value
             out.evidence[s.name] = ev
             out.strength[s.name] = score
@@ -1545,8 +1588,9 @@ def _give_required(slots: list[Slot], cands: list, filled: dict, taken: set[int]
             free = taken - set(held[3])
             alt = next((c for c in cands if c[1] is h and c[3] and not set(c[3]) & (free | set(idx))
                         and c[0] >= _threshold(h, c[4])), None)
-            if alt is None and (h.required and not h.nullable or held[2] > score + 0.5):
-                continue  # the holder needs it more
+            has_default = h.spec.get("default") is not None or described_default(h) is not None
+            if alt is None and (h.required and not h.nullable or held[2] > score + 0.5 and not has_default):
+                continue  # the holder needs it more (an optional one with a default can do without)
             del filled[h.name]
             taken.difference_update(held[3])
             filled[s.name] = (value, ev, score, idx)
