@@ -539,3 +539,48 @@ def test_a_format_pattern_the_request_spells_fills_a_format_argument():
         ["city"], city=S, format={"type": "string", "description": "Output format of the date"}))
     got, _ = calls("When was Rome founded? Give it as DD/MM/YYYY.", when)
     assert got == [("founding_date", {"city": "Rome", "format": "DD/MM/YYYY"})]
+
+
+def test_a_phrase_keeps_serving_another_argument_after_a_member_of_a_kind_is_read_from_it():
+    cook = tool("fetch_recipe", "Fetch the recipe for a dish", obj(
+        ["dish_name"], dish_name={"type": "string", "description": "Name of the dish"},
+        diet={"type": "string", "description": "Dietary preference, e.g. 'vegan', 'vegetarian'"}))
+    got, _ = calls("Fetch the recipe for vegetarian lentil soup with the steps", cook)
+    assert got[0][1]["diet"] == "vegetarian" and got[0][1]["dish_name"] in ("lentil soup", "vegetarian lentil soup")
+
+
+def test_a_people_names_its_country():
+    history = tool("history_events", "Key events in the history of a country", obj(
+        ["country"], country={"type": "string", "description": "The country"}))
+    got, _ = calls("Give me key events in Italian history", history)
+    assert got == [("history_events", {"country": "Italy"})]
+
+
+def test_a_value_the_description_shows_as_an_example_wins_over_stray_capitals():
+    guitars = tool("find_guitar", "Find a guitar for sale", obj(
+        ["brand"], brand={"type": "string", "description": "The brand of the guitar. Example, 'Gibson'"},
+        features={"type": "array", "items": {"type": "string"}}))
+    got, _ = calls("Find a Gibson guitar with a B string bender and P90 pickups for sale", guitars)
+    assert got[0][1]["brand"] == "Gibson"
+
+
+def test_a_maker_after_from_fills_a_manufacturer():
+    prices = tool("instrument_prices", "Average price of an instrument from a manufacturer", obj(
+        ["instrument", "manufacturer"], instrument=S, manufacturer={"type": "string", "description": "The maker"}))
+    got, _ = calls("Average price of a cello from Stentor", prices)
+    assert got == [("instrument_prices", {"instrument": "cello", "manufacturer": "Stentor"})]
+
+
+def test_a_member_of_a_kind_keeps_its_version_number():
+    games = tool("game_finder", "Find games for a platform", obj(["platform"], platform=S, rating=NUM))
+    got, _ = calls("Find games with a rating above 4 compatible with Windows 11", games)
+    assert got[0][1]["platform"] == "Windows 11"
+
+
+def test_paths_and_websites_are_read_whole():
+    assert [(m.kind, m.text) for m in read("Load ~/scans/brain_01.nii and compare with example.org data").mentions
+            if m.kind == "code"] == [("code", "~/scans/brain_01.nii"), ("code", "example.org")]
+    scan = tool("scan_analyze", "Analyze a brain scan", obj(
+        ["source"], source={"type": "string", "description": "The path where the scan is stored."}, mode=S))
+    got, _ = calls("Analyze the brain scan in ~/scans/brain_01.nii from a fast sequence", scan)
+    assert got[0][1]["source"] == "~/scans/brain_01.nii"

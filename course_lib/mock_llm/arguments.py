@@ -232,7 +232,7 @@ _ROLE_RULES: list[tuple[str, tuple[str, ...]]] = [
     ("date", ("date", "birthday", "deadline", "dob", "日期")),
     ("time", ("time of day", "hh:mm", "clock time", "showtime", "departure time", "start time", "end time")),
     ("email", ("email", "e-mail", "mail address")),
-    ("path", ("path", "file", "filename", "directory", "folder", "url", "link", "uri")),
+    ("path", ("path", "file", "filename", "directory", "folder", "url", "link", "uri", "website", "site", "domain")),
     ("currency", ("currency", "currencies")),
     ("unit", ("unit", "units", "measure", "measurement")),
     ("id", ("id", "identifier", "number", "code", "docket", "key", "uuid", "sku", "isbn", "zip", "postal",
@@ -248,6 +248,7 @@ _ROLE_RULES: list[tuple[str, tuple[str, ...]]] = [
                 "owner", "singer", "band", "musician", "painter", "creator", "manager", "assignee", "recipient",
                 "athlete", "coach", "individual", "victim", "student", "who")),
     ("org", ("company", "organization", "organisation", "team", "club", "institution", "bank", "brand", "league",
+             "manufacturer", "maker", "vendor", "producer", "retailer",
              "tournament", "competition", "championship", "cup", "conference", "exchange", "network", "channel",
              "firm", "store", "university", "school", "league", "publisher", "studio", "platform", "entity")),
     ("title", ("title", "book", "movie", "film", "song", "album", "game", "show", "series", "track", "event",
@@ -591,11 +592,12 @@ def _name_stems(name: str) -> frozenset[str]:
 
 
 def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank: int,
-                  vocab: frozenset[str] = frozenset(), names: frozenset[str] = frozenset()) -> tuple[float, str]:
+                  vocab: frozenset[str] = frozenset(), names: frozenset[str] = frozenset(),
+                  numeric_names: frozenset[str] = frozenset()) -> tuple[float, str]:
     ctx, words = _context_score(slot, reading, m, vocab)
     score = ctx
-    if m.unit and not m.dim and names and not lang.matches_any(lang.stem(m.unit), slot.keys) and any(
-            lang.matches_any(lang.stem(m.unit), _name_stems(n)) for n in names):
+    if m.unit and not m.dim and numeric_names and not lang.matches_any(lang.stem(m.unit), slot.keys) and any(
+            lang.matches_any(lang.stem(m.unit), _name_stems(n)) for n in numeric_names):
         score -= 3.0  # "3 guests for 5 nights": a number's own noun names another argument
     label = m.label.lower()
     named = False
@@ -814,6 +816,9 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             base += 2.5 if role in ("id", "path", "email") else 0.6 if role in ("free", "title", "org", "query", "text", "person") else -1.0
             if role == "email" and "@" not in m.value or role == "path" and not re.search(r"[/\\.]", m.value):
                 base -= 1.5
+            if role != "path" and re.search(r"[/\\]", m.value) and re.search(
+                    r"\b(?:path|file|directory|folder|url)\b", str(slot.spec.get("description", "")), re.I):
+                base += 2.0  # "~/data/scan.nii" for "the path where the data is stored"
             value = m.value
         elif m.kind == "expr":
             base += 4.0 if role == "expr" else -3.0
@@ -896,6 +901,15 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
         if slot.category and m.kind in ("name", "place") and gz.category_members(slot.category, m.text):
             base += 4.0  # "Christianity" for religion: a member of the kind the slot names
             rule = slot.category
+            if isinstance(value, str):
+                value = _with_version(reading.text, m.end, value)
+        elif slot.examples and m.kind in ("name", "place") and isinstance(value, str) and any(
+                value.lower() == ex.lower() for ex in slot.examples):
+            base += 3.5  # "a Yamaha flute" for a brand whose description shows 'Yamaha'
+            rule = "example in the description"
+        if slot.role == "country" and isinstance(value, str) and value.lower() in gz.DEMONYMS:
+            value = gz.DEMONYMS[value.lower()]  # "German history" for a country: Germany
+            base += 1.0
         named_after = m.kind in ("name", "place") and len(m.text.split()) > 1 and lang.matches_any(
             lang.stem(m.text.split()[-1].lower()), slot.keys)
         if named_after:
@@ -948,6 +962,27 @@ def _explained_option(slot: Slot, text: str) -> tuple[Any, str] | None:
         if hit:
             return next(x for x in slot.options if str(x).lower() == option.lower()), hit[1]
     return None
+
+
+def _with_version(text: str, end: int, value: str) -> str:
+    """"Windows 10", "Python 3.12": a member of a kind and the version number right after it (not "4 kg")."""
+    version = re.match(r"\s+(\d+(?:\.\d+)?)\b(?!\s*%)\s*([A-Za-z]*)", text[end:])
+    if version and not (version.group(2) and (gz.UNITS.get(version.group(2)) or gz.UNITS.get(version.group(2).lower()))):
+        return f"{value} {version.group(1)}"
+    return value
+
+
+def _words_taken(filled: dict, but: str) -> list[str]:
+    """The words other arguments took from inside phrases: options, enum lists, examples and category members."""
+    out = []
+    for name, (value, ev, _, _) in filled.items():
+        if name == but:
+            continue
+        if ev.rule in ("enum", "option", "enum list"):
+            out += ev.words.split(", ")
+        elif (ev.rule == "example in the description" or ev.rule in gz.CATEGORIES) and isinstance(value, str):
+            out.append(value)
+    return out
 
 
 def _without_option_words(value: str, option_words: list[str]) -> str:
@@ -1065,12 +1100,16 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
                 base += 4.0
                 rule = slot.category
                 member = m.start + hits[0][1]
+                value = _with_version(reading.text, m.start + hits[0][2], value)
             else:
                 base -= 0.6
         ex = _example_hit(slot, m.value) if slot.examples else None
         if ex is not None:
             base += 3.5
             value, rule = (ex if len(ex) < len(m.value) else value), "example in the description"
+            at = m.value.lower().find(ex.lower())
+            if len(ex) < len(m.value) and at >= 0 and member < 0:
+                member = m.start + at  # "vegan chocolate cake": the example alone is consumed, the phrase stays
         prep = m.get("prep")
         if prep and any(h in slot_words for h in _PREP_ROLES.get(prep, ())):
             base += 1.2
@@ -1373,13 +1412,14 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     values = [(i, m) for i, m in numbers if not _is_count(m)]
     num_slots = [s for s in slots if s.kind in ("integer", "number")]
     slot_names = frozenset(s.name.lower() for s in slots)
+    numeric_names = frozenset(s.name.lower() for s in num_slots)
     derived: dict[tuple[str, int], tuple[Any, Evidence]] = {}
     for s in slots:
         if s.kind in ("integer", "number"):
             rank_slot = num_slots.index(s)
             for i, m in numbers:
                 rank = next((r for r, (j, _) in enumerate(values) if j == i), len(values))
-                score, words = _score_number(s, reading, m, rank, rank_slot, tool_words, slot_names)
+                score, words = _score_number(s, reading, m, rank, rank_slot, tool_words, slot_names, numeric_names)
                 cands.append((score, s, _number_value(s, m), (i,), Evidence(_number_rule(m), words)))
             side = _range_side(s)
             for i, m in enumerate(mentions):
@@ -1419,7 +1459,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     cands.append((score, s, value, (i,), ev))
                     alias[i] = next(n0 + k for k, q in enumerate(phrases) if q.start <= -1 - i < q.end)
                 else:
-                    cands.append((score, s, value, overlaps[i - len(mentions)] + members_in[i - len(mentions)], ev))
+                    cands.append((score, s, value, overlaps[i - len(mentions)], ev))
         if s.kind == "string" and s.keys & _TASK_KEYS and (todo := _TODO_RX.search(reading.text)):
             what = todo.group(1).strip(" .!?")
             cands.append((4.5, s, what, (), Evidence("the thing to do", todo.group(0).strip(" .!?"))))
@@ -1497,8 +1537,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             if isinstance(value, str) and s.kind == "string":
                 value = _as_described(s, value, filled)
                 if ev.rule == "words":
-                    value = _without_option_words(value, [w for n, v in filled.items() if n != s.name and v[1].rule in (
-                        "enum", "option", "enum list") for w in v[1].words.split(", ")])
+                    value = _without_option_words(value, _words_taken(filled, s.name))
             out.arguments[s.name] = value
             out.evidence[s.name] = ev
             out.strength[s.name] = score

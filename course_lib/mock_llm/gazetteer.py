@@ -71,6 +71,19 @@ COUNTRIES: dict[str, str] = {  # English name -> Chinese name
     "Belgium": "比利时", "Austria": "奥地利", "Philippines": "菲律宾", "Malaysia": "马来西亚",
 }
 
+#: What a people is called -> its country: "German history" is the history of Germany.
+DEMONYMS: dict[str, str] = {
+    "american": "United States", "british": "United Kingdom", "english": "England", "chinese": "China",
+    "japanese": "Japan", "korean": "South Korea", "indian": "India", "german": "Germany", "french": "France",
+    "italian": "Italy", "spanish": "Spain", "canadian": "Canada", "mexican": "Mexico", "brazilian": "Brazil",
+    "argentinian": "Argentina", "australian": "Australia", "russian": "Russia", "egyptian": "Egypt",
+    "nigerian": "Nigeria", "kenyan": "Kenya", "turkish": "Turkey", "dutch": "Netherlands", "swedish": "Sweden",
+    "norwegian": "Norway", "swiss": "Switzerland", "greek": "Greece", "portuguese": "Portugal", "irish": "Ireland",
+    "polish": "Poland", "ukrainian": "Ukraine", "finnish": "Finland", "danish": "Denmark", "belgian": "Belgium",
+    "austrian": "Austria", "vietnamese": "Vietnam", "thai": "Thailand", "israeli": "Israel", "iranian": "Iran",
+    "pakistani": "Pakistan", "peruvian": "Peru", "chilean": "Chile", "colombian": "Colombia",
+}
+
 #: Currency names and symbols -> ISO 4217 code.
 CURRENCIES: dict[str, str] = {
     "us dollar": "USD", "us dollars": "USD", "dollar": "USD", "dollars": "USD", "usd": "USD", "$": "USD",
