@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 
 import pytest
 
-from browser_support import (CHROMIUM, CHROMIUM_ARGS, SCREENSHOT_DIR, count_code_cells, jupyterlab,
+from browser_support import (CHROMIUM, CHROMIUM_ARGS, SCREENSHOT_DIR, STEP_TIMEOUT, count_code_cells, jupyterlab,
                              open_notebook, require_browser, run_all_cells)
 from course_lib.notebooks import ROOT
 
@@ -31,6 +32,18 @@ def lab(tmp_path):
     with jupyterlab(tmp_path, [PRACTICE], {"COURSE_LEARNER": LEARNER}) as server:
         server["url"] = f"{server['base']}/lab/tree/notebooks/interview/{PRACTICE.name}?token={server['token']}"
         yield server
+
+
+def _card_status(progress: Path, card: str, timeout: float = 30.0) -> str | None:
+    """The card's saved status once the kernel has written it ("known"), or the last seen at ``timeout``."""
+    deadline, status = time.monotonic() + timeout, None
+    while time.monotonic() < deadline:
+        if progress.exists():
+            status = json.loads(progress.read_text(encoding="utf-8"))["cards"].get(card, {}).get("status")
+            if status == "known":
+                break
+        time.sleep(0.1)
+    return status
 
 
 def test_flashcards_and_mock_interview_are_usable_in_jupyterlab(lab):
@@ -54,15 +67,11 @@ def test_flashcards_and_mock_interview_are_usable_in_jupyterlab(lab):
             card.locator("button", has_text="Show answer").click()
             card.locator("text=In one sentence").wait_for()
             card.screenshot(path=str(SCREENSHOT_DIR / "interview_flashcard.png"))
-            assert re.search(r"made \d of 5 framework points", card.inner_text())
+            card.locator("text=/made \\d of 5 framework points/").wait_for()  # a second widget update
             card.locator("button", has_text="I knew it").click()
             card.locator("text=card 2 / 10").wait_for()
             progress = lab["state"] / "interview" / f"{LEARNER}.json"
-            deadline = time.monotonic() + 10
-            while not progress.exists() and time.monotonic() < deadline:
-                time.sleep(0.1)
-            cards = json.loads(progress.read_text(encoding="utf-8"))["cards"]
-            assert cards["fc-five-steps"]["status"] == "known"
+            assert _card_status(progress, "fc-five-steps") == "known"
 
             # Mock interview: Start, the countdown ticks by itself, answer five questions, see the score.
             mock = page.locator(".widget-vbox").filter(has=page.locator("button", has_text="Start")).first
@@ -73,7 +82,7 @@ def test_flashcards_and_mock_interview_are_usable_in_jupyterlab(lab):
             clock = mock.locator(".widget-html", has=page.locator("b", has_text=re.compile(r"^\d+ s$")))
             first = clock.inner_text()
             page.wait_for_function("([el, t]) => el.innerText !== t", arg=[clock.element_handle(), first],
-                                   timeout=10_000)  # no click needed: the countdown thread updates the widget
+                                   timeout=STEP_TIMEOUT * 1000)  # no click needed: the countdown thread updates the widget
             for i in range(5):
                 mock.locator("textarea").fill("retry with backoff and jitter, a fallback, a timeout, tool_call_id")
                 mock.locator("button", has_text="Submit").click()

@@ -61,12 +61,13 @@ def test_lesson_01_runs_in_jupyterlab_in_chromium(lab):
             assert before and before.group(1) == "1", widget.inner_text()
             widget.locator("button", has_text="▶").click()
             page.wait_for_function(
-                "(el) => /\\b2 \\/ \\d+/.test(el.innerText)", arg=widget.element_handle(), timeout=10_000)
+                "(el) => /\\b2 \\/ \\d+/.test(el.innerText)", arg=widget.element_handle(), timeout=STEP_TIMEOUT * 1000)
 
-            # Plots: draw_message_flow's PNGs are in the page and decoded.
-            images = page.locator(".jp-OutputArea-output img[src^='data:image/png']")
-            assert images.count() >= 2
-            assert all(images.nth(i).evaluate("img => img.naturalWidth > 100") for i in range(images.count()))
+            # Plots: draw_message_flow's PNGs are in the page and decoded (decoding may lag on a busy machine).
+            page.wait_for_function("""() => {
+                const imgs = [...document.querySelectorAll(".jp-OutputArea-output img[src^='data:image/png']")];
+                return imgs.length >= 2 && imgs.every(img => img.complete && img.naturalWidth > 100);
+            }""", timeout=STEP_TIMEOUT * 1000)
 
             page.screenshot(path=str(shot))
 
@@ -86,7 +87,10 @@ def test_lesson_01_runs_in_jupyterlab_in_chromium(lab):
             button.wait_for(state="visible", timeout=STEP_TIMEOUT * 1000)
             button.click()
             hint_cell.locator("text=Hint 1 of 3.").wait_for(timeout=STEP_TIMEOUT * 1000)
-            assert hint_cell.locator("button", has_text="Show hint 2 of 3").count() == 1
+            # The hint text and the button's new label are two widget updates: wait for the second too.
+            hint_cell.locator("button", has_text="Show hint 2 of 3").wait_for(state="visible",
+                                                                          timeout=STEP_TIMEOUT * 1000)
+            assert hint_cell.locator("button", has_text=re.compile(r"Show hint \d of 3")).count() == 1
             hint_cell.scroll_into_view_if_needed()
             page.screenshot(path=str(SCREENSHOT_DIR / "01_tool_call_loop_hint.png"))
         except Exception as exc:
