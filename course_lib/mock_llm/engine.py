@@ -119,6 +119,7 @@ class _Profile:
     # per name word: its multi-word synonyms (an acronym's words) and whether it may be an acronym spelled out;
     # computed once per tool because scoring runs on every request and every clause
     name_checks: tuple[tuple[str, float, tuple[str, ...], bool], ...] = ()
+    weight_keys: frozenset[str] = frozenset()  # the stems of ``weights``, for set intersections
 
 
 _PROFILES: dict[int, tuple[ToolSpec, _Profile]] = {}
@@ -189,7 +190,8 @@ def _build_profile(tool: ToolSpec) -> _Profile:
             by_prefix[st[:4]] = by_prefix.get(st[:4], ()) + (st,)
     checks = tuple((st, w, tuple(syn for syn in lang.synonyms(st) if " " in syn),
                     3 <= len(st) <= 5 and st.isalpha() and w >= NAMESPACE_WEIGHT) for st, w in name_words.items())
-    return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh, by_prefix, checks)
+    return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh, by_prefix, checks,
+                    frozenset(weights))
 
 
 _EXAMPLES_RX = re.compile(r"'[^']*'|\"[^\"]*\"|\b(?:e\.g\.|eg\.|i\.e\.|for example|for instance|such as|like|"
@@ -322,6 +324,8 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
         strong = False
         seen: set[str] = set()
         for st, w, multiword, acronym in prof.name_checks:
+            if st not in concepts and st[:4] not in by_prefix and not multiword and not acronym:
+                continue  # the common case, decided without a call (scoring runs per tool, clause and request)
             hit = _name_hit(st, multiword, acronym, concepts, text_low, initials, by_prefix)
             if hit is None:
                 continue
@@ -334,8 +338,12 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
                 seen.add(hit)
             if w >= NAMESPACE_WEIGHT:
                 strong = True
-        for c in concepts:
-            if c in seen:
+        # only the request's words this tool uses, or abbreviates, can add to its score
+        relevant = concepts & prof.weight_keys
+        for prefix in by_prefix.keys() & prof.by_prefix.keys():
+            relevant = relevant | frozenset(by_prefix[prefix])
+        for c in concepts if relevant else ():
+            if c in seen or c not in relevant:
                 continue
             w = prof.weights.get(c)
             key = c
