@@ -584,3 +584,25 @@ def test_paths_and_websites_are_read_whole():
         ["source"], source={"type": "string", "description": "The path where the scan is stored."}, mode=S))
     got, _ = calls("Analyze the brain scan in ~/scans/brain_01.nii from a fast sequence", scan)
     assert got[0][1]["source"] == "~/scans/brain_01.nii"
+
+
+def test_a_numbers_unit_word_can_name_its_argument():
+    meals = tool("meal_finder", "Find a meal by name and calories", obj(
+        ["meal"], meal=S, maxCalories={"type": "integer", "description": "The highest calorie content"}))
+    got, _ = calls("Find a meal for chicken curry with less than 700 calories", meals)
+    assert got == [("meal_finder", {"meal": "chicken curry", "maxCalories": 700})]
+
+
+def test_a_member_of_a_kind_is_read_even_where_it_looks_like_a_verb():
+    trip = tool("trip_planner", "Plan a trip between two cities", obj(
+        ["origin", "destination"], origin=S, destination=S,
+        mode={"type": "string", "description": "Mode of transportation"}))
+    got, _ = calls("Plan a trip from Lyon to Paris by train", trip)
+    assert got == [("trip_planner", {"origin": "Lyon", "destination": "Paris", "mode": "train"})]
+
+
+def test_a_misspelled_word_still_names_its_argument():
+    motion = tool("motion_distance", "Distance covered by an object", obj(
+        ["initial_velocity", "time"], initial_velocity=NUM, time=NUM, acceleration=NUM))
+    got, _ = calls("Distance covered with an initial velocity of 3 and an accelaration of 2.5 over 4 seconds", motion)
+    assert got == [("motion_distance", {"initial_velocity": 3, "acceleration": 2.5, "time": 4})]

@@ -487,13 +487,27 @@ def _right_words(reading: Reading, pos: int, limit: int = 3) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=65536)
+def _one_typo(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one typed letter (one added, dropped, changed or two swapped)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and \
+            a[diff[1]] == b[diff[0]]
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = next((k for k in range(len(short)) if short[k] != long_[k]), len(short))
+    return short[i:] == long_[i + 1:]
+
+
 def _word_hits(words: list[str], keys: frozenset[str], skip_connectors: bool = True) -> float:
     """The strength of the nearest word of ``words`` that names the slot (1.0 adjacent, less further)."""
     dist = 0
     for w in words:
         st = lang.stem(w)
-        if lang.matches_any(st, keys):
-            return 1.0 / (1.0 + 0.45 * dist)
+        if lang.matches_any(st, keys) or len(st) >= 7 and any(_one_typo(st, k) for k in keys if len(k) >= 6):
+            return 1.0 / (1.0 + 0.45 * dist)  # "acceleeration": one slip of the keyboard still names it
         if w in ("and", "or", "but") and dist > 0:
             return 0.0
         if not (skip_connectors and w in _SKIP):
@@ -509,8 +523,9 @@ def _context_score(slot: Slot, reading: Reading, m: Mention, vocab: frozenset[st
     left = _left_words(reading, m.start)
     right = _right_words(reading, m.end)
     score = 3.0 * _word_hits(left, slot.keys)
-    if m.kind == "number" and m.unit and not m.dim and lang.matches_any(lang.stem(m.unit), slot.keys):
-        score = max(score, 3.0)  # "3 bedrooms"
+    if m.kind == "number" and m.unit and (not m.dim and lang.matches_any(lang.stem(m.unit), slot.keys) or m.dim and any(
+            lang.matches_any(lang.stem(w), slot.keys) for w in re.findall(r"[A-Za-z]{4,}", m.text))):
+        score = max(score, 3.0)  # "3 bedrooms", "500 calories" for max_calories
     score = max(score, 2.4 * _word_hits(right, slot.keys))
     desc_keys = slot.desc_keys - vocab if vocab else slot.desc_keys  # the tool's own words name no slot
     if score == 0 and desc_keys:
@@ -1460,6 +1475,14 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     alias[i] = next(n0 + k for k, q in enumerate(phrases) if q.start <= -1 - i < q.end)
                 else:
                     cands.append((score, s, value, overlaps[i - len(mentions)], ev))
+        if s.kind == "string" and s.category and not s.options:
+            # "through the train" for a transport: a member of the kind, even where it is no noun phrase
+            spans = [(m.start, m.end) for m in mentions]
+            for word, a, b in gz.category_members(s.category, reading.text):
+                if any(x <= a < y for x, y in spans) or any(p.start <= a < p.end for p in phrases):
+                    continue  # read as a mention or inside a phrase already
+                ctx, words = _context_score(s, reading, Mention("phrase", word, word, a, b), vocab)
+                cands.append((0.3 + ctx + 4.0, s, word, (-1 - a,), Evidence(s.category, words if ctx else word)))
         if s.kind == "string" and s.keys & _TASK_KEYS and (todo := _TODO_RX.search(reading.text)):
             what = todo.group(1).strip(" .!?")
             cands.append((4.5, s, what, (), Evidence("the thing to do", todo.group(0).strip(" .!?"))))
