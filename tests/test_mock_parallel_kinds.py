@@ -217,3 +217,12 @@ def test_each_bracketed_list_is_a_call_and_its_numbers_are_no_other_argument():
                 "Make a histogram of each set with 6 bins.", hist)
     assert got == [("make_histogram", {"data": [3, 8, 8, 9, 12], "bins": 6}),
                    ("make_histogram", {"data": [40, 42, 47], "bins": 6})]
+
+
+def test_a_clause_that_only_announces_how_many_is_no_call():
+    # "two orders" says how many calls follow; it is no order id
+    got = calls("Look up two orders for me. The first is order 'A-100' from the 'North' shop; I also want its "
+                "invoice. The second is order 'B-200' from the 'South' shop. I don't need the invoice for this one.",
+                ORDER)
+    assert got == [("order_details", {"order_id": "A-100", "shop": "North", "with_invoice": True}),
+                   ("order_details", {"order_id": "B-200", "shop": "South", "with_invoice": False})]

@@ -503,6 +503,20 @@ def _kinds_recur(text: str) -> bool:
     return False
 
 
+def _counts(text: str) -> frozenset[str]:
+    """The counts of things a clause announces ("two objects", "four sets", "twice"): how many calls, no value."""
+    out = {m.text.strip().lower() for m in read(text).mentions
+           if m.kind == "number" and m.get("words") and (m.unit and not m.dim or m.unit == "")
+           and re.fullmatch(r"(?:[a-z]+\s+[a-z]+|twice|thrice|once)", m.text.strip().lower())}
+    return frozenset(out)
+
+
+def _bracketed(words: str) -> str:
+    """The words inside the ``[...]`` of an evidence ("look up [two orders] for" -> "two orders")."""
+    m = re.search(r"\[([^\]]*)\]", words)
+    return (m.group(1) if m else words).strip().lower()
+
+
 def _names_tool(value: Any, name: str) -> bool:
     """True when ``value`` is the tool's own name ("use the 'random_forest.train' function"): no argument."""
     return isinstance(value, str) and re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_") == name.lower()
@@ -524,6 +538,8 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
         said = {k: (v, sub.evidence[k]) for k, v in sub.arguments.items()
                 if sub.strength.get(k, 0) >= 0.5 and sub.evidence[k].rule not in _WEAK_RULES
                 and not sub.evidence[k].rule.startswith("best reading") and not _names_tool(v, tool.name)}
+        counts = _counts(seg)
+        said = {k: (v, e) for k, (v, e) in said.items() if _bracketed(e.words) not in counts}
         options = {str(v).lower() for v, e in said.values() if e.rule in ("enum", "option")}
         said = {k: (v, e) for k, (v, e) in said.items()  # "the Lamarck model": an option's words name nothing else
                 if e.rule in ("enum", "option") or not isinstance(v, str) or v.lower() not in options}
