@@ -226,3 +226,16 @@ def test_a_clause_that_only_announces_how_many_is_no_call():
                 ORDER)
     assert got == [("order_details", {"order_id": "A-100", "shop": "North", "with_invoice": True}),
                    ("order_details", {"order_id": "B-200", "shop": "South", "with_invoice": False})]
+
+
+def test_a_clause_about_both_calls_with_a_new_value_asks_both_again():
+    sales = tool("estimate_sales", "Estimate yearly sales of a product in a country",
+                 obj(["product", "country"], product=s("The product"), country=s("The country"),
+                     year={"type": "integer", "description": "The year"}))
+    got = calls("Can you estimate the sales of 'Vespa' in Italy for the year 2021, compare it with the sales of "
+                "'Brompton' in Spain for the same year, and then estimate the sales of both these products in their "
+                "countries for year 2024?", sales)
+    assert got == [("estimate_sales", {"product": "Vespa", "country": "Italy", "year": 2021}),
+                   ("estimate_sales", {"product": "Brompton", "country": "Spain", "year": 2021}),
+                   ("estimate_sales", {"product": "Vespa", "country": "Italy", "year": 2024}),
+                   ("estimate_sales", {"product": "Brompton", "country": "Spain", "year": 2024})]

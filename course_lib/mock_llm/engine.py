@@ -511,6 +511,12 @@ def _counts(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _explicit(e: Evidence) -> bool:
+    """Whether a value was said outright (a figure, an option, a name), not implied ("each day" as 24 hours)."""
+    return any(ch.isdigit() for ch in _bracketed(e.words)) or e.rule in (
+        "enum", "option", "quoted", "place", "name", "date", "code")
+
+
 def _bracketed(words: str) -> str:
     """The words inside the ``[...]`` of an evidence ("look up [two orders] for" -> "two orders")."""
     m = re.search(r"\[([^\]]*)\]", words)
@@ -578,6 +584,18 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
                         inherited[id(crossed[-1])] = inherited.get(id(c), set())
                 calls[:] = crossed
                 last = crossed
+                continue
+            renew = {k: (v, e) for k, (v, e) in strong.items() if _explicit(e)
+                     and any(k in c.arguments and c.arguments[k] != v for c in calls)}
+            if renew:  # "...then estimate both of them for 2023": every call again, with the new values
+                again = []
+                for c in calls:
+                    again.append(PlannedCall(tool.name, {**c.arguments, **{k: v for k, (v, _) in renew.items()}},
+                                             {**c.evidence, **{k: e for k, (_, e) in renew.items()}},
+                                             [m for m in c.missing if m not in renew]))
+                    inherited[id(again[-1])] = inherited.get(id(c), set()) - set(renew)
+                calls.extend(again)
+                last = again
                 continue
             for c in calls:
                 for k, (v, e) in strong.items():
