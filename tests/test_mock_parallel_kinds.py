@@ -239,3 +239,18 @@ def test_a_clause_about_both_calls_with_a_new_value_asks_both_again():
                    ("estimate_sales", {"product": "Brompton", "country": "Spain", "year": 2021}),
                    ("estimate_sales", {"product": "Vespa", "country": "Italy", "year": 2024}),
                    ("estimate_sales", {"product": "Brompton", "country": "Spain", "year": 2024})]
+
+
+def test_repeat_these_calculations_for_a_new_subject_asks_every_call_again():
+    area = tool("area_under_curve", "Numerically integrate a function between two x values",
+                obj(["function", "start_x", "end_x"], function=s("The function of x"),
+                    start_x={"type": "number", "description": "Start x"}, end_x={"type": "number", "description": "End x"},
+                    method=s("Rule to use: 'midpoint' or 'simpson'. Default 'midpoint'")))
+    got = calls("Could you compute the area under the function 'x^2' between x values of 0 and 2 using the 'midpoint' "
+                "rule, and then do the same but using the 'simpson' rule? After that, could you repeat these "
+                "calculations but for the function 'x+1' between x values of 1 and 4?", area)
+    assert got == [
+        ("area_under_curve", {"function": "x^2", "start_x": 0, "end_x": 2, "method": "midpoint"}),
+        ("area_under_curve", {"function": "x^2", "start_x": 0, "end_x": 2, "method": "simpson"}),
+        ("area_under_curve", {"function": "x+1", "start_x": 1, "end_x": 4, "method": "midpoint"}),
+        ("area_under_curve", {"function": "x+1", "start_x": 1, "end_x": 4, "method": "simpson"})]

@@ -569,6 +569,18 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
         if len(calls) >= 2 and _REFERS_TO_ALL.search(seg) and not _ONE_MORE.search(seg):
             # "...for each day", "with these parameters": a question about the calls so far asks no new one;
             # it may only add what none of them has yet, or ask each in several ways ("in both X and Y")
+            renew = {k: (v, e) for k, (v, e) in strong.items() if _explicit(e)
+                     and any(k in c.arguments and c.arguments[k] != v for c in calls)}
+            if renew:  # "...then estimate both of them for 2023": every call again, with the new values
+                again = []
+                for c in calls:
+                    again.append(PlannedCall(tool.name, {**c.arguments, **{k: v for k, (v, _) in renew.items()}},
+                                             {**c.evidence, **{k: e for k, (_, e) in renew.items()}},
+                                             [m for m in c.missing if m not in renew]))
+                    inherited[id(again[-1])] = inherited.get(id(c), set()) - set(renew)
+                calls.extend(again)
+                last = again
+                continue
             many = {k: col for k, col in sub.spread.items() if len(col) >= 2 and k in strong}
             at = text.find(seg)
             if not many and at >= 0:  # the whole request saw the list the clause alone lost to another slot
@@ -584,18 +596,6 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
                         inherited[id(crossed[-1])] = inherited.get(id(c), set())
                 calls[:] = crossed
                 last = crossed
-                continue
-            renew = {k: (v, e) for k, (v, e) in strong.items() if _explicit(e)
-                     and any(k in c.arguments and c.arguments[k] != v for c in calls)}
-            if renew:  # "...then estimate both of them for 2023": every call again, with the new values
-                again = []
-                for c in calls:
-                    again.append(PlannedCall(tool.name, {**c.arguments, **{k: v for k, (v, _) in renew.items()}},
-                                             {**c.evidence, **{k: e for k, (_, e) in renew.items()}},
-                                             [m for m in c.missing if m not in renew]))
-                    inherited[id(again[-1])] = inherited.get(id(c), set()) - set(renew)
-                calls.extend(again)
-                last = again
                 continue
             for c in calls:
                 for k, (v, e) in strong.items():
