@@ -254,3 +254,15 @@ def test_repeat_these_calculations_for_a_new_subject_asks_every_call_again():
         ("area_under_curve", {"function": "x^2", "start_x": 0, "end_x": 2, "method": "simpson"}),
         ("area_under_curve", {"function": "x+1", "start_x": 1, "end_x": 4, "method": "midpoint"}),
         ("area_under_curve", {"function": "x+1", "start_x": 1, "end_x": 4, "method": "simpson"})]
+
+
+def test_a_clause_that_says_there_is_none_does_not_inherit_the_value_before():
+    loan = tool("loan_cost", "Total cost of a loan",
+                obj(["amount", "rate", "fee"], amount={"type": "number", "description": "Amount borrowed in dollars"},
+                    rate={"type": "number", "description": "Yearly interest rate"},
+                    fee={"type": "number", "description": "Opening fee in dollars"}))
+    first = ("loan_cost", {"amount": 1000, "rate": 0.05, "fee": 50})
+    for second in ("but without any fee.", "and the bank did not charge any fee."):
+        got = calls("Can you compare two loans? The first loan is $1000 at a rate of 5% with an opening fee of $50. "
+                    "The second loan is $2000 at a rate of 4% " + second, loan)
+        assert got == [first, ("loan_cost", {"amount": 2000, "rate": 0.04, "fee": 0})]

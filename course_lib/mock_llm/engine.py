@@ -511,6 +511,25 @@ def _counts(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _said_none(tool: ToolSpec, name: str, clause: str) -> tuple[Any, Evidence] | None:
+    """``(0, evidence)`` (or False) when ``clause`` says there is none of what ``name`` counts.
+
+    "...without any acceleration", "did not pay any dividends", "no deposit": a number is 0
+    and a flag false, instead of the value the clause would otherwise inherit.
+    """
+    spec = (tool.parameters.get("properties") or {}).get(name)
+    kind = spec.get("type") if isinstance(spec, dict) else None
+    if kind not in ("integer", "number", "boolean"):
+        return None
+    words = [w for w in lang.split_identifier(name) if w not in lang.STOPWORDS and len(w) >= 3]
+    for w in words:
+        m = re.search(r"\b(?:without(?:\s+any)?|no|zero|(?:not|n't|never)\s+(?:\w+\s+){0,2}any)\s+(?:\w+\s+)?"
+                      + re.escape(w[:max(4, len(w) - 2)]) + r"\w*", clause, re.I)
+        if m:
+            return (False if kind == "boolean" else 0), Evidence("none said", m.group(0))
+    return None
+
+
 def _explicit(e: Evidence) -> bool:
     """Whether a value was said outright (a figure, an option, a name), not implied ("each day" as 24 hours)."""
     return any(ch.isdigit() for ch in _bracketed(e.words)) or e.rule in (
@@ -656,6 +675,11 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
                     took.add(k)
                 elif k in sc.arguments:
                     args[k], ev[k] = sc.arguments[k], sc.evidence[k]
+            for k in list(took):  # "a third car ... without any acceleration": not the value before, none
+                none = _said_none(tool, k, seg)
+                if none is not None:
+                    args[k], ev[k] = none
+                    took.discard(k)
             missing = [m for m in filled.missing + sc.missing if m not in args]
             new.append(PlannedCall(tool.name, args, ev, list(dict.fromkeys(missing))))
             inherited[id(new[-1])] = took
