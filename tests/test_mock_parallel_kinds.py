@@ -266,3 +266,11 @@ def test_a_clause_that_says_there_is_none_does_not_inherit_the_value_before():
         got = calls("Can you compare two loans? The first loan is $1000 at a rate of 5% with an opening fee of $50. "
                     "The second loan is $2000 at a rate of 4% " + second, loan)
         assert got == [first, ("loan_cost", {"amount": 2000, "rate": 0.04, "fee": 0})]
+
+
+def test_an_option_named_once_per_subject_goes_with_its_subject():
+    washer = tool("run_washer", "Run the washing machine",
+                  obj(["minutes", "mode"], minutes={"type": "integer", "description": "How long to run, in minutes"},
+                      mode={"type": "string", "enum": ["gentle", "strong"], "description": "Washing mode"}))
+    got = calls("Run the washer for 30 minutes in gentle mode and 60 minutes in strong mode.", washer)
+    assert got == [("run_washer", {"minutes": 30, "mode": "gentle"}), ("run_washer", {"minutes": 60, "mode": "strong"})]

@@ -1215,6 +1215,32 @@ def _enum_all(text: str, values: list[Any]) -> list[tuple[Any, str, int]]:
     return [(v, text[a:b], a) for a, b, v in hits]
 
 
+def _enum_partners(slots: list[Slot], filled: dict, spread: dict, text: str) -> None:
+    """Options that go with each value of a spread: "stage 7 in *easy* mode and stage 3 in *hard* mode".
+
+    An enum slot whose options are named once each, as many times as a spread has values and
+    alternating with them through the text, spreads too (the engine zips the two).
+    """
+    anchor = min(spread.values(), key=lambda col: col[0][2])
+    for s in slots:
+        if s.name in spread or s.name not in filled or not (s.kind == "enum" or s.kind == "string" and s.options):
+            continue
+        low = text.lower()
+        hits = []
+        for v in s.options:
+            hit = match_enum(text, [v])
+            if hit:
+                pos = low.find(hit[1].lower())
+                if pos >= 0 and low.find(hit[1].lower(), pos + 1) < 0:  # each option named once
+                    hits.append((pos, v, hit[1]))
+        hits.sort(key=lambda h: h[0])
+        if len(hits) != len(anchor) or len(hits) < 2:
+            continue
+        col = [(v, Evidence("enum" if s.kind == "enum" else "option", w), pos) for pos, v, w in hits]
+        if all(max(anchor[i][2], col[i][2]) < min(anchor[i + 1][2], col[i + 1][2]) for i in range(len(col) - 1)):
+            spread[s.name] = col
+
+
 _NEGATION = re.compile(r"\b(?:no|not|without|exclude|excluding|except|disable|disabled|never|don'?t|do not|"
                        r"doesn'?t|skip|omit|avoid(?:ing)?|turn off|off|false|hide|minus|ignore|ignoring)\b|不要|不|没有|关闭|无需",
                        re.I)
@@ -1611,6 +1637,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     break
         for name, vals in many.items():
             out.spread.setdefault(name, vals)
+        if out.spread:
+            _enum_partners(slots, filled, out.spread, reading.text)
         chosen = {name: v for name, v in filled.items() if len(v[3]) == 1 and v[3][0] >= 0}
         out.echoes = any(cs.name in chosen and idx and 0 <= idx[0] and idx[0] not in taken and score >= 0.8
                          and all_mentions[idx[0]].kind == all_mentions[chosen[cs.name][3][0]].kind
