@@ -480,7 +480,8 @@ def test_when_asks_for_a_date_tool():
 
 def test_a_name_joined_to_a_place_by_of_is_one_name():
     assert [(m.kind, m.text) for m in read("the signing of the Treaty of Paris").mentions] == [("name", "Treaty of Paris")]
-    assert [(m.kind, m.text) for m in read("Weather of Paris today").mentions] == [("place", "Paris")]
+    assert [(m.kind, m.text) for m in read("Weather of Paris today").mentions if m.kind != "date"] == [
+        ("place", "Paris")]
 
 
 def test_a_span_of_time_for_a_text_argument_is_kept_as_said():

@@ -33,6 +33,7 @@ from typing import Any
 from . import gazetteer as gz
 from . import language as lang
 from . import phrases as phrases_mod
+from . import unit_enums
 from .reading import Mention, Reading, read
 
 LOCATION_HINTS = ("city", "location", "place", "town", "region", "country", "destination", "area", "地点", "城市",
@@ -70,6 +71,11 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "quarterly": ("quarterly", "every quarter", "each quarter"),
     "vegetarian": ("vegetarian", "veggie", "素食"), "vegan": ("vegan", "plant-based"),
     "fastest": ("fastest", "quickest"), "shortest": ("shortest",),
+    "today": ("today", "今天", "今日"), "tomorrow": ("tomorrow", "明天", "明日"),
+    "day_after_tomorrow": ("day after tomorrow", "后天"),
+    "economy": ("economy", "coach", "经济舱"), "premium": ("premium economy", "premium", "超级经济舱"),
+    "premium_economy": ("premium economy", "超级经济舱"), "business": ("business class", "business", "商务舱"),
+    "first": ("first class", "头等舱"),
 }
 _GENERIC_KEYS = frozenset("the a an of to in on for by with and or is are be get set use value values data info "
                           "information type number num given specified specific provided optional default "
@@ -735,6 +741,8 @@ def _place_value(slot: Slot, m: Mention) -> str:
 def _date_value(slot: Slot, m: Mention) -> str:
     y, mo, d = m.value
     desc = str(slot.spec.get("description", "")).lower()
+    if m.get("relative") and not re.search(r"yyyy|mm|dd|iso|format", desc):
+        return m.text  # "next Friday" for a date of no stated format: the words, as said
     if not y:
         import datetime as _dt
 
@@ -777,7 +785,9 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                     base -= 2.5 if kind == "city" else 1.0
                 if role == "state" and kind not in ("state",) and not m.get("state"):
                     base -= 1.5
-                if role == "city" and kind in ("country", "state"):
+                if role == "city" and kind == "country":
+                    base -= 4.5  # a country is no city: ask which city rather than send "France"
+                elif role == "city" and kind == "state":
                     base -= 1.5
                 if kind == "guess":
                     base -= 0.8
@@ -1455,12 +1465,18 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     slot_names = frozenset(s.name.lower() for s in slots)
     numeric_names = frozenset(s.name.lower() for s in num_slots)
     derived: dict[tuple[str, int], tuple[Any, Evidence]] = {}
+    unit_slots = [s for s in slots if s.kind == "enum" and unit_enums.is_unit_enum(s.options)]
+    # the units the tool converts between: "42 km" is the value to convert, whatever its name suggests
+    enum_units = {unit_enums.canonical(str(o)) for s in unit_slots for o in s.options} - {None}
     for s in slots:
         if s.kind in ("integer", "number"):
             rank_slot = num_slots.index(s)
             for i, m in numbers:
                 rank = next((r for r, (j, _) in enumerate(values) if j == i), len(values))
                 score, words = _score_number(s, reading, m, rank, rank_slot, tool_words, slot_names, numeric_names)
+                if m.dim and m.dim not in s.dims and (m.unit in enum_units or
+                                                      unit_enums.canonical(m.unit or "") in enum_units):
+                    score += 4.5
                 cands.append((score, s, _number_value(s, m), (i,), Evidence(_number_rule(m), words)))
             side = _range_side(s)
             for i, m in enumerate(mentions):
@@ -1558,6 +1574,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             obj = _object_value(s, reading, list(mentions), depth, root)
             if obj:
                 filled[s.name] = (obj[0], obj[1], 3.0, ())
+    if unit_slots:
+        _unit_roles(unit_slots, reading.text, filled, many)
     cands.sort(key=lambda c: (-c[0], c[1].index))
     for score, s, value, idx, ev in cands:
         if s.name in filled or any(i in taken for i in idx):
@@ -1578,6 +1596,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         filled[s.name] = (value, Evidence("best reading: " + ev.rule, ev.words), score, idx)
         taken.update(idx)
     _numbered_in_order(slots, filled, all_mentions)
+    _prefer_codes(slots, filled)
     for s in slots:
         if s.name in filled:
             value, ev, score, idx = filled[s.name]
@@ -1689,6 +1708,55 @@ def _give_required(slots: list[Slot], cands: list, filled: dict, taken: set[int]
                 filled[h.name] = (alt[2], alt[4], alt[0], alt[3])
                 taken.update(alt[3])
             break
+
+
+_ASKS_CODE = re.compile(r"\b(?:IATA|ICAO|airport codes?|(?:three|3)[- ]letter (?:\w+ )?codes?)\b", re.I)
+_CODE_IN = re.compile(r"(?<![\w-])[A-Z]{3}(?![\w-])")
+
+
+def _prefer_codes(slots: list[Slot], filled: dict) -> None:
+    """"from Paris CDG" for an origin whose description asks for IATA codes: the code, as a model sends it.
+
+    A slot asks when its own description does, or a sibling of the same role does (origin / destination).
+    """
+    asking = {s.role for s in slots if s.kind == "string" and _ASKS_CODE.search(str(s.spec.get("description", "")))}
+    if not asking:
+        return
+    for s in slots:
+        got = filled.get(s.name)
+        if got is None or not isinstance(got[0], str) or s.kind != "string":
+            continue
+        if s.role in asking or _ASKS_CODE.search(str(s.spec.get("description", ""))):
+            codes = _CODE_IN.findall(got[0])
+            if len(codes) == 1 and codes[0] != got[0]:
+                filled[s.name] = (codes[0], Evidence(got[1].rule + ", the code the description asks for",
+                                                     got[1].words), got[2], got[3])
+
+
+def _unit_roles(unit_slots: list[Slot], text: str, filled: dict, many: dict) -> None:
+    """Fill unit enums by spelling and role: "100 F to Celsius" -> from F, to C (see :mod:`.unit_enums`)."""
+    options = tuple(dict.fromkeys(str(o) for s in unit_slots for o in s.options))
+    hits = unit_enums.mentions(text, options)
+    if not hits:
+        return
+    src, dst = unit_enums.roles(text, hits)
+    if len(unit_slots) == 1:
+        s = unit_slots[0]
+        value = src or dst
+        if s.name not in filled and value in s.options:
+            filled[s.name] = (value, Evidence("enum", text[hits[0][1]:hits[0][2]]), 5.0, ())
+        return
+    i_src, i_dst = unit_enums.slot_roles([s.name for s in unit_slots])
+    if i_src is None:
+        return
+    for index, value in ((i_src, src), (i_dst, dst)):
+        s = unit_slots[index]
+        many.pop(s.name, None)
+        if value is None or value not in s.options:
+            filled.pop(s.name, None)  # not said: ask, rather than repeat the other unit
+            continue
+        words = next(text[a:b] for v, a, b, _ in hits if v == value)
+        filled[s.name] = (value, Evidence("enum", words), 5.0, ())
 
 
 #: How weak a required slot's best remaining candidate may be and still be used (a guess a

@@ -38,6 +38,7 @@ from typing import Any
 from . import gazetteer as gz
 from . import language as lang
 from . import purpose
+from . import unit_enums
 from .answer import compose_answer, error_of
 from .arguments import Evidence, LOCATION_HINTS, fill_arguments
 from .reading import read
@@ -47,9 +48,10 @@ THRESHOLD = 1.5
 MAX_TOOL_ROUNDS = 6
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|你好|您好|嗨)\b", re.I)
 _FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|same for|then)\b|呢[？?]?\s*$|^\s*那", re.I)
-_CLAUSE_SPLIT = re.compile(r"[.;!?。；！？\n]+|,\s*(?:and\s+)?(?=(?:what|how|who|when|where|please|also|then)\b)|"
+_CLAUSE_SPLIT = re.compile(r"(?:\.(?!\d)|[;!?。；！？\n])+|,\s*(?:and\s+)?(?=(?:what|how|who|when|where|please|also|then)\b)|"
                            r"\s+(?:and then|and also|also|then|as well as)\s+|"
-                           r"\s+and\s+(?=(?:what|how|who|when|where|tell|get|find|search|create|list|show|check)\b)|"
+                           r"\s+and\s+(?=(?:what|how|who|when|where|tell|get|find|search|create|list|show|check|book|convert|send|"
+                           r"schedule|reserve|order|buy|cancel|translate|calculate|compute|add|remind|set up)\b)|"
                            r"(?:然后|并且|另外|再|还有|同时)", re.I)
 
 
@@ -161,7 +163,7 @@ def _build_profile(tool: ToolSpec) -> _Profile:
         add(st, DESC_WEIGHT)
     for c in lang.chinese_concepts(tool.description) + lang.chinese_concepts(tool.name):
         add(c, DESC_WEIGHT)
-    zh = frozenset(lang.cjk_bigrams(tool.description)) | frozenset(lang.chinese_concepts(tool.description))
+    unit_zh: set[str] = set()
     has_location = False
     for pname, spec in (tool.parameters.get("properties") or {}).items():
         spec = spec if isinstance(spec, dict) else {}
@@ -170,12 +172,21 @@ def _build_profile(tool: ToolSpec) -> _Profile:
                 add(lang.stem(part), PARAM_WEIGHT)
         for st in lang.content_stems(str(spec.get("description", ""))):
             add(st, 0.4)
-        for v in spec.get("enum") or []:
+        enum = spec.get("enum") or []
+        unit_enum = unit_enums.is_unit_enum(tuple(enum))
+        for v in enum:
             for st in lang.content_stems(str(v)):
                 add(st, ENUM_WEIGHT)
+            for form in unit_enums.forms(str(v)) if unit_enum else ():  # "miles" for "mi", "公里" for "km"
+                if lang.is_chinese(form):
+                    unit_zh.add(form)
+                elif len(form) >= 2 and form.isalpha():
+                    add(lang.stem(form), ENUM_WEIGHT)
         hints = " ".join(lang.split_identifier(pname)) + " " + str(spec.get("description", "")).lower()
         if any(h in hints.split() or h in hints for h in LOCATION_HINTS):
             has_location = True
+    zh = frozenset(lang.cjk_bigrams(tool.description)) | frozenset(lang.chinese_concepts(tool.description)) | \
+        frozenset(g for form in unit_zh for g in lang.cjk_bigrams(form))
     strong = frozenset(c for c, w in weights.items() if w >= 1.0) | frozenset(
         st for st, w in name_words.items() if w >= NAMESPACE_WEIGHT)
     # what the definition names itself: its name's words, its parameters' names and the words of its
@@ -250,6 +261,7 @@ def _user_concepts(text: str) -> tuple[frozenset[str], str, dict[str, tuple[str,
     """The request's stems, the initials of its words (for acronyms) and its long stems by first 4 letters."""
     stems = frozenset(lang.content_stems(text)) | frozenset(lang.chinese_concepts(text)) | _conversion_asked(text) \
         | _asked_for(text)
+    stems |= frozenset(c for st in stems for c in lang.IMPLIED.get(st, ()))
     initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", text.lower()) if w not in ("of", "the", "and", "a"))
     by_prefix: dict[str, tuple[str, ...]] = {}
     for c in sorted(stems):
@@ -690,14 +702,45 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
     return complete if complete and len(complete) < len(calls) else calls
 
 
+#: A clause that asks *not* to do something ("don't check the weather, ...", "no need to ...", "不要查天气").
+_NEGATED_LEAD = re.compile(r"^\s*(?:(?:please|just|but|and)\s+)?(?:don'?t|do not|no need to|there'?s no need to|"
+                           r"you don'?t (?:need|have) to|never mind|without)\b|^\s*(?:不要|别|不用|无需|不需要|不必)", re.I)
+_CLAUSE_EDGE = re.compile(r"([,;.!?，。；！？]+\s*|\s+(?:but|instead)\s+)")
+
+
+def _names_a_tool(clause: str, tools: list[ToolSpec]) -> bool:
+    """Whether ``clause`` uses a word of some tool's name ("weather" for ``get_weather``): it names the action."""
+    concepts = _user_concepts(clause)[0]
+    return any(w >= NAMESPACE_WEIGHT and st in concepts for t in tools for st, w in _profile(t).name_words)
+
+
+def without_negated(text: str, tools: list[ToolSpec]) -> str:
+    """``text`` without the clauses that ask not to do what a tool does: they must not call it.
+
+    "Don't check the weather, just tell me the capital of France" -> "just tell me the capital of France".
+    A request that is nothing but such clauses ("Don't book anything yet.") asks for no call at all.
+    A negated detail that names no tool ("Don't include the window area") stays: it is an argument.
+    """
+    if not _NEGATED_LEAD.search(text) and not re.search(r"[,;.!?，。；！？]\s*(?:don'?t|do not|no need|不要|别|不用)",
+                                                         text, re.I):
+        return text
+    parts = _CLAUSE_EDGE.split(text)
+    kept = [c + (parts[k + 1] if k + 1 < len(parts) else "") for k, c in enumerate(parts[::2]) for k in [2 * k]
+            if not (_NEGATED_LEAD.search(c) and _names_a_tool(c, tools))]
+    return "".join(kept).strip(" ,，")
+
+
 def plan_calls(text: str, tools: list[ToolSpec]
                ) -> tuple[list[PlannedCall], dict[str, float], dict[str, list[str]], str]:
     """Every call the request ``text`` needs, with the scores behind the choice.
+
+    Clauses that ask not to do something are left out first (:func:`without_negated`).
 
     Returns:
         ``(calls, scores, matched words, why not)``: ``why not`` says why a tool that shares
         words with the request was not called (:mod:`.purpose`), else "".
     """
+    text = without_negated(text, tools)
     ranked = score_tools(text, tools)
     distinct = dict(_DISTINCT)
     scores = {t.name: s for t, s, _ in ranked}

@@ -46,6 +46,17 @@ ZH_LEXICON: dict[str, str] = {
     "预订": "book", "餐厅": "restaurant", "地图": "map", "距离": "distance", "路线": "route", "音乐": "music",
     "播放": "play", "提醒": "reminder remind", "日历": "calendar", "会议": "meeting", "网页": "web page",
     "网上": "web", "上网": "web", "互联网": "web internet",
+    "机票": "flight ticket", "订": "book", "飞往": "flight", "下雪": "snow weather", "晴天": "weather",
+    "带伞": "weather umbrella", "刮风": "wind weather",
+}
+
+#: Everyday words that name a tool's subject without its word ("will it rain?" asks for the weather,
+#: "fly me to Rome" for a flight): request stem -> the concept stems it implies. One step, no chains.
+IMPLIED: dict[str, tuple[str, ...]] = {
+    **{w: ("weather",) for w in ("rain", "rainy", "snow", "snowy", "sunny", "umbrella", "forecast", "storm",
+                                 "stormy", "windy", "cloudy", "foggy", "drizzl", "thunderstorm", "hail")},
+    **{w: ("weather", "temperatur") for w in ("hot", "cold", "warm", "chilly")},
+    "fly": ("flight",), "flie": ("flight",), "airlin": ("flight",), "airfar": ("flight",), "seat": ("book",),
 }
 
 #: English city name -> Chinese name. Used both ways (the table lives in :mod:`.gazetteer`).
@@ -253,7 +264,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("yoy", "year over year"), ("eps", "earnings per share"), ("gdp", "gross domestic product"),
     ("dna", "deoxyribonucleic"), ("stock", "share", "equity", "ticker"), ("genre", "category", "kind", "type"),
     ("ingredient", "ingredients"), ("vegan", "plant-based"), ("hour", "hours", "hrs"), ("limit", "top"),
-    ("task", "todo", "to-do", "reminder", "remind", "chore"),
+    ("task", "todo", "to-do", "reminder", "remind", "chore"), ("passenger", "seat", "traveler", "traveller"),
 )
 
 

@@ -562,6 +562,36 @@ _DATE_RXS = [
 ]
 
 
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_RELATIVE_RX = re.compile(r"\b(?:(today|tomorrow|day after tomorrow)|(?:(next|this|coming)\s+)?(" + "|".join(_WEEKDAYS)
+                          + r"))\b|(今天|明天|后天|大后天|今日|明日)", re.I)
+_ZH_DAYS = {"今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3}
+
+
+def _relative_dates(text: str, taken: list[Mention]) -> list[Mention]:
+    """"tomorrow", "next Friday", 明天: a date counted from today, as a model resolves it (``extra`` relative)."""
+    import datetime as _dt
+
+    today = _dt.date.today()
+    out = []
+    for m in _RELATIVE_RX.finditer(text):
+        if any(d.start <= m.start() < d.end for d in taken):
+            continue
+        word, lead, weekday, zh = m.group(1), m.group(2), m.group(3), m.group(4)
+        if zh:
+            ahead = _ZH_DAYS[zh]
+        elif word:
+            ahead = {"today": 0, "tomorrow": 1, "day after tomorrow": 2}[word.lower()]
+        else:
+            ahead = (_WEEKDAYS.index(weekday.lower()) - today.weekday()) % 7
+            if ahead == 0 or (lead or "").lower() == "next" and ahead < 1:
+                ahead += 7  # "Friday" said on a Friday: the next one
+        day = today + _dt.timedelta(days=ahead)
+        out.append(Mention("date", (day.year, day.month, day.day), m.group(0), m.start(), m.end(),
+                           extra=(("relative", True),)))
+    return out
+
+
 def _dates(text: str) -> list[Mention]:
     out: list[Mention] = []
     for rx, order in _DATE_RXS:
@@ -595,7 +625,7 @@ def _dates(text: str) -> list[Mention]:
     if years:  # "from 2023 April 4th to April 8th": a date without a year takes the year said nearby
         out = [Mention(d.kind, (years[0], d.value[1], d.value[2]), d.text, d.start, d.end) if not d.value[0] else d
                for d in out]
-    return out
+    return out or _relative_dates(text, out)  # "tomorrow, June 1 2023": the date written out wins
 
 
 _TIME_RX = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])|\b(\d{1,2}):(\d{2})\b|\b(noon|midnight)\b",

@@ -1,0 +1,165 @@
+"""The mock on tools a learner writes: the failure kinds a curious newcomer met, with their right values.
+
+Each tool here is our own (a unit converter, a flight booker, a weather tool with a ``day`` enum),
+driven through the real ``openai`` client as lesson 01 does. Every test names a kind of failure,
+not a single sentence: several phrasings per kind, in English and Chinese.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from course_lib.mock_llm import MockLLM
+
+UNITS = ["C", "F", "km", "mi", "kg", "lb", "ft", "m"]
+CONVERT = {"type": "function", "function": {
+    "name": "convert_units", "description": "Convert a quantity from one unit of measurement to another.",
+    "parameters": {"type": "object", "properties": {
+        "value": {"type": "number", "description": "The quantity to convert."},
+        "from_unit": {"type": "string", "enum": UNITS, "description": "Unit of the given value."},
+        "to_unit": {"type": "string", "enum": UNITS, "description": "Unit to convert into."}},
+        "required": ["value", "from_unit", "to_unit"]}}}
+FLIGHT = {"type": "function", "function": {
+    "name": "book_flight", "description": "Book a seat on a flight between two airports.",
+    "parameters": {"type": "object", "properties": {
+        "origin": {"type": "string", "description": "Departure airport."},
+        "destination": {"type": "string", "description": "Arrival airport, as an IATA airport code."},
+        "date": {"type": "string", "description": "Departure date, YYYY-MM-DD."},
+        "cabin": {"type": "string", "enum": ["economy", "premium", "business", "first"]},
+        "passengers": {"type": "integer", "description": "How many travellers."}},
+        "required": ["origin", "destination", "date"]}}}
+WEATHER = {"type": "function", "function": {
+    "name": "get_weather", "description": "Current conditions and forecast for a city.",
+    "parameters": {"type": "object", "properties": {
+        "city": {"type": "string", "description": "City name."},
+        "day": {"type": "string", "enum": ["today", "tomorrow"]}},
+        "required": ["city"]}}}
+
+
+@pytest.fixture(scope="module")
+def client():
+    return MockLLM().client()
+
+
+def calls(client, text: str, tools: list[dict], **options) -> list[tuple[str, dict]] | str:
+    """The first reply: ``[(name, arguments)]`` for tool calls, else the text."""
+    msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
+                                         tools=tools, **options).choices[0].message
+    if msg.tool_calls:
+        return [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls]
+    return msg.content
+
+
+def in_days(n: int) -> str:
+    return (dt.date.today() + dt.timedelta(days=n)).isoformat()
+
+
+# --------------------------------------------------------------------------- unit enums
+@pytest.mark.parametrize("text, value, src, dst", [
+    ("Convert 100 F to Celsius", 100, "F", "C"),          # a full name for a symbol, roles by "X to Y"
+    ("Convert 42 km to mi", 42, "km", "mi"),               # a number with a unit is still the value
+    ("Convert 42 kilometers into miles", 42, "km", "mi"),
+    ("How many miles is 42 km?", 42, "km", "mi"),          # "how many Y is X": the target comes first
+    ("What is 5 feet in meters?", 5, "ft", "m"),           # "X in Y"
+    ("From pounds to kilograms, please: 12", 12, "lb", "kg"),
+    ("把100公里换算成英里", 100, "km", "mi"),                # Chinese unit names, 把X换算成Y
+    ("30摄氏度等于多少华氏度？", 30, "C", "F"),
+])
+def test_unit_enums_by_name_and_role(client, text, value, src, dst):
+    assert calls(client, text, [CONVERT]) == [("convert_units", {"value": value, "from_unit": src, "to_unit": dst})]
+
+
+def test_one_unit_named_asks_for_the_other_instead_of_repeating_it(client):
+    reply = calls(client, "Convert 12 kilograms please", [CONVERT])
+    assert isinstance(reply, str) and "to unit" in reply and "from unit" not in reply
+
+
+def test_a_decimal_point_ends_no_clause_and_each_tool_gets_its_call(client):
+    got = calls(client, "Convert 3.5 kilograms to pounds and book a flight from CDG to NRT on 2025-12-01 "
+                        "in premium", [CONVERT, FLIGHT])
+    assert got == [("convert_units", {"value": 3.5, "from_unit": "kg", "to_unit": "lb"}),
+                   ("book_flight", {"origin": "CDG", "destination": "NRT", "date": "2025-12-01",
+                                    "cabin": "premium"})]
+
+
+# --------------------------------------------------------------------------- everyday words, relative dates
+@pytest.mark.parametrize("text, want", [
+    ("I need 2 economy seats from SFO to JFK next Friday",
+     {"origin": "SFO", "destination": "JFK", "cabin": "economy", "passengers": 2}),
+    ("Fly me from Berlin to Rome tomorrow", {"origin": "Berlin", "destination": "Rome", "date": in_days(1)}),
+    ("帮我订一张明天从北京到上海的经济舱机票",
+     {"origin": "北京", "destination": "上海", "date": in_days(1), "cabin": "economy"}),
+])
+def test_flight_requests_without_the_tool_words_call_it(client, text, want):
+    (name, args), = calls(client, text, [FLIGHT])
+    assert name == "book_flight"
+    assert {k: args[k] for k in want} == want
+    when = dt.date.fromisoformat(args["date"])
+    assert 0 < (when - dt.date.today()).days <= 7  # "next Friday", "tomorrow": counted from today
+
+
+def test_a_description_asking_for_codes_gets_the_code_not_the_city(client):
+    (_, args), = calls(client, "Book a flight from Paris CDG to Tokyo NRT on 2025-12-01 in business", [FLIGHT])
+    assert (args["origin"], args["destination"], args["cabin"]) == ("CDG", "NRT", "business")
+
+
+@pytest.mark.parametrize("text, city", [
+    ("Is it going to rain in New York?", "New York"),
+    ("Do I need an umbrella in London?", "London"),
+    ("Will it snow in Berlin?", "Berlin"),
+])
+def test_weather_words_ask_for_the_weather(client, text, city):
+    assert calls(client, text, [WEATHER]) == [("get_weather", {"city": city})]
+
+
+@pytest.mark.parametrize("text, day", [("上海明天的天气怎么样？", "tomorrow"), ("今天北京天气如何", "today"),
+                                       ("What's the weather in Paris tomorrow?", "tomorrow")])
+def test_day_words_fill_a_day_enum(client, text, day):
+    (_, args), = calls(client, text, [WEATHER])
+    assert args["day"] == day
+
+
+def test_a_written_out_date_wins_over_a_relative_word_and_free_dates_keep_the_words(client):
+    (_, args), = calls(client, "Fly me from Berlin to Rome tomorrow, 2025-12-01", [FLIGHT])
+    assert args["date"] == "2025-12-01"
+    free = {"type": "function", "function": {"name": "find_concerts", "description": "Find concerts in a city.",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"},
+                                                            "date": {"type": "string", "description": "When."}},
+                           "required": ["city", "date"]}}}
+    (_, args), = calls(client, "Find concerts in Vienna next Friday", [free])
+    assert args == {"city": "Vienna", "date": "next Friday"}  # no format asked: the words, as said
+
+
+# --------------------------------------------------------------------------- negation, countries
+@pytest.mark.parametrize("text", [
+    "Don't check the weather, just tell me what the capital of France is.",
+    "No need to look at the weather; who wrote Hamlet?",
+    "不要查天气，告诉我法国的首都是哪里",
+    "Don't get the weather for Paris.",
+])
+def test_a_negated_request_does_not_call_the_tool_it_names(client, text):
+    assert isinstance(calls(client, text, [WEATHER]), str)
+
+
+def test_the_rest_of_a_request_with_a_negated_clause_still_calls(client):
+    got = calls(client, "No need to convert anything, just book a flight from CDG to NRT on 2025-12-01",
+                [CONVERT, FLIGHT])
+    assert got == [("book_flight", {"origin": "CDG", "destination": "NRT", "date": "2025-12-01"})]
+
+
+def test_a_negated_detail_that_names_no_tool_stays_an_argument(client):
+    search = {"type": "function", "function": {"name": "search_docs", "description": "Search the documentation.",
+              "parameters": {"type": "object", "properties": {
+                  "query": {"type": "string"},
+                  "include_archived": {"type": "boolean", "description": "Also search archived pages."}},
+                  "required": ["query"]}}}
+    (name, args), = calls(client, "Search the docs for the refund policy. Don't include archived pages.", [search])
+    assert name == "search_docs" and args.get("include_archived") is False
+
+
+@pytest.mark.parametrize("text", ["What's the weather in France?", "法国的天气怎么样"])
+def test_a_country_is_no_city(client, text):
+    reply = calls(client, text, [WEATHER])
+    assert isinstance(reply, str) and "city" in reply
