@@ -63,26 +63,79 @@ def make_exercise(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
-def solution_files() -> list[Path]:
-    return sorted(SOLUTIONS.glob("[0-9][0-9]_*.ipynb"))
+def solution_files(solutions: Path | None = None) -> list[Path]:
+    """Every solution notebook (``NN_name.ipynb``) in ``solutions`` (default: the course's ``solutions/``)."""
+    return sorted((solutions or SOLUTIONS).glob("[0-9][0-9]_*.ipynb"))
 
 
-def exercise_path(solution: Path) -> Path:
-    return EXERCISES / solution.name
+def exercise_path(solution: Path, exercises: Path | None = None) -> Path:
+    """Where the exercise of ``solution`` lives in ``exercises`` (default: the course's ``exercises/``)."""
+    return (exercises or EXERCISES) / solution.name
 
 
-def generate(check: bool = False) -> list[Path]:
-    """Write every exercise from its solution. With ``check``, write nothing and return stale ones."""
+def exercise_text(solution: Path) -> str:
+    """The exercise generated from ``solution``, exactly as ``course exercises generate`` writes it."""
+    return nbformat.writes(make_exercise(notebooks.read(solution))) + "\n"
+
+
+def generate(check: bool = False, *, solutions: Path | None = None, target: Path | None = None) -> list[Path]:
+    """Write every exercise from its solution. With ``check``, write nothing and return stale ones.
+
+    Args:
+        check: only compare (the working copy of each exercise), write nothing.
+        solutions: the folder of solution notebooks (default: ``solutions/``).
+        target: the folder to write the exercises to (default: ``exercises/``); tests pass a temporary
+            folder, so they never write into the learner's ``exercises/``.
+
+    Returns:
+        The exercises that differed from their solution (written, unless ``check``).
+    """
     stale = []
-    for sol in solution_files():
-        text = nbformat.writes(make_exercise(notebooks.read(sol))) + "\n"
-        target = exercise_path(sol)
-        if not target.exists() or target.read_text(encoding="utf-8") != text:
-            stale.append(target)
+    for sol in solution_files(solutions):
+        text = exercise_text(sol)
+        path = exercise_path(sol, target)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            stale.append(path)
             if not check:
-                target.parent.mkdir(exist_ok=True)
-                target.write_text(text, encoding="utf-8")
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
     return stale
+
+
+def committed_text(path: Path) -> str | None:
+    """The committed version of ``path`` (``git show HEAD:<path>``), or the file itself outside git.
+
+    ``exercises/`` is the learner's to edit: a solved exercise differs from the committed one, and
+    that is no defect of the course. Comparing the committed version keeps ``make test`` green in a
+    learner's checkout. A file git does not track (a new exercise not yet committed), or a copy of
+    the course without git, falls back to the working file. Returns None when neither exists.
+    """
+    import subprocess
+
+    path = Path(path).resolve()
+    try:
+        top = subprocess.run(["git", "-C", str(path.parent), "rev-parse", "--show-toplevel"],
+                             capture_output=True, text=True, timeout=30)
+        if top.returncode == 0:
+            rel = path.relative_to(Path(top.stdout.strip()).resolve()).as_posix()
+            shown = subprocess.run(["git", "-C", top.stdout.strip(), "show", f"HEAD:{rel}"],
+                                   capture_output=True, timeout=30)
+            if shown.returncode == 0:
+                return shown.stdout.decode("utf-8")
+    except (OSError, ValueError, subprocess.SubprocessError):  # no git, or the path is outside the repo
+        pass
+    return path.read_text(encoding="utf-8") if path.exists() else None
+
+
+def out_of_sync(*, solutions: Path | None = None, exercises: Path | None = None) -> list[Path]:
+    """The exercises whose *committed* version differs from what their solution generates.
+
+    This is the single-source test's question (developers' guide: exercises and solutions come from
+    one source): a maintainer who changed a solution and forgot ``course exercises generate`` (and the
+    commit) gets the exercise's name; a learner's edits to their working copy are not reported.
+    """
+    return [exercise_path(sol, exercises) for sol in solution_files(solutions)
+            if committed_text(exercise_path(sol, exercises)) != exercise_text(sol)]
 
 
 def find(number: str, folder: Path = EXERCISES) -> Path:

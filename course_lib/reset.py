@@ -58,7 +58,7 @@ def backups(exercise: Path) -> list[Path]:
 
 def pristine_text(solution: Path) -> str:
     """The exercise generated from ``solution``, as the text ``course exercises generate`` writes."""
-    return nbformat.writes(exercises.make_exercise(notebooks.read(solution))) + "\n"
+    return exercises.exercise_text(solution)
 
 
 def locate(number: str, root: Path | None = None) -> tuple[Path, Path]:

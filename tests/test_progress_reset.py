@@ -9,6 +9,7 @@ import nbformat
 import pytest
 
 from course_lib import cli, progress, reset
+from course_lib import exercises as ex_mod
 from course_lib.course_map import exercises
 from course_lib.notebooks import ROOT
 
@@ -22,10 +23,12 @@ def state(tmp_path, monkeypatch):
 
 @pytest.fixture
 def course(tmp_path):
-    """A copy of the course's solutions and exercises, so resets never touch the real files."""
+    """A copy of the course's solutions and its pristine exercises (generated from them, as
+    `course exercises generate` does), so resets never touch the real files, and a learner's work in
+    `exercises/` (theirs to edit) changes nothing here."""
     root = tmp_path / "course"
-    for folder in ("solutions", "exercises"):
-        shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("backups"))
+    shutil.copytree(ROOT / "solutions", root / "solutions", ignore=shutil.ignore_patterns("backups"))
+    ex_mod.generate(solutions=root / "solutions", target=root / "exercises")
     return root
 
 
@@ -76,8 +79,9 @@ def test_progress_survives_a_corrupt_file(state):
     assert all(r.status == progress.NOT_STARTED for r in progress.exercise_progress())
 
 
-def test_course_check_records_progress_for_the_exercise(state, capsys):
+def test_course_check_records_progress_for_the_exercise(state, course, monkeypatch, capsys):
     """The real path: `course check 01` on the untouched exercise records `attempted`."""
+    monkeypatch.setattr(ex_mod, "EXERCISES", course / "exercises")
     ex = exercises()[0]
     assert cli.main(["check", ex.number]) == 1
     entry = progress.load()[ex.key]
@@ -162,8 +166,6 @@ def test_unknown_exercise_lists_the_available_ones(course):
 
 
 def test_reset_cli_list_and_reset(course, monkeypatch, capsys):
-    from course_lib import exercises as ex_mod
-
     monkeypatch.setattr(ex_mod, "SOLUTIONS", course / "solutions")
     monkeypatch.setattr(ex_mod, "EXERCISES", course / "exercises")
     exercise, _ = reset.locate("01", course)
