@@ -140,3 +140,33 @@ def test_a_required_space_makes_the_model_ask_instead_of_calling():
 def test_a_missing_enum_means_the_model_cannot_fill_the_space():
     hints = failing_hints(variant(lambda f: f["parameters"]["properties"]["space"].pop("enum")))
     assert any("naming a space" in n and "no `space`" in h for n, h in hints), hints
+
+
+def test_a_tuple_enum_gets_the_json_has_no_tuples_hint_not_a_missing_enum():
+    """`"enum": WIKI_SPACES` (a tuple) is present but the wrong type: say so, never "needs an `enum`"."""
+    hints = dict(failing_hints(variant(lambda f: f["parameters"]["properties"]["space"].update(enum=WIKI_SPACES))))
+    schema_hint = hints["`parameters` is a valid JSON Schema (checked against the metaschema)"]
+    assert schema_hint.startswith("`properties/space/enum` is a Python tuple ('engineering', 'product', 'hr', "
+                                  "'finance'), and JSON has no tuples")
+    assert "Write `list(WIKI_SPACES)`" in schema_hint
+    space_hint = hints["`space` is optional and one of the wiki spaces (enum)"]
+    assert "has its `enum` (good), but as a Python tuple" in space_hint and "list(WIKI_SPACES)" in space_hint
+    assert not any("needs an `enum`" in h for h in hints.values())
+
+
+def test_a_tuple_elsewhere_names_its_place():
+    hints = dict(failing_hints(variant(lambda f: f["parameters"].update(required=("query",)))))
+    hint = hints["`parameters` is a valid JSON Schema (checked against the metaschema)"]
+    assert hint.startswith("`required` is a Python tuple ('query',)") and "['query']" in hint
+
+
+def test_a_missing_enum_still_says_so():
+    hints = dict(failing_hints(variant(lambda f: f["parameters"]["properties"]["space"].pop("enum"))))
+    assert hints["`space` is optional and one of the wiki spaces (enum)"].startswith("`space` needs an `enum`")
+
+
+def test_a_failed_check_points_to_the_hints_like_every_exercise():
+    with pytest.raises(CheckFailed) as e:
+        check_wiki_search_tool(lambda: (_ for _ in ()).throw(NotImplementedError("Your turn")))
+    assert e.value.report.more_help.startswith("Need a nudge? Run `HINTS.next()`")
+    assert "course hint 02" in e.value.report.text()

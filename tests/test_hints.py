@@ -90,3 +90,18 @@ def test_hints_widget_has_a_text_fallback():
     assert "HINTS.next()" in repr(view) and "solutions/01_tool_call_loop.ipynb" in repr(view)
     bundle = HINTS._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle and "text/plain" in bundle
+
+
+def test_every_exercise_check_points_to_its_hints_when_it_fails():
+    """The "Need a nudge?" line is in every failed exercise report (exercise 02 and 03 once lacked it)."""
+    from course_lib import checks
+
+    folder = ROOT / "course_lib" / "checks"
+    for module in sorted(folder.glob("*.py")):
+        text = module.read_text(encoding="utf-8")
+        if module.name == "__init__.py" or "HINTS = Hints(" not in text:
+            continue
+        reports = re.findall(r"CheckReport\(([^\n]*)\)", text)
+        assert reports, module.name
+        assert all("more_help=HINTS.pointer()" in args for args in reports), (module.name, reports)
+    assert checks.CheckReport("x", more_help="Need a nudge?").as_json()["more_help"] == "Need a nudge?"

@@ -164,7 +164,7 @@ def check_mini_registry(registry_class: type) -> CheckReport:
     Raises:
         CheckFailed: when any sub-check fails (the report lists a hint for each).
     """
-    report = CheckReport("Exercise 03 · toolsets and validated dispatch")
+    report = CheckReport("Exercise 03 · toolsets and validated dispatch", more_help=HINTS.pointer())
     try:
         reg, probe = _build(registry_class)
     except Exception as e:  # e.g. the learner changed register()

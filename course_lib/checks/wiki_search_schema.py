@@ -69,6 +69,28 @@ def _definition(tool: Any) -> tuple[dict | None, str]:
                   "\"description\": ..., \"parameters\": {...}}}`.")
 
 
+def _tuples(value: Any, where: str = "") -> list[tuple[str, tuple]]:
+    """Every Python tuple inside ``value``, with its path (``properties/space/enum``).
+
+    JSON has no tuples: the metaschema wants an *array* (a Python list) for ``enum`` or ``required``,
+    and rejects a tuple even though ``json.dumps`` would quietly turn it into one.
+    """
+    if isinstance(value, tuple):
+        return [(where or "(root)", value)]
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in _tuples(v, f"{where}/{k}" if where else str(k))]
+    if isinstance(value, list):
+        return [t for i, v in enumerate(value) for t in _tuples(v, f"{where}/{i}" if where else str(i))]
+    return []
+
+
+def _tuple_hint(where: str, value: tuple) -> str:
+    fix = "list(WIKI_SPACES)" if set(value) == set(WIKI_SPACES) else f"list(...) or [{', '.join(map(repr, value))}]"
+    return (f"`{where}` is a Python tuple {value!r}, and JSON has no tuples: JSON Schema needs a list (an array) "
+            f"there. Write `{fix}`" + (" (`WIKI_SPACES` is a tuple, so `\"enum\": WIKI_SPACES` is not enough)."
+                                       if "WIKI_SPACES" in fix else "."))
+
+
 def _prop(params: dict, name: str) -> dict | None:
     prop = (params.get("properties") or {}).get(name)
     return prop if isinstance(prop, dict) else None
@@ -100,9 +122,10 @@ def _check_parts(report: CheckReport, fn: dict) -> bool:
     report.check("the description says what it searches and when to use it", not hint, hint)
     params = fn.get("parameters")
     problems = check_schema(params) if params is not None else ["`parameters` is missing"]
+    tuples = _tuples(params)
+    hint = _tuple_hint(*tuples[0]) if tuples else "Fix the schema: " + (problems[0] if problems else "")
     valid = report.check("`parameters` is a valid JSON Schema (checked against the metaschema)", not problems,
-                         "Fix the schema: " + (problems[0] if problems else "") + (
-                             f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+                         hint + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
     if not isinstance(params, dict):
         return False
     required = params.get("required") or []
@@ -122,9 +145,15 @@ def _check_parts(report: CheckReport, fn: dict) -> bool:
     space = _prop(params, "space")
     if space is None:
         hint = "Add a `space` property: `{\"type\": \"string\", \"enum\": [...the wiki spaces...]}`."
-    elif not isinstance(space.get("enum"), list):
+    elif "enum" not in space:
         hint = (f"`space` needs an `enum` listing the wiki spaces ({', '.join(WIKI_SPACES)}): without it the model "
                 "may invent a space that does not exist.")
+    elif isinstance(space["enum"], tuple):
+        hint = ("`space` has its `enum` (good), but as a Python tuple: JSON Schema needs a list, so write "
+                "`\"enum\": list(WIKI_SPACES)` (the same fix as the schema check above).")
+    elif not isinstance(space["enum"], list):
+        hint = (f"`space` has an `enum`, but it must be a list of the wiki spaces, not a "
+                f"{type(space['enum']).__name__} ({space['enum']!r}): `\"enum\": list(WIKI_SPACES)`.")
     elif {v for v in space["enum"] if v is not None} != set(WIKI_SPACES):
         missing = [s for s in WIKI_SPACES if s not in space["enum"]]
         extra = [s for s in space["enum"] if s is not None and s not in WIKI_SPACES]
@@ -251,7 +280,7 @@ def check_wiki_search_tool(search_wiki_tool: Any) -> CheckReport:
     Raises:
         CheckFailed: when any sub-check fails (the report lists a hint for each).
     """
-    report = CheckReport("Exercise 02 · the wiki search tool")
+    report = CheckReport("Exercise 02 · the wiki search tool", more_help=HINTS.pointer())
     tool, hint = _definition(search_wiki_tool)
     if not report.check("`search_wiki_tool()` returns a Chat Completions tool definition", tool is not None, hint):
         return report.finish()

@@ -10,24 +10,41 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 
 @dataclass
 class CellOutcome:
+    """One code cell's result under nbval.
+
+    Attributes:
+        index: the cell's position among the notebook's code cells (0-based, nbval's ``cell_num``).
+        passed: the cell ran without an error.
+        check: the check report it displayed (``application/vnd.course.check+json``), if any.
+        error: ``"Ename: message"`` of the exception it raised, if any.
+        traceback: the IPython traceback of that exception, colour codes removed (one string).
+    """
+
     index: int
     passed: bool
     check: dict | None
     error: str | None
+    traceback: str = ""
 
 
 @dataclass
 class CheckRun:
-    """What one ``course check`` run found."""
+    """What one ``course check`` run found.
+
+    ``sources`` holds the source of every code cell (``cells[i].index`` indexes it), so a report can
+    name a cell by its first line, the way a learner finds it in JupyterLab.
+    """
 
     notebook: Path
     cells: list[CellOutcome] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
 
     @property
     def checks(self) -> list[dict]:
@@ -36,6 +53,79 @@ class CheckRun:
     @property
     def passed(self) -> bool:
         return bool(self.checks) and all(r["passed"] for r in self.checks) and all(c.passed for c in self.cells)
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+#: A frame of code typed in a notebook cell, as IPython prints it: ``Cell In[1], line 7, in answer_with_tools(...)``.
+_CELL_FRAME = re.compile(r"^\s*Cell In\[\d*\], line (\d+)(?:, in ([\w.<>]+))?", re.M)
+#: A context line of such a frame: ``----> 7     raise ...`` or ``      6     message = ...``.
+_CONTEXT = re.compile(r"^(?:-*>)?\s*(\d+) (.*)$")
+
+
+def cell_label(source: str) -> str:
+    """How a learner finds a cell in JupyterLab (which numbers no cells): by its first line of code.
+
+    Example:
+        >>> cell_label("# a comment\\n\\ndef search_wiki_tool() -> dict:\\n    pass")
+        'the cell that starts with `def search_wiki_tool() -> dict:`'
+    """
+    lines = [l.strip() for l in source.splitlines() if l.strip()]
+    code = [l for l in lines if not l.startswith("#")] or lines or ["(an empty cell)"]
+    first = code[0] if len(code[0]) <= 90 else code[0][:87] + "..."
+    return f"the cell that starts with `{first}`"
+
+
+@dataclass(frozen=True)
+class ErrorOrigin:
+    """Where an exception really came from: the innermost frame of code written in a notebook cell.
+
+    Attributes:
+        cell: index of that code cell (into ``CheckRun.sources``).
+        line: the line number inside that cell (1-based), or None if unknown.
+        function: the function that raised (``answer_with_tools``), or None at a cell's top level.
+    """
+
+    cell: int
+    line: int | None
+    function: str | None
+
+
+def error_origin(traceback: str, sources: list[str], raising: int) -> ErrorOrigin:
+    """The cell whose code raised, from an IPython traceback (the last ``Cell In[...]`` frame).
+
+    nbval runs cells without history, so every frame says ``Cell In[1]``: the cell is found by
+    matching the frame's numbered context lines against each cell's source. A stub called from the
+    "Try it" cell is thus attributed to the stub's cell, not to the cell that called it.
+
+    Args:
+        traceback: the traceback text (colour codes removed).
+        sources: every code cell's source, in order.
+        raising: the index of the cell whose execution failed (the fallback).
+    """
+    frames = list(_CELL_FRAME.finditer(traceback))
+    if not frames:
+        return ErrorOrigin(raising, None, None)
+    last = frames[-1]
+    line = int(last.group(1))
+    function = last.group(2) if last.group(2) and last.group(2) != "<module>" else None
+    context = []
+    for text in traceback[last.end():].splitlines()[1:]:
+        m = _CONTEXT.match(text)
+        if not m:
+            break
+        context.append((int(m.group(1)), m.group(2).rstrip()))
+
+    def matches(source: str) -> bool:
+        lines = source.splitlines()
+        return all(0 < n <= len(lines) and lines[n - 1].rstrip() == text for n, text in context)
+
+    candidates = [i for i, src in enumerate(sources) if matches(src)] if context else []
+    if function and len(candidates) > 1:  # the same lines in two cells: prefer the one defining the function
+        name = function.split(".")[-1]
+        candidates = [i for i in candidates if re.search(rf"\bdef {re.escape(name)}\b", sources[i])] or candidates
+    if raising in candidates or not candidates:
+        return ErrorOrigin(raising, line, function)
+    return ErrorOrigin(candidates[0], line, function)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -51,7 +141,11 @@ def run_check(path: Path) -> CheckRun:
 
     from ..checks import CHECK_MIME
 
+    import nbformat
+
     run = CheckRun(path)
+    with contextlib.suppress(Exception):  # an unreadable notebook: nbval says why below
+        run.sources = [c.source for c in nbformat.read(str(path), as_version=4).cells if c.cell_type == "code"]
 
     class Collector:
         @pytest.hookimpl(hookwrapper=True)
@@ -62,11 +156,12 @@ def run_check(path: Path) -> CheckRun:
                 return
             outs = getattr(item, "test_outputs", None) or []
             check = next((o["data"][CHECK_MIME] for o in outs if CHECK_MIME in o.get("data", {})), None)
-            error = next((f"{o.get('ename')}: {o.get('evalue')}" for o in outs if o.get("output_type") == "error"),
-                         None)
+            failure = next((o for o in outs if o.get("output_type") == "error"), None)
+            error = f"{failure.get('ename')}: {failure.get('evalue')}" if failure else None
+            traceback = _ANSI.sub("", "\n".join(failure.get("traceback") or [])) if failure else ""
             if error is None and rep.failed:
                 error = "the cell failed (see the notebook)"
-            run.cells.append(CellOutcome(item.cell_num, rep.passed, check, error))
+            run.cells.append(CellOutcome(item.cell_num, rep.passed, check, error, traceback))
 
     args = [str(path), "--nbval-lax", "--nbval-current-env", "-p", "no:cacheprovider", "-q", "--tb=no",
             "-o", "addopts=", "-p", "no:xdist", "--nbval-cell-timeout=300"]
@@ -78,6 +173,95 @@ def run_check(path: Path) -> CheckRun:
     return run
 
 
+def _function(qualname: str) -> str:
+    """``make_read_file.<locals>.read_file`` → ```read_file` (inside `make_read_file`)``."""
+    parts = qualname.split(".<locals>.")
+    return f"`{parts[-1]}` (inside `{parts[-2]}`)" if len(parts) > 1 else f"`{qualname}`"
+
+
+def _source(run: CheckRun, index: int) -> str:
+    return run.sources[index] if 0 <= index < len(run.sources) else ""
+
+
+def _syntax_error_lines(run: CheckRun, cell: CellOutcome, number: str) -> list[str]:
+    """A SyntaxError: Python could not read the cell, so nothing after it could run."""
+    origin = error_origin(cell.traceback, run.sources, cell.index)
+    ename, _, message = cell.error.partition(": ")
+    message = re.sub(r"\s*\([^()]*, line \d+\)$", "", message)  # "(1234.py, line 7)": a temp file's name
+    lines = _source(run, origin.cell).splitlines()
+    where = f"line {origin.line} of " if origin.line else ""
+    out = [f"  ❗ The notebook could not run: Python could not read {where}{cell_label(_source(run, origin.cell))}."]
+    if origin.line and 0 < origin.line <= len(lines):
+        out.append(f"       line {origin.line}: {lines[origin.line - 1].strip()}")
+    out.append(f"       {ename}: {message}")
+    out.append("       hint: Python reads a whole cell before running any of it, so nothing in that cell ran (and the "
+               "cells after it could not use its names). Look at that line and the one before it: a missing `:`, "
+               "`)`, `]` or quote, or an indentation that does not line up, is the usual cause. Fix it, run the "
+               f"cell in JupyterLab to see it work, then `course check {number}` again.")
+    return out
+
+
+def _error_lines(run: CheckRun, cell: CellOutcome, after_syntax_error: bool) -> list[str]:
+    """A cell that raised: name the cell the learner must edit (where the exception came from)."""
+    origin = error_origin(cell.traceback, run.sources, cell.index)
+    here = cell_label(_source(run, cell.index))
+    if cell.error.startswith("NotImplementedError"):
+        what = _function(origin.function) if origin.function else "your code"
+        return [f"  ⚠️  {what} is not written yet: it still raises NotImplementedError (the exercise's stub).",
+                f"       Write your code in {cell_label(_source(run, origin.cell))}, where it says "
+                "`# YOUR CODE HERE` (and remove the `raise`)."]
+    if after_syntax_error and cell.error.startswith("NameError"):
+        return [f"  ⚠️  {here} raised {cell.error} (because of the SyntaxError above: fix that first)."]
+    out = [f"  ⚠️  {here} raised {cell.error}"]
+    if origin.cell != cell.index or origin.function:
+        inside = f"in {_function(origin.function)}, " if origin.function else ""
+        line = f"line {origin.line} of " if origin.line else ""
+        out.append(f"       (it came from your code: {inside}{line}{cell_label(_source(run, origin.cell))})")
+    return out
+
+
+def report_lines(run: CheckRun, number: str) -> list[str]:
+    """The text ``course check`` prints for ``run``: each cell's problems and checks, then the verdict.
+
+    Args:
+        run: what :func:`run_check` found.
+        number: the exercise number, for the "run ``course check NN`` again" advice.
+    """
+    out: list[str] = []
+    first_problem = None  # the symbol of the first problem listed: the verdict points at it
+    syntax_error = False
+    for cell in run.cells:
+        if cell.check:
+            out.append(f"[{cell.check['exercise']}]")
+            for r in cell.check["results"]:
+                out.append(f"  {'✅' if r['passed'] else '❌'} {r['name']}")
+                if not r["passed"]:
+                    out.append(f"       hint: {r['hint']}")
+                    first_problem = first_problem or "❌"
+            if not cell.check["passed"] and cell.check.get("more_help"):
+                out.append(f"  {cell.check['more_help']}")
+        elif cell.error:
+            if cell.error.split(":")[0] in ("SyntaxError", "IndentationError", "TabError"):
+                out += _syntax_error_lines(run, cell, number)
+                syntax_error = True
+                first_problem = first_problem or "❗"
+            else:
+                out += _error_lines(run, cell, syntax_error)
+                first_problem = first_problem or "⚠️"
+    total, ok = len(run.checks), sum(r["passed"] for r in run.checks)
+    again = f"run `course check {number}` again"
+    if run.passed:
+        verdict = "all checks pass. Well done!"
+    elif total == 0 and syntax_error:
+        verdict = f"the notebook could not run to its checks: fix the SyntaxError (❗ above), then {again}."
+    elif total == 0:
+        verdict = f"no check ran: the notebook stopped before its check cells. Fix the first ⚠️ above, then {again}."
+    else:
+        verdict = f"not yet: fix the first {first_problem or '❌'} above and {again}."
+    out.append(f"\n{ok}/{total} checks pass: {verdict}")
+    return out
+
+
 def _run(args: argparse.Namespace) -> int:
     from .. import exercises, progress
 
@@ -85,24 +269,7 @@ def _run(args: argparse.Namespace) -> int:
     path = exercises.find(args.exercise, folder)
     print(f"\nChecking {path} ...\n")
     run = run_check(path)
-    for cell in run.cells:
-        if cell.check:
-            print(f"[{cell.check['exercise']}]")
-            for r in cell.check["results"]:
-                print(f"  {'✅' if r['passed'] else '❌'} {r['name']}")
-                if not r["passed"]:
-                    print(f"       hint: {r['hint']}")
-            if not cell.check["passed"] and cell.check.get("more_help"):
-                print(f"  {cell.check['more_help']}")
-        elif cell.error:
-            note = " (the exercise stub is still there: write your code in that cell)" \
-                if cell.error.startswith("NotImplementedError") else ""
-            print(f"  ⚠️  code cell {cell.index + 1} raised {cell.error}{note}")
-    total, ok = len(run.checks), sum(r["passed"] for r in run.checks)
-    if total == 0:
-        print("  no check ran: the notebook stopped before its check cells (see the errors above).")
-    verdict = "all checks pass. Well done!" if run.passed else "not yet: fix the first ❌ and run `course check` again."
-    print(f"\n{ok}/{total} checks pass: {verdict}")
+    print("\n".join(report_lines(run, path.name[:2])))
     if not args.solutions:
         progress.record(path.stem, run.passed, run.checks)
     return 0 if run.passed else 1

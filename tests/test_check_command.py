@@ -1,0 +1,122 @@
+"""`course check` names the cell a learner must edit in words JupyterLab shows, and never contradicts itself.
+
+JupyterLab numbers no cells, so a report names a cell by its first line of code; an exception is
+attributed to the cell whose code raised it (the traceback's innermost notebook frame), not to the
+"Try it" cell that called it. A SyntaxError gets its own clear line: the notebook could not run.
+"""
+from __future__ import annotations
+
+import nbformat
+import pytest
+
+from course_lib import cli, exercises
+from course_lib.commands.check import CellOutcome, CheckRun, cell_label, error_origin, report_lines
+from course_lib.notebooks import ROOT
+
+STUB_CELL = ('def answer_with_tools(client, question):\n'
+             '    """Answer ``question`` with the help of get_weather; return (answer, messages)."""\n'
+             '    messages = [{"role": "user", "content": question}]\n'
+             '    response = client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS)\n'
+             '    message = response.choices[0].message\n'
+             '    # YOUR CODE HERE\n'
+             '    raise NotImplementedError("Your turn: replace this line with your code.")\n')
+TRY_CELL = 'answer, messages = answer_with_tools(client, "What\'s the weather in Beijing and Shanghai?")\nprint(answer)'
+SOURCES = ["import json", STUB_CELL, "HINTS", TRY_CELL, "check_tool_call_loop(answer_with_tools)"]
+# What IPython prints (colours removed) when the "Try it" cell calls the untouched stub; nbval runs
+# cells without history, so every frame says In[1].
+STUB_TRACEBACK = """---------------------------------------------------------------------------
+NotImplementedError                       Traceback (most recent call last)
+Cell In[1], line 1
+----> 1 answer, messages = answer_with_tools(client, "What's the weather in Beijing and Shanghai?")
+      2 print(answer)
+
+Cell In[1], line 7, in answer_with_tools(client, question)
+      5     message = response.choices[0].message
+      6     # YOUR CODE HERE
+----> 7     raise NotImplementedError("Your turn: replace this line with your code.")
+
+NotImplementedError: Your turn: replace this line with your code."""
+
+
+def test_cell_label_is_the_first_line_of_code():
+    assert cell_label(STUB_CELL) == "the cell that starts with `def answer_with_tools(client, question):`"
+    assert cell_label("# a comment first\n\nx = 1\n") == "the cell that starts with `x = 1`"
+    assert cell_label("x = '" + "a" * 200 + "'").endswith("...`")
+
+
+def test_the_error_is_attributed_to_the_cell_that_raised_it():
+    origin = error_origin(STUB_TRACEBACK, SOURCES, raising=3)
+    assert (origin.cell, origin.line, origin.function) == (1, 7, "answer_with_tools")
+    # a traceback whose lines match no cell (the learner edited it since) falls back to the cell that failed
+    edited = STUB_TRACEBACK.replace("# YOUR CODE HERE", "# my code")
+    assert error_origin(edited, SOURCES, raising=3).cell == 3
+    assert error_origin("no frames at all", SOURCES, raising=4) == error_origin("", SOURCES, raising=4)
+
+
+def _run(*cells):
+    return CheckRun(ROOT / "exercises" / "01_tool_call_loop.ipynb", list(cells), SOURCES)
+
+
+def test_a_syntax_error_says_the_notebook_could_not_run():
+    syntax = CellOutcome(1, False, None, "SyntaxError: expected ':' (526495730.py, line 7)",
+                         "  Cell In[1], line 7\n    for call in message.tool_calls\n          ^\nSyntaxError: expected ':'\n")
+    later = CellOutcome(3, False, None, "NameError: name 'answer_with_tools' is not defined", "")
+    text = "\n".join(report_lines(_run(syntax, later), "01"))
+    assert ("❗ The notebook could not run: Python could not read line 7 of the cell that starts with "
+            "`def answer_with_tools(client, question):`") in text
+    assert "line 7: raise NotImplementedError" in text  # the line as the learner's cell has it
+    assert "SyntaxError: expected ':'\n" in text + "\n" and "526495730.py" not in text
+    assert "because of the SyntaxError above" in text
+    assert text.endswith("0/0 checks pass: the notebook could not run to its checks: fix the SyntaxError "
+                         "(❗ above), then run `course check 01` again.")
+    assert "❌" not in text, "no ❌ is listed, so none may be pointed at"
+
+
+def test_no_check_ran_points_at_the_warning_not_at_a_missing_cross():
+    crash = CellOutcome(0, False, None, "ModuleNotFoundError: No module named 'course_lib'", "")
+    text = "\n".join(report_lines(_run(crash), "01"))
+    assert "❌" not in text and "Fix the first ⚠️ above" in text
+
+
+@pytest.fixture
+def pristine(tmp_path):
+    exercises.generate(target=tmp_path / "exercises")
+    return tmp_path / "exercises"
+
+
+def test_course_check_names_the_stub_cell_of_an_untouched_exercise(pristine, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("COURSE_DATA_DIR", str(tmp_path / "state"))
+    assert cli.main(["check", str(pristine / "01_tool_call_loop.ipynb")]) == 1
+    out = capsys.readouterr().out
+    assert ("⚠️  `answer_with_tools` is not written yet: it still raises NotImplementedError (the exercise's stub).\n"
+            "       Write your code in the cell that starts with `def answer_with_tools(client, question):`, "
+            "where it says `# YOUR CODE HERE`") in out
+    assert "code cell" not in out and "answer, messages = answer_with_tools" not in out
+    assert out.rstrip().endswith("0/1 checks pass: not yet: fix the first ⚠️ above and run `course check 01` again.")
+
+
+def test_course_check_after_a_syntax_error(pristine, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("COURSE_DATA_DIR", str(tmp_path / "state"))
+    path = pristine / "01_tool_call_loop.ipynb"
+    nb = nbformat.read(str(path), as_version=4)
+    cell = next(c for c in nb.cells if "# YOUR CODE HERE" in c.source)
+    cell.source = cell.source.replace('raise NotImplementedError("Your turn: replace this line with your code.")',
+                                      "for call in message.tool_calls\n        pass")
+    nbformat.write(nb, str(path))
+    assert cli.main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert ("❗ The notebook could not run: Python could not read line 7 of the cell that starts with "
+            "`def answer_with_tools(client, question):`.\n       line 7: for call in message.tool_calls\n"
+            "       SyntaxError: expected ':'\n") in out
+    assert "0/0 checks pass: the notebook could not run to its checks" in out
+    assert "fix the first ❌" not in out
+
+
+def test_another_error_names_both_the_cell_that_ran_and_the_code_that_raised():
+    traceback = STUB_TRACEBACK.replace("NotImplementedError: Your turn", "AttributeError: Your turn")
+    crash = CellOutcome(3, False, None, "AttributeError: 'NoneType' object has no attribute 'tool_calls'", traceback)
+    text = "\n".join(report_lines(_run(crash), "01"))
+    assert text.startswith("  ⚠️  the cell that starts with `answer, messages = answer_with_tools(client, \"What's "
+                           "the weather in Beijing and Shangha...` raised AttributeError: 'NoneType' object has no "
+                           "attribute 'tool_calls'\n       (it came from your code: in `answer_with_tools`, line 7 of "
+                           "the cell that starts with `def answer_with_tools(client, question):`)")
