@@ -199,3 +199,40 @@ def test_executor_that_lets_unknown_currency_escape():
 @pytest.mark.parametrize("role", [Role.ROLE_AGENT])
 def test_agent_message_role(role):
     assert agent_message("x", task_id="t", context_id="c").role == role
+
+
+def test_executor_that_forgets_return_after_requires_input():
+    """Without `return` the code runs on with target None: the hint names the missing `return`."""
+    class NoReturn(Good):
+        async def execute(self, context, event_queue):
+            task = context.current_task
+            if task is None:
+                task = new_task_from_user_message(context.message)
+                await event_queue.enqueue_event(task)
+            up = TaskUpdater(event_queue, task.id, task.context_id)
+            amount, source, target = parse_conversion(" ".join(user_texts(context)))
+            if target is None:
+                await up.requires_input(agent_message("Which currency?", task))
+            await up.start_work()
+            result = convert_currency(amount, source, target)
+            await up.add_artifact([new_data_part({"result": result}), new_text_part(f"{result} {target}")])
+            await up.complete()
+    hints = failing(executor=NoReturn)
+    assert list(hints) == ["'Convert 250 CNY' asks which currency (input-required)"]
+    hint = hints["'Convert 250 CNY' asks which currency (input-required)"]
+    assert hint.startswith("Your executor asked for the target currency (`requires_input`) and then carried on: "
+                           "add `return` right after `await updater.requires_input(...)`")
+    assert "AttributeError: 'NoneType' object has no attribute 'upper'" in hint
+
+
+def test_executor_without_a_task_is_told_to_create_one():
+    """No Task enqueued: the SDK's 'Agent should enqueue Task ...' becomes a hint naming the helper to use."""
+    class NoTask(Good):
+        async def execute(self, context, event_queue):
+            up = TaskUpdater(event_queue, context.task_id, context.context_id)
+            await up.start_work()
+            await up.complete()
+    hint = failing(executor=NoTask)["'Convert 100 USD to EUR' completes"]
+    assert "task = new_task_from_user_message(context.message)" in hint
+    assert "await event_queue.enqueue_event(task)" in hint
+    assert "Agent should enqueue Task before TaskStatusUpdateEvent event" in hint

@@ -23,7 +23,7 @@ import httpx
 from a2a.client import ClientConfig, create_client
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
-from a2a.types import AgentCard, SendMessageRequest
+from a2a.types import AgentCard, SendMessageRequest, TaskState
 from a2a.utils.errors import A2AError
 from google.protobuf.json_format import MessageToDict
 
@@ -55,22 +55,59 @@ HINTS = Hints("11_currency_agent", [
 STUB_TEXT = "Your turn: replace this line with your code."
 
 
+class _RecordingQueue:
+    """The event queue the learner's ``execute()`` gets: forwards every event, remembers what it published."""
+
+    def __init__(self, inner: EventQueue, log: list[Any]) -> None:
+        self._inner = inner
+        self._log = log
+
+    async def enqueue_event(self, event: Any, *args: Any, **kwargs: Any) -> Any:
+        self._log.append(event)
+        return await self._inner.enqueue_event(event, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def __repr__(self) -> str:
+        return f"_RecordingQueue({len(self._log)} events)"
+
+
+def _state(event: Any) -> str:
+    """``"input-required"`` for a TaskStatusUpdateEvent of that state, ``""`` for any other event."""
+    if type(event).__name__ != "TaskStatusUpdateEvent":
+        return ""
+    return TaskState.Name(event.status.state).removeprefix("TASK_STATE_").lower().replace("_", "-")
+
+
 class _Recorder(AgentExecutor):
-    """Wraps the learner's executor to remember the exception its ``execute()`` raised, if any."""
+    """Wraps the learner's executor to remember the exception its ``execute()`` raised, if any, and what
+    that call had published before it raised (the hint for a missing ``return`` needs it)."""
 
     def __init__(self, inner: AgentExecutor) -> None:
         self.inner = inner
         self.errors: list[BaseException] = []
+        #: the events the last ``execute()`` call published, in order
+        self.events: list[Any] = []
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        self.events = []
         try:
-            await self.inner.execute(context, event_queue)
+            await self.inner.execute(context, _RecordingQueue(event_queue, self.events))
         except Exception as e:
             self.errors.append(e)
             raise
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         await self.inner.cancel(context, event_queue)
+
+    @property
+    def asked_for_input(self) -> bool:
+        """The last ``execute()`` call published ``input-required``."""
+        return any(_state(e) == "input-required" for e in self.events)
+
+    def __repr__(self) -> str:
+        return f"_Recorder({type(self.inner).__name__}, {len(self.errors)} errors)"
 
 
 @contextmanager
@@ -117,6 +154,15 @@ def _error_hint(error: BaseException, recorder: _Recorder) -> str:
     cause = recorder.errors[-1] if recorder.errors else error
     if STUB_TEXT in str(cause) or isinstance(cause, NotImplementedError):
         return "Write your executor's code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."
+    if "enqueue Task before" in str(cause):
+        return ("Your executor published a status update before any Task existed (the SDK said: "
+                f"\"{cause}\"). On a new request `context.current_task` is None: create the Task first with "
+                "`task = new_task_from_user_message(context.message)` and `await event_queue.enqueue_event(task)`, "
+                "then `updater = TaskUpdater(event_queue, task.id, task.context_id)`.")
+    if recorder.asked_for_input and recorder.errors and cause is recorder.errors[-1]:
+        return ("Your executor asked for the target currency (`requires_input`) and then carried on: add `return` "
+                "right after `await updater.requires_input(...)`, so nothing runs until the user answers (the code "
+                f"after it raised {type(cause).__name__}: {cause}).")
     if isinstance(cause, InvalidTransition):
         return (f"Your agent published states in an order A2A does not allow: {cause}. Publish `working` "
                 "(`start_work`) before the result and nothing after `complete()`.")
