@@ -127,10 +127,41 @@ def test_string_prefix_comparison_falls_for_the_sibling_folder():
     assert "is_relative_to" in next(iter(failed.values()))
 
 
-def test_a_missing_length_limit_is_named():
-    failed = failures(no_length_limit)
-    assert [n.split()[1] for n in failed] == ["long-path"]
-    assert "MAX_PATH" in next(iter(failed.values()))
+def test_missing_nul_and_length_checks_are_named_alike():
+    """Neither check written: the OS's "File name too long" and Python's own "embedded null byte" ValueError
+    are both accidents, not refusals (the exercise asks for PermissionError for every refusal)."""
+    failed = {n.split()[1]: h for n, h in failures(no_length_limit).items()}
+    assert sorted(failed) == ["long-path", "nul-byte"]
+    assert "MAX_PATH" in failed["long-path"] and "raise PermissionError" in failed["long-path"]
+    assert failed["nul-byte"].startswith("Python itself raised ValueError: embedded null byte: your code did not "
+                                         "refuse the path")
+    assert "raise PermissionError" in failed["nul-byte"]
+
+
+def value_error_refusals(root):
+    inner = solution(root)
+
+    def read_file(path):
+        if "\x00" in path or len(path) > MAX_PATH:
+            raise ValueError("bad path")
+        return inner(path)
+    return read_file
+
+
+def test_a_deliberate_value_error_is_not_the_refusal_the_exercise_asks_for():
+    failed = {n.split()[1]: h for n, h in failures(value_error_refusals).items()}
+    assert sorted(failed) == ["long-path", "nul-byte"]
+    assert all(h.startswith("Every refusal must be a `PermissionError` (yours: ValueError: bad path)")
+               for h in failed.values())
+
+
+def test_the_exercise_text_asks_for_permission_error_for_every_refusal():
+    from course_lib.notebooks import ROOT
+    import nbformat
+
+    nb = nbformat.read(str(ROOT / "solutions" / "05_safe_read_file.ipynb"), as_version=4)
+    text = " ".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert "`PermissionError` for every refusal" in text and "NUL byte" in text and "`MAX_PATH`" in text
 
 
 def test_returning_an_error_message_is_not_a_refusal():

@@ -4,8 +4,10 @@ The learner writes ``make_read_file(root) -> read_file(path)``. The check builds
 :class:`~course_lib.attack_lab.AttackLab`, points the learner's tool at its project folder and
 sends it (1) the legitimate reads a project tool must serve, including ``docs/../README.md`` and
 a symlink that stays inside, and (2) every ``read_file`` attack of ``course_lib/data/attacks.json``.
-A refusal must be a clear ``PermissionError`` (or ``ValueError``); an accident such as
-``FileNotFoundError`` or an OS error is not a refusal. Each attack kind has its own hint.
+A refusal must be the learner's own ``PermissionError`` with a message, for every attack (the
+exercise text says so): a ``ValueError`` Python raises by itself (``embedded null byte``) or an
+accident such as ``FileNotFoundError`` or an OS error (``File name too long``) is not a refusal.
+Each attack kind has its own hint.
 """
 from __future__ import annotations
 
@@ -101,11 +103,23 @@ def check_safe_read_file(make_read_file: Callable[[Any], Callable[[str], str]]) 
             elif verdict == "error":
                 report.check(name, False, f"It failed with {type(value).__name__} ({str(value)[:60]}) instead of a "
                                           f"clear refusal: raise PermissionError. {ATTACK_HINTS[attack['id']]}")
+            elif not isinstance(value, PermissionError):
+                report.check(name, False, _not_permission_error(value, attack["id"]))
             else:
                 report.check(name, str(value).strip() != "",
                              "Refuse with a message that says why (`raise PermissionError(f\"{path!r} is outside "
                              "the project\")`): the model reads it.")
     return report.finish()
+
+
+def _not_permission_error(error: BaseException, attack_id: str) -> str:
+    """A ``ValueError`` where every refusal must be a ``PermissionError``: whose was it?"""
+    if "null byte" in str(error):
+        return (f"Python itself raised {type(error).__name__}: {error}: your code did not refuse the path, it "
+                "crashed on it. Check `'\\x00' in path` before resolving and `raise PermissionError(...)`. "
+                + ATTACK_HINTS[attack_id])
+    return (f"Every refusal must be a `PermissionError` (yours: {type(error).__name__}: {error}); a tool's caller "
+            "tells \"not allowed\" from \"broken\" by that type. " + ATTACK_HINTS[attack_id])
 
 
 def _legit_hint(path: str, error: BaseException) -> str:

@@ -64,6 +64,32 @@ def _enum_of(prop: dict) -> list | None:
     return None
 
 
+def _rejected_by_schema(input_schema: dict, result: Any) -> tuple[bool, str]:
+    """(passed, hint): was ``limit: 500`` refused by the SDK's input validation of the declared bound?
+
+    ``find_pages`` itself raises ``ValueError`` for a limit above 20, so an ``isError`` result alone
+    proves nothing: a plain ``int`` parameter gets one too, after the call went through. The bound must
+    be in the tool's ``inputSchema`` (``maximum: 20``, what the model reads in ``tools/list``), and the
+    error must not be the SDK's wrapper of an exception raised inside the tool ("Error executing tool
+    search_wiki" and nothing more): the SDK's validation answers before the tool's code runs.
+    """
+    text = " ".join(getattr(c, "text", "") or "" for c in result.content or [])
+    maximum = ((input_schema or {}).get("properties", {}).get("limit") or {}).get("maximum")
+    if not result.is_error:
+        return False, ("A limit above 20 must fail validation: use `Annotated[int, Field(ge=1, le=20)]`, not a "
+                       "plain `int`.")
+    if maximum != 20:
+        return False, ("The 500 was refused, but by `find_pages` inside your tool (the call got through: the SDK "
+                       f"answered {text[:80]!r}), not by the tool's schema. Declare the bound with "
+                       "`limit: Annotated[int, Field(ge=1, le=20)] = 5`: the SDK then rejects 500 before your code "
+                       "runs, and `tools/list` shows the model the limit (`maximum: 20`).")
+    if text.strip() == "Error executing tool search_wiki":  # the SDK's wrapper for an exception *in* the tool
+        return False, ("`inputSchema` declares `maximum: 20`, yet the 500 reached your tool's code, which raised: "
+                       "let the SDK validate the arguments against the schema (keep the `Field(ge=1, le=20)` "
+                       "annotation on the parameter the function really takes).")
+    return True, ""
+
+
 async def check_wiki_mcp_server(build_wiki_server: Callable[[], Any]) -> CheckReport:
     """Check the learner's wiki MCP server through the SDK's in-memory client, in both eras.
 
@@ -126,8 +152,8 @@ async def check_wiki_mcp_server(build_wiki_server: Callable[[], Any]) -> CheckRe
                          "Return the list from `course_lib.examples.search_wiki(query, space, limit)` (pass all "
                          f"three arguments through). Expected ids {expected}, got {got}.")
             bad = await client.call_tool("search_wiki", {"query": "deploy", "limit": 500})
-            report.check(f"[{era}] limit 500 is rejected with isError", bad.is_error,
-                         "A limit above 20 must fail validation: use `Field(ge=1, le=20)`, not a plain `int`.")
+            report.check(f"[{era}] limit 500 is rejected with isError by schema validation",
+                         *_rejected_by_schema(tool.input_schema, bad))
             templates = [t.uri_template for t in (await client.list_resource_templates()).resource_templates]
             if report.check(f"[{era}] a resource template wiki://pages/{{page_id}}",
                             "wiki://pages/{page_id}" in templates,
