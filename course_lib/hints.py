@@ -119,24 +119,30 @@ class Hints:
         """The hints revealed so far, numbered (markdown)."""
         return [f"**Hint {i + 1} of {len(self.steps)}.** {s}" for i, s in enumerate(self.steps[: self.seen])]
 
-    def next(self) -> "HintText":
-        """Reveal one more hint (after the last one: the "stuck?" pointer) and show what is revealed."""
+    def next(self, *, terminal: bool = False) -> "HintText":
+        """Reveal one more hint (after the last one: the "stuck?" pointer) and show what is revealed.
+
+        Args:
+            terminal: word the "more hints" line for ``course hint NN`` (a terminal) instead of
+                ``HINTS.next()`` (a notebook).
+        """
         if self.seen < len(self.steps):
             _set_seen(self.exercise, self.seen + 1)
-        return HintText(self._markdown())
+        return HintText(self._markdown(terminal=terminal))
 
-    def show(self, upto: int | None = None) -> "HintText":
+    def show(self, upto: int | None = None, *, terminal: bool = False) -> "HintText":
         """Show hints ``1 … upto`` (default: those already revealed) without revealing more."""
         if upto is not None:
             _set_seen(self.exercise, max(self.seen, min(upto, len(self.steps))))
-        return HintText(self._markdown())
+        return HintText(self._markdown(terminal=terminal))
 
-    def _markdown(self) -> str:
-        parts = self.revealed() or [f"{len(self.steps)} hints are available: run `HINTS.next()` for the first."]
+    def _markdown(self, *, terminal: bool = False) -> str:
+        again = f"`course hint {self.exercise[:2]}`" if terminal else "`HINTS.next()`"
+        parts = self.revealed() or [f"{len(self.steps)} hints are available: run {again} for the first."]
         if self.seen >= len(self.steps):
             parts.append(self.stuck())
         elif self.seen:
-            parts.append(f"_{len(self.steps) - self.seen} more: run `HINTS.next()` again._")
+            parts.append(f"_{len(self.steps) - self.seen} more: run {again} again._")
         return "\n\n".join(parts)
 
     # -- display -----------------------------------------------------------------------------
@@ -175,16 +181,49 @@ class Hints:
 
 
 class HintText:
-    """Markdown shown as rendered markdown in Jupyter and as plain text elsewhere."""
+    """Markdown shown as rendered markdown in Jupyter and as plain text in a terminal (:meth:`text`)."""
 
     def __init__(self, markdown: str) -> None:
         self.markdown = markdown
+
+    def text(self, *, colour: bool = False) -> str:
+        """The hints as plain terminal text (see :func:`markdown_to_text`)."""
+        return markdown_to_text(self.markdown, colour=colour)
 
     def _repr_markdown_(self) -> str:
         return self.markdown
 
     def __repr__(self) -> str:
         return self.markdown
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def markdown_to_text(markdown: str, *, colour: bool = False) -> str:
+    """The small markdown of hints as plain text for a terminal: what a reader sees, not the syntax.
+
+    Links become their text (the hint names the file in it), ``**bold**`` and ``_italic_`` lose their
+    marks, heading marks go, and code spans lose their backticks (shown in cyan when ``colour``, e.g.
+    when the output is a terminal). Code spans are set aside first, so ``__init__`` stays intact.
+
+    Example:
+        >>> markdown_to_text("**Hint 1 of 3.** Use `json.loads`; see [`solutions/01.ipynb`](../solutions/01.ipynb#x).")
+        'Hint 1 of 3. Use json.loads; see solutions/01.ipynb.'
+    """
+    codes: list[str] = []
+
+    def keep(match: re.Match) -> str:
+        codes.append(match.group(1))
+        return f"\x00{len(codes) - 1}\x00"
+
+    text = re.sub(r"\[`?([^\]`]+)`?\]\([^)]+\)", r"\1", markdown)   # [text](url) → text
+    text = _CODE_SPAN.sub(keep, text)
+    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
+    text = re.sub(r"(?<![\w*])_(.+?)_(?![\w*])", r"\1", text)
+    text = re.sub(r"^#+\s+", "", text, flags=re.M)
+    paint = (lambda code: f"\x1b[36m{code}\x1b[0m") if colour else (lambda code: code)
+    return re.sub(r"\x00(\d+)\x00", lambda m: paint(codes[int(m.group(1))]), text)
 
 
 def _md_html(markdown: str) -> str:

@@ -72,7 +72,10 @@ def test_exercise_01_has_hints_and_a_failed_check_points_to_them():
 
 def test_course_hint_cli(capsys):
     assert cli.main(["hint", "01"]) == 0
-    assert "Hint 1 of 3" in capsys.readouterr().out
+    first = capsys.readouterr().out
+    assert first.startswith("Hint 1 of 3. This is lesson 01's five steps. The reply in message is step 2")
+    assert first.rstrip().endswith("2 more: run course hint 01 again.")
+    assert not any(mark in first for mark in ("**", "`", "HINTS.next()", "\x1b[")), "plain text, not markdown"
     assert cli.main(["hint", "01"]) == 0
     out = capsys.readouterr().out
     assert "Hint 2 of 3" in out and "Hint 1 of 3" in out
@@ -105,3 +108,28 @@ def test_every_exercise_check_points_to_its_hints_when_it_fails():
         assert reports, module.name
         assert all("more_help=HINTS.pointer()" in args for args in reports), (module.name, reports)
     assert checks.CheckReport("x", more_help="Need a nudge?").as_json()["more_help"] == "Need a nudge?"
+
+
+def test_course_hint_in_a_terminal_ends_with_the_plain_stuck_pointer(capsys):
+    for _ in range(4):
+        assert cli.main(["hint", "01"]) == 0
+    out = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert out == ("Stuck? The worked solution is in solutions/01_tool_call_loop.ipynb, section “Your code: "
+                   "answer_with_tools”. Read it, close it, then write the code yourself: that is what makes it stick.")
+
+
+def test_markdown_to_text():
+    from course_lib.hints import markdown_to_text
+
+    md = ("**Hint 2 of 3.** Call `__init__` and _then_ `tool_call_id`; see "
+          "[`solutions/01_x.ipynb`](../solutions/01_x.ipynb#Your-code).\n\n## Next\n\n_1 more: run `course hint 01` again._")
+    assert markdown_to_text(md) == ("Hint 2 of 3. Call __init__ and then tool_call_id; see solutions/01_x.ipynb.\n\n"
+                                    "Next\n\n1 more: run course hint 01 again.")
+    assert markdown_to_text("run `course hint 01`", colour=True) == "run \x1b[36mcourse hint 01\x1b[0m"
+
+
+def test_the_notebook_keeps_its_markdown_and_hints_next():
+    h = Hints("96_demo", ["use `json.loads`", "b"])
+    shown = h.next()
+    assert shown._repr_markdown_() == "**Hint 1 of 2.** use `json.loads`\n\n_1 more: run `HINTS.next()` again._"
+    assert h.show(terminal=True).text() == "Hint 1 of 2. use json.loads\n\n1 more: run course hint 96 again."

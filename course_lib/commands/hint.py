@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,5 +27,7 @@ def _run(args: argparse.Namespace) -> int:
         hints.reset()
         print(f"All {len(hints.steps)} hints of {path.stem} are hidden again.")
         return 0
-    print(hints.show() if args.again else hints.next())
+    shown = hints.show(terminal=True) if args.again else hints.next(terminal=True)
+    # a terminal shows markdown as its raw syntax: print what a reader should see (code in colour on a tty)
+    print(shown.text(colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR")))
     return 0
