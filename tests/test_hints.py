@@ -49,7 +49,7 @@ def test_heading_anchor_matches_jupyterlab():
 
 @pytest.mark.parametrize("exercise", exercises(), ids=lambda e: e.key)
 def test_every_exercise_with_hints_points_to_a_real_solution_section(exercise):
-    hints = hints_for(exercise.path)
+    hints = hints_for(exercise.solution)  # the solution, not the learner's copy (theirs to edit)
     if hints is None:
         pytest.skip(f"{exercise.key} has no hints yet")
     assert len(hints.steps) >= 2, "progressive means at least two steps"
@@ -63,7 +63,7 @@ def test_every_exercise_with_hints_points_to_a_real_solution_section(exercise):
 def test_exercise_01_has_hints_and_a_failed_check_points_to_them():
     from course_lib.checks.tool_call_loop import HINTS, check_tool_call_loop
 
-    assert hints_for(ROOT / "exercises" / "01_tool_call_loop.ipynb") is HINTS
+    assert hints_for(ROOT / "solutions" / "01_tool_call_loop.ipynb") is HINTS
     with pytest.raises(CheckFailed) as e:
         check_tool_call_loop(lambda client, q: (_ for _ in ()).throw(NotImplementedError()))
     assert "HINTS.next()" in e.value.report.text()
