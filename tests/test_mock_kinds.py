@@ -607,3 +607,44 @@ def test_a_misspelled_word_still_names_its_argument():
         ["initial_velocity", "time"], initial_velocity=NUM, time=NUM, acceleration=NUM))
     got, _ = calls("Distance covered with an initial velocity of 3 and an accelaration of 2.5 over 4 seconds", motion)
     assert got == [("motion_distance", {"initial_velocity": 3, "acceleration": 2.5, "time": 4})]
+
+
+def test_of_two_equal_tools_the_one_that_takes_the_date_given_is_chosen():
+    latest = tool("fx_latest_rate", "Get the latest exchange rate between two currencies", obj(
+        ["base", "quote"], base=S, quote=S))
+    dated = tool("fx_rate", "Get the exchange rate between two currencies on a given date", obj(
+        ["base", "quote", "date"], base=S, quote=S, date={"type": "string", "description": "The date, YYYY-MM-DD"}))
+    got, _ = calls("What was the exchange rate from pounds to yen on March 3, 2021?", latest, dated)
+    assert [name for name, _ in got] == ["fx_rate"] and got[0][1]["date"] == "2021-03-03"
+    got, _ = calls("What is the exchange rate from pounds to yen?", latest, dated)
+    assert [name for name, _ in got] == ["fx_latest_rate"]
+
+
+def test_a_capitalised_word_that_starts_the_next_sentence_is_no_name():
+    assert "Can" not in [m.text for m in read("Book a room in Hotel Rex Rome. Can you check the price?").mentions]
+
+
+def test_find_out_is_a_verb_not_a_value():
+    rewards = tool("game_rewards", "Rewards for playing a game", obj(["game"], game=S, platform=S))
+    got, _ = calls("Find out the rewards for playing Minecraft", rewards)
+    assert got == [("game_rewards", {"game": "Minecraft"})]
+
+
+def test_a_travel_mode_is_written_the_way_the_description_lists_the_modes():
+    route = tool("route_plan", "Plan a route", obj(["origin", "destination"], origin=S, destination=S, mode={
+        "type": "string", "description": "The mode of travel (walk, bike, transit, drive)."}))
+    got, _ = calls("Plan a route from Bern to Basel using public transportation", route)
+    assert got == [("route_plan", {"origin": "Bern", "destination": "Basel", "mode": "transit"})]
+
+
+def test_a_city_name_can_be_a_team():
+    goals = tool("career_goals", "All-time goals of a player for a team", obj(
+        ["player_name", "team_name"], player_name=S, team_name=S))
+    got, _ = calls("How many goals has Karim Benzema scored for Madrid?", goals)
+    assert got == [("career_goals", {"player_name": "Karim Benzema", "team_name": "Madrid"})]
+
+
+def test_a_name_whose_head_names_the_argument_keeps_its_head():
+    siege = tool("siege_details", "Details of a historical siege", obj(["siege"], siege=S))
+    got, _ = calls("Who took part in the Siege of Vienna?", siege)
+    assert got == [("siege_details", {"siege": "Siege of Vienna"})]

@@ -76,6 +76,10 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "economy": ("economy", "coach", "经济舱"), "premium": ("premium economy", "premium", "超级经济舱"),
     "premium_economy": ("premium economy", "超级经济舱"), "business": ("business class", "business", "商务舱"),
     "first": ("first class", "头等舱"),
+    "transit": ("transit", "public transport", "public transportation", "public transit"),
+    "driving": ("driving", "drive", "by car"), "walking": ("walking", "walk", "on foot"),
+    "bicycling": ("bicycling", "cycling", "by bike", "bike"), "walk": ("walk", "walking", "on foot"),
+    "drive": ("drive", "driving", "by car"), "bike": ("bike", "biking", "cycling", "bicycle", "bicycling"),
 }
 _GENERIC_KEYS = frozenset("the a an of to in on for by with and or is are be get set use value values data info "
                           "information type number num given specified specific provided optional default "
@@ -410,6 +414,8 @@ _EXAMPLE_LEAD = re.compile(r"\b(?:e\.g\.|eg\.|for example|for instance|such as|l
 def _examples(desc: str) -> tuple[str, ...]:
     """Values a description shows: quoted ones, and those listed after "e.g." / "such as"."""
     out = [a or b for a, b in re.findall(r"'([^']{1,30})'|\"([^\"]{1,30})\"", desc)]
+    for group in re.findall(r"\(([\w -]{1,20}(?:,\s*[\w -]{1,20}){2,})\)", desc):  # "(walk, bike, transit, drive)"
+        out += [w.strip() for w in re.split(r",\s*(?:or\s+|and\s+)?", group) if w.strip()]
     for m in _EXAMPLE_LEAD.finditer(desc):
         tail = re.split(r"[.;)]|\betc\b", desc[m.end():], maxsplit=1)[0]
         for part in re.split(r",\s*|\s+or\s+|\s+and\s+", tail):
@@ -793,6 +799,8 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                     base -= 0.8
             elif kind == "guess" and role in ("person", "org", "title"):
                 base += 1.5  # "in Premier League": a capitalised name the mock took for a place
+            elif role == "org" and {"team", "club", "squad"} & slot.keys:
+                base += 1.5  # "scored for Barcelona": clubs are named after their cities
             elif role in ("free", "query", "text", "title", "org"):
                 base += 0.2 if ctx else -0.5
             else:
@@ -822,7 +830,8 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             value = m.value
             words_ = value.split()
             if not all(lang.stem(w.lower()) in tool_vocab for w in words_):
-                while len(words_) > 1 and lang.stem(words_[0].lower()) in tool_vocab:
+                while len(words_) > 1 and lang.stem(words_[0].lower()) in tool_vocab and words_[1].lower() not in (
+                        "of", "de", "the", "and"):  # "Battle of Stalingrad" keeps its head
                     words_ = words_[1:]  # "Lawyer John Doe" for a lawyer tool: the name is "John Doe"
             value = " ".join(words_)
             if all(lang.stem(w.lower()) in tool_vocab for w in words_):
@@ -935,8 +944,9 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
         if slot.role == "country" and isinstance(value, str) and value.lower() in gz.DEMONYMS:
             value = gz.DEMONYMS[value.lower()]  # "German history" for a country: Germany
             base += 1.0
-        named_after = m.kind in ("name", "place") and len(m.text.split()) > 1 and lang.matches_any(
-            lang.stem(m.text.split()[-1].lower()), slot.keys)
+        named_after = m.kind in ("name", "place") and len(m.text.split()) > 1 and (lang.matches_any(
+            lang.stem(m.text.split()[-1].lower()), slot.keys) or re.match(r"\w+ of ", m.text) is not None and
+            lang.matches_any(lang.stem(m.text.split()[0].lower()), slot.keys))  # "Battle of Stalingrad" for battle
         if named_after:
             base += 2.5  # "Premier League" for league, "Plaza Hotel" for hotel_name: the name says what it is
             own = [lang.stem(w) for w in lang.split_identifier(slot.name)]
@@ -1047,8 +1057,8 @@ def _example_form(slot: Slot, value: str) -> str:
     """``value`` written the way the description's examples write it ("tablespoons" -> 'tablespoon', "mile" -> 'miles')."""
     key = _singular(value)
     for ex in slot.examples:
-        if ex != value and _singular(ex) == key:
-            return ex
+        if ex != value and (_singular(ex) == key or value.lower() in _SYNONYMS.get(ex.lower(), ())):
+            return ex  # the same word, or a way to say it ("public transportation" for 'transit')
     return value
 
 

@@ -40,7 +40,7 @@ from . import language as lang
 from . import purpose
 from . import unit_enums
 from .answer import compose_answer, error_of
-from .arguments import Evidence, LOCATION_HINTS, fill_arguments
+from .arguments import Evidence, LOCATION_HINTS, fill_arguments, slots_of
 from .reading import read
 from .wire import ChatRequest, ToolSpec
 
@@ -387,11 +387,19 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
     return [(t, s, m) for t, s, m, _, _ in scored]
 
 
-def _best(ranked: list[tuple[ToolSpec, float, list[str]]], distinct: dict[str, float]
+def _best(ranked: list[tuple[ToolSpec, float, list[str]]], distinct: dict[str, float], text: str = ""
           ) -> tuple[ToolSpec, float, list[str]]:
-    """The chosen tool: the top score, and among equal scores the one whose words the others share least."""
+    """The chosen tool: the top score; among equal scores the one with a place for the dates the request
+    gives ("the rate *at January 1, 2022*": the tool that takes a date), then the one whose words the
+    others share least."""
     top = [r for r in ranked if r[1] == ranked[0][1]]
-    return max(top, key=lambda r: (distinct.get(r[0].name, 0.0), -top.index(r)))
+    dates = len(top) > 1 and any(m.kind == "date" for m in read(text).mentions)
+    return max(top, key=lambda r: (_takes_a_date(r[0]) if dates else 0, distinct.get(r[0].name, 0.0), -top.index(r)))
+
+
+def _takes_a_date(tool: ToolSpec) -> int:
+    """1 when one of the tool's parameters is a date."""
+    return int(any(s.role == "date" for s in slots_of(tool.parameters)))
 
 
 # --------------------------------------------------------------------------- planning
@@ -769,7 +777,7 @@ def plan_calls(text: str, tools: list[ToolSpec]
             if best[1] >= THRESHOLD:
                 picks.append((best[0], clause))
     if len({t.name for t, _ in picks}) <= 1:
-        picks = [(_best(ranked, distinct)[0], text)]
+        picks = [(_best(ranked, distinct, text)[0], text)]
     calls: list[PlannedCall] = []
     for index, (tool, clause) in enumerate(picks):
         earlier = any(not c.from_results for c in calls)  # something before it produces results

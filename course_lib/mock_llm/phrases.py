@@ -37,7 +37,7 @@ FUNCTION_WORDS = PREPOSITIONS | frozenset("""a an the this that these those my o
     what's whats who's it's its that's there's here's let's lets i'm i'd i'll i've you're we're they're don't
     doesn't isn't aren't won't can't there here also just only very really too much many more most less least
     such same other another own again ever even still yet already now currently right today tonight
-    s t""".split())
+    out up off s t""".split())
 
 #: Verbs a request uses to ask (and their forms): never part of a value.
 VERBS = frozenset("""find finds finding found get gets getting got give gives giving gave show shows showing tell tells

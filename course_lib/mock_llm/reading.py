@@ -683,7 +683,8 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
             continue
         cap = word[:1].isupper() and not word.isdigit()
         if not cap or word.lower().strip(".") in _NOT_NAMES and (sentence_start or word.lower() in ("i", "i'm")):
-            sentence_start = sentence_start and not word[:1].isalnum()
+            # "...the pricing. Can you": a word that ends its sentence starts the next one
+            sentence_start = sentence_start and not word[:1].isalnum() or _ends_sentence(word)
             i += 1
             continue
         j = i
@@ -718,9 +719,14 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
             end = start + len(phrase)
             if not any(a < end and start < b for a, b in taken):
                 out.append(Mention("name", phrase, phrase, start, end))
-        sentence_start = False
+        sentence_start = _ends_sentence(tokens[end_tok][0])  # "in Hilton New York. Can you...": a new sentence
         i = end_tok + 1
     return out
+
+
+def _ends_sentence(word: str) -> bool:
+    return word.endswith(".") and len(word) > 2 and word.lower() not in _HONORIFICS and not re.fullmatch(
+        r"(?:[A-Za-z]\.)+|(?:Inc|Ltd|Co|Jr|Sr|St|Mt|vs|etc)\.", word)
 
 
 def _places(text: str) -> list[Mention]:
