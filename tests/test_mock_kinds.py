@@ -648,3 +648,44 @@ def test_a_name_whose_head_names_the_argument_keeps_its_head():
     siege = tool("siege_details", "Details of a historical siege", obj(["siege"], siege=S))
     got, _ = calls("Who took part in the Siege of Vienna?", siege)
     assert got == [("siege_details", {"siege": "Siege of Vienna"})]
+
+
+def test_a_city_and_state_format_keeps_what_the_user_wrote_or_adds_the_state():
+    venue = tool("find_gig", "Find a gig in a city", obj(["location"], location={
+        "type": "string", "description": "The city. In the format City, State."}))
+    got, _ = calls("Find a gig in Denver", venue)
+    assert got[0][1]["location"] in ("Denver, CO", "Denver, Colorado")
+    got, _ = calls("Find a gig in Austin, TX", venue)
+    assert got[0][1]["location"] == "Austin, TX"
+
+
+def test_an_owners_name_before_the_arguments_noun_fills_it():
+    rank = tool("squad_ranking", "World ranking of a national squad", obj(
+        ["team_name", "year"], team_name={"type": "string", "description": "The name of the team"}, year=INT))
+    got, _ = calls("What was the world ranking of Brazil's women football team in 2019?", rank)
+    assert got == [("squad_ranking", {"team_name": "Brazil", "year": 2019})]
+    art = tool("artwork_price", "Price of an artwork", obj(["artwork_name", "artist"], artwork_name=S, artist=S))
+    got, _ = calls("Find the price of Monet's painting 'Water Lilies'", art)
+    assert got == [("artwork_price", {"artwork_name": "Water Lilies", "artist": "Monet"})]
+
+
+def test_options_named_as_identifiers_in_the_description():
+    deck = tool("card_odds", "Odds of drawing a suit", obj(["suit", "deck_type"], suit=S, deck_type={
+        "type": "string", "description": "Type of deck: standard deck has 52 cards, with_jokers deck has 54.",
+        "default": "standard"}))
+    got, _ = calls("What are the odds of drawing a spade from a deck with jokers?", deck)
+    assert got[0][1]["deck_type"] == "with_jokers"
+
+
+def test_an_x_of_y_name_is_kept_whole_when_its_head_names_the_argument():
+    who = tool("who_discovered", "The scientist credited for a discovery or law", obj(
+        ["discovery"], discovery={"type": "string", "description": "The scientific discovery or law."}))
+    got, _ = calls("Which scientist is credited for the law of universal gravitation?", who)
+    assert got == [("who_discovered", {"discovery": "law of universal gravitation"})]
+
+
+def test_a_flag_word_before_a_phrase_is_no_noun_of_the_tool():
+    brands = tool("best_brands", "Top brands for a product", obj(
+        ["product"], product=S, organic={"type": "boolean", "description": "Organic only"}))
+    got, _ = calls("Find the best organic apples brands", brands)
+    assert got == [("best_brands", {"product": "apples", "organic": True})]

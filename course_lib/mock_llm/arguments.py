@@ -356,6 +356,13 @@ def _dims(words: list[str], desc: str) -> frozenset[str]:
     return frozenset(dims)
 
 
+def _identifier_options(desc: str, default: Any) -> tuple[str, ...]:
+    """Options a description names as identifiers: "normal deck includes joker, without_joker deck excludes it"."""
+    names = re.findall(r"\b[a-z]+(?:_[a-z]+)+\b", desc)
+    vals = ([default] if isinstance(default, str) and default else []) + names
+    return tuple(dict.fromkeys(vals)) if names and len(set(vals)) >= 2 else ()
+
+
 def _quoted_options(desc: str) -> tuple[str, ...]:
     """Options a description lists in quotes: "Can be 'melting', 'freezing' or 'boiling'"."""
     opts = re.findall(r"'([^']{1,40})'|\"([^\"]{1,40})\"", desc)
@@ -394,7 +401,7 @@ def make_slot(name: str, spec_json: str, required: bool, index: int) -> Slot:
         item_kind = _kind_of(items)
         options = tuple(items.get("enum") or ()) or _quoted_options(str(items.get("description", "")) + " " + desc)
     elif kind == "string" and not options:
-        options = _quoted_options(desc)
+        options = _quoted_options(desc) or _identifier_options(desc, spec.get("default"))
     role = _role(name, desc, kind)
     if kind == "array" and role in ("city", "place", "country", "state", "person", "org", "title"):
         pass
@@ -729,9 +736,11 @@ def _place_value(slot: Slot, m: Mention) -> str:
         return state or name
     if slot.role == "country" and state and state in gz.COUNTRIES:
         return state
-    wants_state = re.search(r"\b(?:city and state|city, state|format (?:it )?as city,? state|[A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z]{2}\b)",
-                            desc)
-    if wants_state and gz.place_kind(name) == "city":
+    wants_state = re.search(r"\b(?:(?i:city and state|city, state|format (?:it )?as city,? state)|"
+                            r"[A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z]{2}\b)", desc)
+    if wants_state and slot.role == "place" and m.get("as_written") and "," in m.get("as_written"):
+        return m.get("as_written")  # "Boston, MA" is already a city and its state
+    if wants_state and gz.place_kind(name) == "city" and "," not in name:  # "Washington, D.C." is complete
         code = gz.state_code(state) if state else gz.city_state(name)
         if code:
             full = re.search(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z][a-z]{3,}\b", desc) and not re.search(
@@ -941,6 +950,10 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 value.lower() == ex.lower() for ex in slot.examples):
             base += 3.5  # "a Yamaha flute" for a brand whose description shows 'Yamaha'
             rule = "example in the description"
+        if m.kind in ("name", "place") and role in ("org", "person", "city", "place", "country", "state"):
+            owner = re.match(r"['’]s\s+(?:[a-z]+\s+){0,2}([a-z]+)", reading.text[m.end:])
+            if owner and lang.matches_any(lang.stem(owner.group(1)), slot.keys):
+                base += 2.0  # "Germany's men soccer team" for team_name: the owner names the team
         if slot.role == "country" and isinstance(value, str) and value.lower() in gz.DEMONYMS:
             value = gz.DEMONYMS[value.lower()]  # "German history" for a country: Germany
             base += 1.0
@@ -1118,7 +1131,8 @@ def _example_hit(slot: Slot, phrase: str) -> str | None:
 
 
 def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], offset: int,
-                       tool_vocab_all: frozenset[str] = frozenset()) -> list[tuple[float, Any, int, Evidence]]:
+                       tool_vocab_all: frozenset[str] = frozenset(), flags: frozenset[str] = frozenset()
+                       ) -> list[tuple[float, Any, int, Evidence]]:
     out = []
     slot_words = " ".join(sorted(slot.keys | slot.desc_keys))
     for j, m in enumerate(phrases):
@@ -1161,13 +1175,18 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
             base -= 0.4 * (len(content) - 3)
         if m.get("joined"):
             base += 0.2 if slot.role in ("title", "free", "query", "text") else -0.5
+            if lang.matches_any(lang.stem(pw[0]), slot.keys | slot.desc_keys):
+                base += 1.0  # "the theory of evolution" for "a discovery or theory": the whole name
         if slot.role in ("expr", "date", "time", "email", "path", "unit", "currency", "id", "city", "state",
                          "country"):
             base -= 2.5  # common words are not a city, a date or an id: better to ask
         elif slot.role == "place":
             base -= 1.0 if ctx or prep in ("in", "at", "near", "around", "from", "to") else 2.0
-        if m.get("after_tool"):
-            base -= 1.5  # "the Mohs scale": the tool's own noun phrase goes on, no new value
+        before = re.search(r"([A-Za-z]+)\W*$", reading.text[:m.start])
+        if m.get("after_tool") and not (head and before and lang.stem(before.group(1).lower()) in flags):
+            # "the Mohs scale": the tool's own noun phrase goes on, no new value ("organic [bananas] brands":
+            # a flag's word before it is no noun of the tool)
+            base -= 1.5
         if not slot.required and ctx < 1.0 and rule == "words":
             base = min(base, 1.5)  # an optional value needs words that point at it
         out.append((base, value, offset + j if member < 0 else -1 - member, Evidence(rule, words if ctx else m.text)))
@@ -1474,6 +1493,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     num_slots = [s for s in slots if s.kind in ("integer", "number")]
     slot_names = frozenset(s.name.lower() for s in slots)
     numeric_names = frozenset(s.name.lower() for s in num_slots)
+    flags = frozenset(lang.stem(w) for s in slots if s.kind == "boolean" for w in lang.split_identifier(s.name))
     derived: dict[tuple[str, int], tuple[Any, Evidence]] = {}
     unit_slots = [s for s in slots if s.kind == "enum" and unit_enums.is_unit_enum(s.options)]
     # the units the tool converts between: "42 km" is the value to convert, whatever its name suggests
@@ -1521,7 +1541,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                         for h in gz.category_members(cat, p.value)) for p in phrases]
     for s in slots:
         if s.kind == "string" and not s.options and s.role != "query":
-            for score, value, i, ev in _phrase_candidates(s, reading, phrases, len(mentions), vocab):
+            for score, value, i, ev in _phrase_candidates(s, reading, phrases, len(mentions), vocab, flags):
                 if i < 0:  # one member of a kind inside a phrase: it alone is consumed
                     cands.append((score, s, value, (i,), ev))
                     alias[i] = next(n0 + k for k, q in enumerate(phrases) if q.start <= -1 - i < q.end)
