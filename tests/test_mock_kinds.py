@@ -689,3 +689,33 @@ def test_a_flag_word_before_a_phrase_is_no_noun_of_the_tool():
         ["product"], product=S, organic={"type": "boolean", "description": "Organic only"}))
     got, _ = calls("Find the best organic apples brands", brands)
     assert got == [("best_brands", {"product": "apples", "organic": True})]
+
+
+def test_a_word_is_written_in_the_number_the_default_uses():
+    top = tool("top_athlete", "Top ranked athlete of a sport", obj(
+        ["sport"], sport=S, gender={"type": "string", "description": "Gender category", "default": "men"}))
+    got, _ = calls("Who is the top ranked athlete in woman golf?", top)
+    assert got == [("top_athlete", {"sport": "golf", "gender": "women"})]
+
+
+def test_what_the_request_asks_for_fills_a_detail_argument():
+    statue = tool("statue_details", "Details of a statue", obj(
+        ["title"], title=S, detail={"type": "string", "description": "Which detail. Default is 'general'."}))
+    got, _ = calls("Find the height of the statue with title 'The Thinker'", statue)
+    assert got == [("statue_details", {"title": "The Thinker", "detail": "height"})]
+
+
+def test_a_unit_the_description_names_points_at_its_argument():
+    song = tool("compose_song", "Compose a song", obj(
+        ["bars", "tempo"], bars={"type": "integer", "description": "The number of measures in the song."},
+        tempo={"type": "integer", "description": "The tempo in beats per minute."}))
+    got, _ = calls("Compose a song, 32 measures long, at 90 beats per minute.", song)
+    assert got == [("compose_song", {"bars": 32, "tempo": 90})]
+
+
+def test_a_measure_is_no_key_or_id():
+    scale = tool("scale_builder", "Build a scale progression in a key with a tempo", obj(
+        ["key", "tempo"], key={"type": "string", "description": "The musical key"},
+        tempo={"type": "integer", "description": "The tempo in BPM."}))
+    got, _ = calls("Build a scale progression in key of D with tempo 100 BPM", scale)
+    assert got == [("scale_builder", {"key": "D", "tempo": 100})]

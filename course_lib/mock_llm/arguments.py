@@ -545,6 +545,8 @@ def _context_score(slot: Slot, reading: Reading, m: Mention, vocab: frozenset[st
     if m.kind == "number" and m.unit and (not m.dim and lang.matches_any(lang.stem(m.unit), slot.keys) or m.dim and any(
             lang.matches_any(lang.stem(w), slot.keys) for w in re.findall(r"[A-Za-z]{4,}", m.text))):
         score = max(score, 3.0)  # "3 bedrooms", "500 calories" for max_calories
+    elif m.kind == "number" and m.unit and not m.dim and lang.stem(m.unit) in slot.desc_keys - vocab:
+        score = max(score, 2.5)  # "16 measures" for a length "in measures": the description names the unit
     score = max(score, 2.4 * _word_hits(right, slot.keys))
     desc_keys = slot.desc_keys - vocab if vocab else slot.desc_keys  # the tool's own words name no slot
     if score == 0 and desc_keys:
@@ -876,6 +878,8 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             if m.unit and not m.dim and lang.matches_any(lang.stem(m.unit), tool_vocab) and not lang.matches_any(
                     lang.stem(m.unit), slot.keys):
                 continue  # "four chords": a count of something the tool names, no id or text
+            if role == "id" and m.unit and not m.dim and not lang.matches_any(lang.stem(m.unit), slot.keys):
+                continue  # "80 BPM" is a measure, no id or key
             if role == "id" or ctx >= 2.0 and not m.unit:
                 base += 1.0 if role == "id" else 0.0
                 value = m.text.strip() if m.get("int") else str(m.value)
@@ -1058,8 +1062,14 @@ def _as_described(slot: Slot, value: str, filled: dict) -> str:
     return value
 
 
+_IRREGULAR = {"men": "man", "women": "woman", "children": "child", "people": "person", "feet": "foot", "teeth": "tooth",
+              "mice": "mouse", "geese": "goose"}
+
+
 def _singular(word: str) -> str:
     low = word.lower().strip()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
     for suffix, repl in (("ies", "y"), ("oes", "o"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
         if low.endswith(suffix) and len(low) > len(suffix) + 1 and not low.endswith("ss"):
             return low[: len(low) - len(suffix)] + repl
@@ -1069,9 +1079,12 @@ def _singular(word: str) -> str:
 def _example_form(slot: Slot, value: str) -> str:
     """``value`` written the way the description's examples write it ("tablespoons" -> 'tablespoon', "mile" -> 'miles')."""
     key = _singular(value)
-    for ex in slot.examples:
+    default = slot.spec.get("default")
+    for ex in slot.examples + ((default,) if isinstance(default, str) and default else ()):
         if ex != value and (_singular(ex) == key or value.lower() in _SYNONYMS.get(ex.lower(), ())):
             return ex  # the same word, or a way to say it ("public transportation" for 'transit')
+    if isinstance(default, str) and default.lower() in _IRREGULAR and value.lower() in _IRREGULAR.values():
+        return next(p for p, sg in _IRREGULAR.items() if sg == value.lower())  # default 'men': "woman" -> "women"
     return value
 
 
@@ -1466,6 +1479,19 @@ def fill_arguments(parameters: dict, text: str, root: dict | None = None, *,
     return _fill(parameters, read(text), 0, tool_words, root or parameters)
 
 
+#: Parameters that name which aspect of a thing to return ("Find the *size* of the sculpture").
+_ASPECT_NAMES = frozenset({"detail", "details", "stat", "stats", "statistic", "attribute", "metric", "aspect",
+                           "property", "info", "information"})
+
+
+def _asked_aspect(text: str, vocab: frozenset[str]) -> str:
+    """The words of what a request asks for ("What's the power rating for...": "power rating"), if new words."""
+    from .purpose import target_words
+
+    words = [w for w in target_words(text) if w not in phrases_mod.FRAMING and lang.stem(w) not in vocab]
+    return " ".join(words[:3]) if words and len(words) <= 3 else ""
+
+
 #: "in the format of YYYY", "as DD/MM/YYYY", "HH:mm": a date or time pattern written out.
 _FORMAT_RX = re.compile(r"(?<![\w])(?:YYYY|YY|MM|DD|HH|hh|mm|ss)(?:[-/.: ](?:YYYY|YY|MM|DD|HH|hh|mm|ss))*(?![\w])")
 
@@ -1555,6 +1581,9 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     continue  # read as a mention or inside a phrase already
                 ctx, words = _context_score(s, reading, Mention("phrase", word, word, a, b), vocab)
                 cands.append((0.3 + ctx + 4.0, s, word, (-1 - a,), Evidence(s.category, words if ctx else word)))
+        if s.kind == "string" and not s.options and set(lang.split_identifier(s.name)) <= _ASPECT_NAMES and (
+                asked := _asked_aspect(reading.text, vocab)):
+            cands.append((3.0, s, asked, (), Evidence("what is asked for", asked)))
         if s.kind == "string" and s.keys & _TASK_KEYS and (todo := _TODO_RX.search(reading.text)):
             what = todo.group(1).strip(" .!?")
             cands.append((4.5, s, what, (), Evidence("the thing to do", todo.group(0).strip(" .!?"))))
@@ -1630,7 +1659,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     for s in slots:
         if s.name in filled:
             value, ev, score, idx = filled[s.name]
-            if s.examples and isinstance(value, str):
+            if (s.examples or isinstance(s.spec.get("default"), str)) and isinstance(value, str):
                 value = _example_form(s, value)
             if isinstance(value, str) and s.kind == "string":
                 value = _as_described(s, value, filled)
@@ -1702,6 +1731,10 @@ def _threshold(s: Slot, ev: Evidence) -> float:
     return 0.25 if s.required and not s.nullable else (2.0 if s.kind in ("integer", "number") else 2.2)
 
 
+def _has_default(s: Slot) -> bool:
+    return s.spec.get("default") is not None or described_default(s) is not None
+
+
 def _give_required(slots: list[Slot], cands: list, filled: dict, taken: set[int]) -> None:
     """A required slot left empty takes its best value back from the slot that holds it.
 
@@ -1727,7 +1760,7 @@ def _give_required(slots: list[Slot], cands: list, filled: dict, taken: set[int]
             free = taken - set(held[3])
             alt = next((c for c in cands if c[1] is h and c[3] and not set(c[3]) & (free | set(idx))
                         and c[0] >= _threshold(h, c[4])), None)
-            has_default = h.spec.get("default") is not None or described_default(h) is not None
+            has_default = _has_default(h)
             if alt is None and (h.required and not h.nullable or held[2] > score + 0.5 and not has_default):
                 continue  # the holder needs it more (an optional one with a default can do without)
             del filled[h.name]
