@@ -719,3 +719,34 @@ def test_a_measure_is_no_key_or_id():
         tempo={"type": "integer", "description": "The tempo in BPM."}))
     got, _ = calls("Build a scale progression in key of D with tempo 100 BPM", scale)
     assert got == [("scale_builder", {"key": "D", "tempo": 100})]
+
+
+def test_values_said_in_the_order_their_names_were():
+    box = tool("box_area", "Area of a rectangle", obj(["width", "length"], width=INT, length=INT))
+    got, _ = calls("Area of a rectangle given its length and width as 9cm and 4cm", box)
+    assert got == [("box_area", {"length": 9, "width": 4})]
+
+
+def test_a_by_b_gives_the_first_extent_first():
+    wall = tool("tiles_needed", "Tiles needed to cover a wall", obj(
+        ["tile_area", "length", "height"], tile_area=INT, length=INT, height=INT))
+    got, _ = calls("How many tiles for a wall of 14 feet by 8 feet with tiles covering 2 square feet each?", wall)
+    assert got[0][1]["length"] == 14 and got[0][1]["height"] == 8
+
+
+@pytest.mark.parametrize("text, key", [("What key signature does F# minor have?", "F#"),
+                                       ("What is the key signature of B flat major?", "Bb"),
+                                       ("Key signature for D sharp minor, please", "D#")])
+def test_a_musical_key_keeps_its_accidental(text, key):
+    sig = tool("key_signature", "Key signature of a musical key", obj(
+        ["key"], key={"type": "string", "description": "The musical key, e.g. 'C'"},
+        mode={"type": "string", "description": "major or minor. Default 'major'."}))
+    got, _ = calls(text, sig)
+    assert got[0][1]["key"] == key
+
+
+def test_a_scale_argument_keeps_its_mode():
+    mix = tool("mix_track", "Create a mix track from a scale", obj(
+        ["scale"], scale={"type": "string", "description": "The musical scale"}))
+    got, _ = calls("Create a mix track using notes of the G minor scale", mix)
+    assert got == [("mix_track", {"scale": "G Minor"})]

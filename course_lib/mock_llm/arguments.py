@@ -986,6 +986,42 @@ def _option_meanings(desc: str) -> tuple[tuple[str, str], ...]:
     return tuple((m.group(1), m.group(2)) for m in _EXPLAINED.finditer(desc))
 
 
+_NUM_TOKEN = r"[-−]?\d[\d,]*(?:\.\d+)?"
+_RESPECTIVE = re.compile(rf"\b([A-Za-z]+)\s+and\s+([A-Za-z]+)\s+(?:as|are|of|being|were|is|=|:)\s+(?:the\s+)?"
+                         rf"({_NUM_TOKEN})\s*[A-Za-z°%]*\s+and\s+({_NUM_TOKEN})", re.I)
+_BY = re.compile(rf"({_NUM_TOKEN})\s*[A-Za-z.°]*\s*(?:by|x|×)\s*({_NUM_TOKEN})", re.I)
+_EXTENTS = ("length", "width", "height", "depth")
+
+
+def _said_in_pairs(slots: list[Slot], filled: dict, mentions: list[Mention], text: str) -> None:
+    """Values said in the order their names were: "its base and height as 6cm and 10cm" (base 6, height 10),
+    and "30 feet by 12 feet" for a length and a height (the first extent named first)."""
+    numeric = [s for s in slots if s.kind in ("integer", "number")]
+    if len(numeric) < 2:
+        return
+
+    def at(pos: int) -> int | None:
+        return next((i for i, m in enumerate(mentions) if m.kind == "number" and m.start <= pos < m.end), None)
+
+    def put(s: Slot, i: int | None, why: str) -> None:
+        if i is not None:
+            filled[s.name] = (_number_value(s, mentions[i]), Evidence(why, mentions[i].text.strip()), 4.0, (i,))
+
+    for m in _RESPECTIVE.finditer(text):
+        first = [s for s in numeric if lang.matches_any(lang.stem(m.group(1).lower()), s.keys)]
+        second = [s for s in numeric if lang.matches_any(lang.stem(m.group(2).lower()), s.keys)]
+        if len(first) == 1 and len(second) == 1 and first[0] is not second[0]:
+            put(first[0], at(m.start(3)), "respectively")
+            put(second[0], at(m.start(4)), "respectively")
+    extents = sorted((s for s in numeric if any(e in lang.split_identifier(s.name) for e in _EXTENTS)),
+                     key=lambda s: next(k for k, e in enumerate(_EXTENTS) if e in lang.split_identifier(s.name)))
+    if len(extents) == 2:
+        m = _BY.search(text)
+        if m:
+            put(extents[0], at(m.start(1)), "A by B")
+            put(extents[1], at(m.start(2)), "A by B")
+
+
 def _numbered_in_order(slots: list[Slot], filled: dict, mentions: list[Mention]) -> None:
     """"Mix yellow and blue": ``color1``/``color2`` (or ``a1``/``a2``) take their values in the order the text says them."""
     families: dict[str, list[Slot]] = {}
@@ -1479,6 +1515,12 @@ def fill_arguments(parameters: dict, text: str, root: dict | None = None, *,
     return _fill(parameters, read(text), 0, tool_words, root or parameters)
 
 
+_NOTE_SLOTS = frozenset({"key", "note", "scale", "tonic", "root"})
+#: "C sharp major", "F# minor", "B flat", "in C key": a musical key (capital letter, then an accidental or a mode).
+_MUSICAL_KEY = re.compile(r"(?<![\w#])([A-G])(?:\s*(#|♯|sharp|♭|flat)|(?=\s+(?:major|minor|key|scale)\b))"
+                          r"(?:\s+(major|minor))?(?![\w#])")
+_ACCIDENTAL = {"#": "#", "♯": "#", "sharp": "#", "♭": "b", "flat": "b"}
+
 #: Parameters that name which aspect of a thing to return ("Find the *size* of the sculpture").
 _ASPECT_NAMES = frozenset({"detail", "details", "stat", "stats", "statistic", "attribute", "metric", "aspect",
                            "property", "info", "information"})
@@ -1581,6 +1623,14 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     continue  # read as a mention or inside a phrase already
                 ctx, words = _context_score(s, reading, Mention("phrase", word, word, a, b), vocab)
                 cands.append((0.3 + ctx + 4.0, s, word, (-1 - a,), Evidence(s.category, words if ctx else word)))
+        if s.kind == "string" and not s.options and set(lang.split_identifier(s.name)) & _NOTE_SLOTS and (
+                note := _MUSICAL_KEY.search(reading.text)):
+            # "C sharp major", "in C# minor": a note and its accidental; a scale keeps its mode ("C Major")
+            value = note.group(1).upper() + _ACCIDENTAL.get((note.group(2) or "").lower(), "")
+            if "scale" in lang.split_identifier(s.name) and "type" not in lang.split_identifier(s.name) and note.group(3):
+                value += " " + note.group(3).capitalize()
+            within = tuple(i for i, m in enumerate(mentions) if note.start() <= m.start < note.end())
+            cands.append((6.0, s, value, within, Evidence("musical key", note.group(0))))
         if s.kind == "string" and not s.options and set(lang.split_identifier(s.name)) <= _ASPECT_NAMES and (
                 asked := _asked_aspect(reading.text, vocab)):
             cands.append((3.0, s, asked, (), Evidence("what is asked for", asked)))
@@ -1655,6 +1705,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         filled[s.name] = (value, Evidence("best reading: " + ev.rule, ev.words), score, idx)
         taken.update(idx)
     _numbered_in_order(slots, filled, all_mentions)
+    _said_in_pairs(slots, filled, mentions, reading.text)
     _prefer_codes(slots, filled)
     for s in slots:
         if s.name in filled:
