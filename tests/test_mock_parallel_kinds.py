@@ -274,3 +274,15 @@ def test_an_option_named_once_per_subject_goes_with_its_subject():
                       mode={"type": "string", "enum": ["gentle", "strong"], "description": "Washing mode"}))
     got = calls("Run the washer for 30 minutes in gentle mode and 60 minutes in strong mode.", washer)
     assert got == [("run_washer", {"minutes": 30, "mode": "gentle"}), ("run_washer", {"minutes": 60, "mode": "strong"})]
+
+
+def test_a_trailing_considering_both_asks_every_leg_both_ways():
+    drive = tool("drive_time", "Driving time between two cities",
+                 obj(["start", "end"], start=s("Start city"), end=s("End city"),
+                     route={"type": "string", "enum": ["fastest", "scenic"], "description": "Route preference"}))
+    got = calls("What is the driving time from Boston to Albany, and then from Albany to Buffalo, considering both "
+                "the fastest and scenic routes?", drive)
+    assert got == [("drive_time", {"start": "Boston", "end": "Albany", "route": "fastest"}),
+                   ("drive_time", {"start": "Boston", "end": "Albany", "route": "scenic"}),
+                   ("drive_time", {"start": "Albany", "end": "Buffalo", "route": "fastest"}),
+                   ("drive_time", {"start": "Albany", "end": "Buffalo", "route": "scenic"})]
