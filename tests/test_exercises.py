@@ -64,6 +64,7 @@ def test_generated_exercises_are_clean_notebooks(pristine):
 
 def _git(root, *args):
     subprocess.run(["git", "-C", str(root), "-c", "user.name=test", "-c", "user.email=test@example.invalid",
+                    "-c", "commit.gpgsign=false",
                     *args], check=True, capture_output=True)
 
 

@@ -76,12 +76,12 @@ def _rejected_by_schema(input_schema: dict, result: Any) -> tuple[bool, str]:
     text = " ".join(getattr(c, "text", "") or "" for c in result.content or [])
     maximum = ((input_schema or {}).get("properties", {}).get("limit") or {}).get("maximum")
     if not result.is_error:
-        return False, ("A limit above 20 must fail validation: use `Annotated[int, Field(ge=1, le=20)]`, not a "
-                       "plain `int`.")
+        return False, ("A limit above 20 must fail validation: use `Field(ge=1, le=20)`, not a plain `int` "
+                       "(`limit: Annotated[int, Field(ge=1, le=20)] = 5`).")
     if maximum != 20:
         return False, ("The 500 was refused, but by `find_pages` inside your tool (the call got through: the SDK "
-                       f"answered {text[:80]!r}), not by the tool's schema. Declare the bound with "
-                       "`limit: Annotated[int, Field(ge=1, le=20)] = 5`: the SDK then rejects 500 before your code "
+                       f"answered {text[:80]!r}), not by the tool's schema: use `Field(ge=1, le=20)`, not a plain "
+                       "`int`, i.e. `limit: Annotated[int, Field(ge=1, le=20)] = 5`: the SDK then rejects 500 before your code "
                        "runs, and `tools/list` shows the model the limit (`maximum: 20`).")
     if text.strip() == "Error executing tool search_wiki":  # the SDK's wrapper for an exception *in* the tool
         return False, ("`inputSchema` declares `maximum: 20`, yet the 500 reached your tool's code, which raised: "
