@@ -163,3 +163,59 @@ def test_a_negated_detail_that_names_no_tool_stays_an_argument(client):
 def test_a_country_is_no_city(client, text):
     reply = calls(client, text, [WEATHER])
     assert isinstance(reply, str) and "city" in reply
+
+
+# --------------------------------------------------------------------------- forced calls
+@pytest.mark.parametrize("tools", [[WEATHER], [FLIGHT], [CONVERT, WEATHER]])
+def test_a_forced_call_never_lacks_a_required_argument(client, tools):
+    (name, args), = calls(client, "Who wrote Hamlet?", tools, tool_choice="required")
+    tool = next(t["function"] for t in tools if t["function"]["name"] == name)
+    assert set(tool["parameters"]["required"]) <= set(args)
+    for key, value in args.items():  # every value fits its schema
+        spec = tool["parameters"]["properties"][key]
+        assert value in spec["enum"] if "enum" in spec else isinstance(value, {"string": str, "number": (int, float),
+                                                                                "integer": int}[spec["type"]])
+
+
+def test_a_named_function_forced_on_an_unrelated_request_gets_invented_arguments(client):
+    got = calls(client, "hello there", [WEATHER], tool_choice={"type": "function", "function": {"name": "get_weather"}})
+    assert got == [("get_weather", {"city": "London"})]
+
+
+# --------------------------------------------------------------------------- final answers
+def answer(client, text: str, tools: list[dict], result: dict | str) -> str:
+    """The final answer after the first call's result comes back."""
+    messages = [{"role": "user", "content": text}]
+    first = client.chat.completions.create(model="mock", messages=messages, tools=tools).choices[0].message
+    messages.append(first.model_dump(exclude_none=True))
+    for c in first.tool_calls:
+        messages.append({"role": "tool", "tool_call_id": c.id,
+                         "content": result if isinstance(result, str) else json.dumps(result)})
+    return client.chat.completions.create(model="mock", messages=messages, tools=tools).choices[0].message.content
+
+
+def test_a_tool_that_does_something_is_reported_as_a_sentence_about_the_result(client):
+    got = answer(client, "Book a flight from Paris CDG to Tokyo NRT on 2025-12-01", [FLIGHT],
+                 {"status": "confirmed", "pnr": "XK42QZ", "origin": "CDG"})
+    assert got == "Your flight from CDG to NRT on 2025-12-01 is confirmed (PNR XK42QZ)."
+
+
+def test_a_conversion_names_both_quantities(client):
+    assert answer(client, "Convert 100 F to Celsius", [CONVERT], {"value": 37.7777778}) == "100 F is 37.78 C."
+
+
+@pytest.mark.parametrize("tool_name, verb_phrase", [("get_weather", "get the weather"),
+                                                    ("fetch_forecast", "fetch the forecast"),
+                                                    ("weather", "get weather")])
+def test_a_failure_uses_the_tool_verb_once(client, tool_name, verb_phrase):
+    tool = json.loads(json.dumps(WEATHER))
+    tool["function"]["name"] = tool_name
+    got = answer(client, "What is the weather forecast in Atlantis?", [tool], {"error": "unknown city"})
+    assert got == f"I could not {verb_phrase} for Atlantis: unknown city."
+
+
+def test_units_follow_one_convention_per_language(client):
+    assert answer(client, "Weather in Shanghai?", [WEATHER], {"temp": 28, "humidity": 65}) == \
+        "Shanghai: 28 °C, humidity 65 %."  # English: SI spacing
+    assert answer(client, "上海天气怎么样", [WEATHER], {"temp": 28, "humidity": 65}) == \
+        "上海现在 28°C，湿度 65%。"  # Chinese: no space before the symbol

@@ -6,6 +6,14 @@ argument), then every value of the result with a unit inferred from its key (``t
 -> °C, ``humidity`` -> %). A value that is not in the results never appears in the
 answer. Errors are reported as errors. Chinese questions get Chinese answers, e.g.
 ``{"temp": 28, "humidity": 65}`` for 上海 -> "上海现在 28°C，湿度 65%。" (seed 000 §2.1).
+
+Units follow one convention per language, on purpose: English answers write a space before
+a unit symbol as SI does ("28 °C", "65 %"), Chinese answers write none, as Chinese text
+commonly does ("28°C", "65%").
+
+A tool that *does* something (``book_flight``, ``create_task``) reports what happened, as a
+sentence about the result: "Your flight from CDG to NRT on 2025-12-01 is confirmed (PNR XK42QZ)."
+A conversion says what the value is in the other unit: "100 F is 37.78 C."
 """
 from __future__ import annotations
 
@@ -13,6 +21,7 @@ import json
 from typing import Any
 
 from . import language as lang
+from .phrases import VERBS
 
 _UNITS = {"temp": "°C", "temperature": "°C", "temp_c": "°C", "temperature_c": "°C", "temp_f": "°F",
           "temperature_f": "°F", "humidity": "%", "humidity_pct": "%", "chance_of_rain": "%",
@@ -81,12 +90,102 @@ def error_of(result: Any) -> str | None:
     return None
 
 
+#: Verbs of tools that change something, with the word that says it happened.
+_DONE = {"book": "booked", "reserve": "reserved", "create": "created", "add": "added", "send": "sent",
+         "schedule": "scheduled", "order": "ordered", "buy": "bought", "purchase": "purchased",
+         "cancel": "cancelled", "delete": "deleted", "remove": "removed", "update": "updated", "save": "saved",
+         "register": "registered", "submit": "submitted", "post": "posted", "publish": "published",
+         "upload": "uploaded", "transfer": "transferred", "pay": "paid", "set": "set", "assign": "assigned"}
+_FROM_KEYS = frozenset({"from", "origin", "source", "departure", "start", "src"})
+_TO_KEYS = frozenset({"to", "destination", "dest", "arrival", "target", "end"})
+_WHEN_KEYS = frozenset({"date", "day", "when", "time", "datetime"})
+_PATH_KEYS = frozenset({"path", "file", "filename", "filepath", "folder", "directory", "url"})
+_TITLE_KEYS = frozenset({"title", "name", "subject", "item", "product"})
+_OUTCOMES = frozenset({"pending", "done", "complete", "active", "ok", "success", "successful", "open"})
+
+
+def _action(name: str) -> tuple[str, str] | None:
+    """``("booked", "flight")`` for ``book_flight``: the tool's verb in the past and what it acts on."""
+    words = lang.split_identifier(name)
+    if len(words) >= 2 and words[0] in _DONE:
+        return _DONE[words[0]], " ".join(words[1:])
+    return None
+
+
+def _key_label(key: str) -> str:
+    """``pnr`` -> "PNR", ``booking_id`` -> "booking ID": how a person writes a field name."""
+    words = [w.upper() if len(w) <= 3 and w.isalpha() and w not in ("of", "to", "in", "on", "at", "by")
+             else w for w in lang.split_identifier(key)]
+    return " ".join(words)
+
+
+def _done_sentence(name: str, args: dict, result: dict) -> str | None:
+    """"Your flight from CDG to NRT on 2025-12-01 is confirmed (PNR XK42QZ).", for a tool that does something."""
+    action = _action(name)
+    if action is None:
+        return None
+    done, thing = action
+    where, said = "", set()
+    for keys, prep in ((_FROM_KEYS, "from"), (_TO_KEYS, "to"), (_WHEN_KEYS, "on")):
+        value = next((v for k, v in args.items() if set(lang.split_identifier(k)) & keys and isinstance(v, str)), None)
+        if value:
+            where += f" {prep} {value}"
+            said.add(value.lower())
+    title = next((v for k, v in args.items() if set(lang.split_identifier(k)) & _TITLE_KEYS and isinstance(v, str)
+                  and len(v) <= 60), None)
+    path = next((v for k, v in args.items() if set(lang.split_identifier(k)) & _PATH_KEYS and isinstance(v, str)), None)
+    said |= {v.lower() for v in (title, path) if v}
+    status = result.get("status")
+    # an outcome ("confirmed", "pending") says what happened; a state ("todo") is one more detail
+    outcome = status if isinstance(status, str) and (status.endswith("ed") or status in _OUTCOMES) else None
+    extras = [f"{_key_label(k)} {_fmt_value(v)}" for k, v in result.items()
+              if not (k == "status" and outcome) and v not in (None, "", [], {}) and str(v).lower() not in said]
+    tail = f" ({', '.join(extras[:4])})" if extras else ""
+    if path:  # "saved to notes/paris.md": where the thing now is
+        tail = f" {'to' if done in ('saved', 'uploaded', 'sent', 'posted', 'published', 'added') else 'at'} {path}{tail}"
+    return f"Your {thing}{' “' + title + '”' if title else ''}{where} is {outcome or done}{tail}."
+
+
+def _conversion_sentence(name: str, args: dict, result: Any) -> str | None:
+    """"100 F is 37.78 C.": a conversion's answer names both quantities."""
+    if "convert" not in lang.split_identifier(name):
+        return None
+    amount = next((v for v in args.values() if isinstance(v, (int, float)) and not isinstance(v, bool)), None)
+    units = {k: v for k, v in args.items() if isinstance(v, str)}
+    src = next((v for k, v in units.items() if set(lang.split_identifier(k)) & _FROM_KEYS), None)
+    dst = next((v for k, v in units.items() if set(lang.split_identifier(k)) & _TO_KEYS), None)
+    value = result
+    if isinstance(result, dict):
+        numbers = [v for v in result.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if len(numbers) != 1:
+            return None
+        value = numbers[0]
+        dst = next((v for k, v in result.items() if isinstance(v, str) and "unit" in k.lower()), dst)
+    if amount is None or not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    return f"{_fmt_value(amount)}{' ' + src if src else ''} is {_fmt_value(round(value, 2))}{' ' + dst if dst else ''}."
+
+
+def _failed(name: str, subject: str, err: str) -> str:
+    """"I could not get the weather for Atlantis: ...": the tool's own verb when its name starts with one."""
+    words = lang.split_identifier(name)
+    if len(words) >= 2 and (words[0] in VERBS or words[0] in _DONE):
+        what = f"{words[0]} the {' '.join(words[1:])}"
+    else:
+        what = "get " + " ".join(words)
+    return f"I could not {what} for {subject}: {err}" if subject else f"I could not {what}: {err}"
+
+
 def _describe_en(name: str, args: dict, result: Any) -> str:
     subject = _subject(name, args)
     err = error_of(result)
     if err:
-        what = " ".join(lang.split_identifier(name))
-        return f"I could not get {what} for {subject}: {err}" if subject else f"I could not get {what}: {err}"
+        return _failed(name, subject, err)
+    converted = _conversion_sentence(name, args, result)
+    if converted:
+        return converted
+    if isinstance(result, dict) and (done := _done_sentence(name, args, result)):
+        return done
     if isinstance(result, dict):
         parts = []
         for i, (k, v) in enumerate(result.items()):

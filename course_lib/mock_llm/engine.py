@@ -968,7 +968,69 @@ def decide(req: ChatRequest) -> Decision:
     return _emit(req, decision, plan, reason)
 
 
+#: What a model invents for a required string that nothing in the request gives, by the argument's role.
+_INVENTED_STRINGS = (("city", "London"), ("location", "London"), ("place", "London"), ("country", "United Kingdom"),
+                     ("email", "user@example.com"), ("url", "https://example.com"), ("date", ""))
+
+
+def invented_value(name: str, spec: dict) -> Any:
+    """A schema-valid value for a required argument the request does not give (forced ``tool_choice``).
+
+    ``tool_choice="required"`` (or a named function) obliges the model to call even when the request
+    gives no value: a real model then makes one up. The mock does so visibly and the same way every
+    time: the schema's default or first enum value, its minimum (or 1), ``False``, an empty list, an
+    object with its own required fields, the description's first example, or a common value for the
+    argument's role ("London" for a city, today's date for a date). Lesson 01 shows why forcing a call
+    on an unrelated request yields invented arguments.
+    """
+    import datetime as _dt
+
+    from .arguments import _examples
+
+    spec = spec if isinstance(spec, dict) else {}
+    if "default" in spec:
+        return spec["default"]
+    if spec.get("enum"):
+        return spec["enum"][0]
+    kind = spec.get("type")
+    kind = next((k for k in kind if k != "null"), "string") if isinstance(kind, list) else kind
+    if kind in ("integer", "number"):
+        low = spec.get("minimum", spec.get("exclusiveMinimum", 0) + 1 if "exclusiveMinimum" in spec else 1)
+        return int(low) if kind == "integer" else low
+    if kind == "boolean":
+        return False
+    if kind == "array":
+        return []
+    if kind == "object" or "properties" in spec:
+        props = spec.get("properties") or {}
+        return {k: invented_value(k, props.get(k, {})) for k in spec.get("required") or []}
+    desc = str(spec.get("description", ""))
+    examples = _examples(desc)
+    if examples:
+        return examples[0]
+    words = " ".join(lang.split_identifier(name)) + " " + desc.lower()
+    for hint, value in _INVENTED_STRINGS:
+        if re.search(rf"\b{hint}", words):
+            return value or _dt.date.today().isoformat()
+    return "unknown"
+
+
+def _invent_missing(req: ChatRequest, calls: list[PlannedCall]) -> None:
+    """A forced call never goes out without its required arguments: fill them as a model would."""
+    for call in calls:
+        if not call.missing:
+            continue
+        tool = req.tool(call.name)
+        props = (tool.parameters.get("properties") or {}) if tool else {}
+        for m in call.missing:
+            call.arguments[m] = invented_value(m, props.get(m, {}))
+            call.evidence[m] = Evidence("invented: tool_choice forces a call", "not in the request")
+        call.missing = []
+
+
 def _emit(req: ChatRequest, decision: Decision, calls: list[PlannedCall], reason: str) -> Decision:
+    if req.tool_choice != "auto":
+        _invent_missing(req, calls)
     decision.tool_calls = calls if req.parallel_tool_calls else calls[:1]
     decision.reason = reason + ("" if req.parallel_tool_calls or len(calls) <= 1 else
                                 f"; parallel_tool_calls=false: 1 of {len(calls)} calls now")
