@@ -750,3 +750,20 @@ def test_a_scale_argument_keeps_its_mode():
         ["scale"], scale={"type": "string", "description": "The musical scale"}))
     got, _ = calls("Create a mix track using notes of the G minor scale", mix)
     assert got == [("mix_track", {"scale": "G Minor"})]
+
+
+def test_an_end_date_is_the_start_plus_the_stay():
+    inn = tool("inn_booking", "Book a room at an inn", obj(
+        ["inn", "start_date", "end_date"], inn=S, start_date={"type": "string", "description": "YYYY-MM-DD"},
+        end_date={"type": "string", "description": "YYYY-MM-DD"}))
+    got, _ = calls("Book a room at the Swan Inn for 4 nights starting from 28th February 2024", inn)
+    assert got == [("inn_booking", {"inn": "Swan Inn", "start_date": "2024-02-28", "end_date": "2024-03-03"})]
+
+
+def test_the_single_best_thing_asked_for_is_a_count_of_one():
+    cafes = tool("top_cafes", "Find the top rated cafes in a city", obj(
+        ["city"], city=S, top_n={"type": "integer", "description": "How many cafes. Default is 5"}))
+    got, _ = calls("Find the best rated cafe in Lisbon", cafes)
+    assert got == [("top_cafes", {"city": "Lisbon", "top_n": 1})]
+    got, _ = calls("Find the best rated cafes in Lisbon", cafes)
+    assert got == [("top_cafes", {"city": "Lisbon"})]

@@ -1694,6 +1694,9 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         filled[s.name] = (value, ev, score, idx)
         taken.update(idx)
     _give_required(slots, cands, filled, taken)
+    if depth == 0:
+        _end_from_length(slots, filled, mentions, reading.text)
+        _one_for_a_superlative(slots, filled, reading.text, vocab)
     # A required value nothing points at: a model still calls, with its best reading of the
     # text, when the text holds something of the right type that no other argument took.
     # Only when nothing is left does it ask (lesson 02: "What's the weather like?" -> asks).
@@ -1780,6 +1783,50 @@ def _threshold(s: Slot, ev: Evidence) -> float:
     if ev.rule == "words" and s.required:
         return 0.8  # a free-text value with nothing pointing at it: better to ask
     return 0.25 if s.required and not s.nullable else (2.0 if s.kind in ("integer", "number") else 2.2)
+
+
+_STAY = re.compile(r"\bfor\s+(\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|fourteen)\s+(nights?|days?|weeks?)\b",
+                   re.I)
+_SMALL = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+          "ten": 10, "fourteen": 14}
+
+
+def _end_from_length(slots: list[Slot], filled: dict, mentions: list[Mention], text: str) -> None:
+    """"3 nights starting from 1st June 2022": the end date is the start plus the stay, as a person counts it."""
+    import datetime as _dt
+
+    stay = _STAY.search(text)
+    ends = [s for s in slots if s.role == "date" and s.name not in filled and _range_side(s) == 1]
+    starts = [s for s in slots if s.role == "date" and s.name in filled and _range_side(s) == 0]
+    if not stay or len(ends) != 1 or len(starts) != 1 or not filled[starts[0].name][3] or not (
+            0 <= filled[starts[0].name][3][0] < len(mentions)):
+        return
+    m = mentions[filled[starts[0].name][3][0]]
+    if m.kind != "date" or not m.value[0]:
+        return
+    n = int(stay.group(1)) if stay.group(1).isdigit() else _SMALL[stay.group(1).lower()]
+    days = n * (7 if stay.group(2).lower().startswith("week") else 1)
+    end = _dt.date(*m.value) + _dt.timedelta(days=days)
+    shifted = Mention("date", (end.year, end.month, end.day), m.text, m.start, m.end)
+    filled[ends[0].name] = (_date_value(ends[0], shifted), Evidence("start plus the stay", stay.group(0)), 3.0, ())
+
+
+_SUPERLATIVE = re.compile(r"\bthe\s+(?:single\s+)?(?:most|highest|best|top|largest|biggest|lowest|cheapest|"
+                          r"closest|nearest|fastest|greatest|richest|tallest|oldest|newest|leading)\s+"
+                          r"((?:[a-z-]+\s+){0,2}[a-z]+)\b", re.I)
+
+
+def _one_for_a_superlative(slots: list[Slot], filled: dict, text: str, vocab: frozenset[str]) -> None:
+    """"the highest grossing bank" for a ``top_n``: one of the tool's things, so 1 (not the default list)."""
+    for s in slots:
+        if s.name in filled or not _counts_results(s):
+            continue
+        for m in _SUPERLATIVE.finditer(text):
+            # the first of the next words that names the tool's thing: singular asks for one of them
+            noun = next((w for w in m.group(1).lower().split() if lang.stem(w) in vocab), "")
+            if noun and not noun.endswith("s"):
+                filled[s.name] = (1, Evidence("one: a superlative", m.group(0)), 2.5, ())
+                return
 
 
 def _has_default(s: Slot) -> bool:
