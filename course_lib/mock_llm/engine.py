@@ -216,7 +216,7 @@ def _described_names(description: str) -> frozenset[str]:
 
 
 #: "How many ounces in 2 pounds", "how much is 100 euro in USD": a conversion asked without the word.
-_HOW_MANY_IN = re.compile(r"\bhow (?:many|much)\b|\bin\s+(?:[A-Z]{3}\b|[a-z]+s\b)|\bworth\b|\bequals?\b|等于|多少", re.I)
+_HOW_MANY_IN = re.compile(r"\b(?:[Hh]ow (?:many|much)|worth|equals?)\b|\d.*\bin\s+[A-Z]{3}\b|等于|多少")
 
 
 #: What a question word asks for: "When did X happen?" asks for a date.
