@@ -23,6 +23,8 @@ from browser_support import (CHROMIUM, CHROMIUM_ARGS, SCREENSHOT_DIR, STEP_TIMEO
 from course_lib.notebooks import ROOT
 
 PRACTICE = ROOT / "notebooks" / "interview" / "00_practice.ipynb"
+# The model answer's first heading; matched as a heading because answers and feedback quote the same words.
+ANSWER_HEADING = re.compile(r"^In one sentence\.?$")
 LEARNER = "browser-candidate"
 playwright_api = require_browser()
 
@@ -65,7 +67,7 @@ def test_flashcards_and_mock_interview_are_usable_in_jupyterlab(lab):
             card.locator("textarea").fill("The model returns tool_calls; the app runs the tool and replies "
                                           "with a role tool message carrying the tool_call_id.")
             card.locator("button", has_text="Show answer").click()
-            card.locator("text=In one sentence").wait_for()
+            card.locator("strong", has_text=ANSWER_HEADING).first.wait_for()
             card.screenshot(path=str(SCREENSHOT_DIR / "interview_flashcard.png"))
             card.locator("text=/made \\d of 5 framework points/").wait_for()  # a second widget update
             card.locator("button", has_text="I knew it").click()
@@ -86,7 +88,7 @@ def test_flashcards_and_mock_interview_are_usable_in_jupyterlab(lab):
             for i in range(5):
                 mock.locator("textarea").fill("retry with backoff and jitter, a fallback, a timeout, tool_call_id")
                 mock.locator("button", has_text="Submit").click()
-                mock.locator("text=In one sentence").wait_for()
+                mock.locator("strong", has_text=ANSWER_HEADING).first.wait_for()
                 mock.locator("button", has_text="See the score" if i == 4 else "Next question").click()
             mock.locator("text=Mock interview: 5 questions, score").wait_for()
             mock.scroll_into_view_if_needed()
