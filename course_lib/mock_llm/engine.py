@@ -410,6 +410,13 @@ def _text_of(message: dict) -> str:
     return content or ""
 
 
+def _give(call: PlannedCall, key: str, value: Any, evidence: Any) -> None:
+    """Set one argument of a planned call, with the words it came from; it is no longer missing."""
+    call.arguments[key], call.evidence[key] = value, evidence
+    if key in call.missing:
+        call.missing.remove(key)
+
+
 def split_clauses(text: str) -> list[str]:
     """Split a request into the clauses that may each need their own tool."""
     return [c.strip(" ,，") for c in _CLAUSE_SPLIT.split(text) if c and c.strip(" ,，")]
@@ -639,9 +646,7 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
             for c in calls:
                 for k, (v, e) in strong.items():
                     if k not in c.arguments:
-                        c.arguments[k], c.evidence[k] = v, e
-                        if k in c.missing:
-                            c.missing.remove(k)
+                        _give(c, k, v, e)
             continue
         clash = {k for c in last for k, (v, _) in strong.items() if k in c.arguments and c.arguments[k] != v}
         if last and clash and not _ONE_MORE.search(lead) and not _NEW_CASE.search(lead) and all(k in inherited.get(id(c), ()) for c in last for k in clash if k in c.arguments):
@@ -650,10 +655,8 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
             for c in last:
                 for k, (v, e) in strong.items():
                     if k in clash or k not in c.arguments:
-                        c.arguments[k], c.evidence[k] = v, e
+                        _give(c, k, v, e)
                         inherited.get(id(c), set()).discard(k)
-                        if k in c.missing:
-                            c.missing.remove(k)
             continue
         if last and not clash and _NEW_CASE.search(lead) and any(k not in c.arguments for c in last for k in strong):
             # "...and then what if we allow transfers?": the same call once more, with the new detail
@@ -672,9 +675,7 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
             for c in (calls if _FOR_ALL.search(seg) else last):
                 for k, (v, e) in strong.items():
                     if k not in c.arguments:
-                        c.arguments[k], c.evidence[k] = v, e
-                        if k in c.missing:
-                            c.missing.remove(k)
+                        _give(c, k, v, e)
             continue
         prev = last[-1] if last else None
         seg_calls = _combine(tool.name, sub, seg) if any(len(v) >= 2 for v in sub.spread.values()) else \
