@@ -161,6 +161,9 @@ def _check_endpoint(b: Backend, timeout: float) -> None:
     key = os.environ.get("OPENAI_API_KEY") or "not-needed"
     url = b.base_url.rstrip("/") + "/models"
     use_mock = "or unset OPENAI_BASE_URL and OPENAI_API_KEY (or set COURSE_LLM=mock) to use the offline mock."
+    if not os.environ.get("OPENAI_BASE_URL"):  # the learner may not know that a key alone picks the real API
+        use_mock = ("or, if you did not mean to use the real API (OPENAI_API_KEY alone selects it), set COURSE_LLM=mock "
+                    "or unset OPENAI_API_KEY to use the offline mock.")
     try:
         r = httpx2.get(url, headers={"Authorization": f"Bearer {key}"}, timeout=timeout)
     except httpx2.HTTPError as e:

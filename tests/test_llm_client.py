@@ -41,6 +41,14 @@ def test_a_closed_port_says_it_cannot_reach_the_endpoint(env):
         get_client(timeout=2.0)
 
 
+def test_a_key_alone_is_named_as_what_selected_the_real_api(env, monkeypatch):
+    env.setenv("OPENAI_API_KEY", "sk-test")
+    unreachable = f"http://127.0.0.1:{free_port()}/v1"  # stands in for api.openai.com: no network in tests
+    monkeypatch.setattr(llm_client, "backend", lambda: llm_client.Backend("endpoint", unreachable, "gpt-4o-mini"))
+    with pytest.raises(EndpointError, match=r"OPENAI_API_KEY alone selects it\), set COURSE_LLM=mock"):
+        get_client(timeout=2.0)
+
+
 def test_a_web_server_that_is_not_an_llm_api_is_named_as_such(env):
     app = Starlette(routes=[Route("/", lambda request: PlainTextResponse("a blog"))])
     server = start_server("test-not-an-llm", app)
