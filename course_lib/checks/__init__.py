@@ -11,10 +11,19 @@ the results without parsing text.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 CHECK_MIME = "application/vnd.course.check+json"
+
+
+def json_or_none(text: Any) -> Any:
+    """``json.loads(text)``, or None when a learner's tool message content is not JSON text (or not text)."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return None
 
 
 class CheckFailed(AssertionError):

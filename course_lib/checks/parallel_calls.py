@@ -23,7 +23,7 @@ from ..examples import get_weather
 from ..hints import Hints
 from ..mock_llm import MockLLM
 from ..resilience import ToolTimeout, call_with_timeout
-from . import CheckReport
+from . import CheckReport, json_or_none
 
 QUESTION = "What's the weather in Beijing, Shanghai, Tokyo and Paris?"
 BOUND = 10.0  # seconds
@@ -118,7 +118,7 @@ def check_parallel_calls(run_concurrently: Callable[..., Any], measure: Callable
                  f"order of `message.tool_calls` (`asyncio.gather` keeps that order). Expected ids "
                  f"{[c.id for c in calls]}, got {ids}.")
     expected = [get_weather(**json.loads(c.function.arguments)) for c in calls]
-    contents = [_json(r.get("content")) if isinstance(r, dict) else None for r in replies]
+    contents = [json_or_none(r.get("content")) if isinstance(r, dict) else None for r in replies]
     report.check("each content is the tool's result as JSON text",
                  contents == expected and all(isinstance(r, dict) and r.get("role") == "tool" for r in replies),
                  "Each message is `{\"role\": \"tool\", \"tool_call_id\": ..., \"content\": json.dumps(result)}`, "
@@ -137,7 +137,7 @@ def check_parallel_calls(run_concurrently: Callable[..., Any], measure: Callable
                                "exception and turn it into an error message "
                                f"(`json.dumps({{\"error\": str(e)}})`), so the other results still arrive ({e}).")
     if got is not None:
-        contents = [_json(r.get("content")) if isinstance(r, dict) else None for r in got]
+        contents = [json_or_none(r.get("content")) if isinstance(r, dict) else None for r in got]
         report.check("the failing call becomes an error message, the others their results",
                      len(contents) == 3 and isinstance(contents[1], dict) and "error" in contents[1]
                      and contents[0] == get_weather("Beijing") and contents[2] == get_weather("Paris"),
@@ -157,10 +157,3 @@ def check_parallel_calls(run_concurrently: Callable[..., Any], measure: Callable
                      f"{len(calls)} waves) and once with your `run_concurrently` (1 wave); your measure made "
                      f"{timing.calls} calls in {timing.waves} waves.")
     return report.finish()
-
-
-def _json(text: Any) -> Any:
-    try:
-        return json.loads(text)
-    except (TypeError, ValueError):
-        return None

@@ -15,7 +15,7 @@ from ..examples import get_weather
 from ..function_calling import as_dict
 from ..hints import Hints
 from ..mock_llm import MockLLM
-from . import CheckReport
+from . import CheckReport, json_or_none
 
 QUESTION = "What's the weather in Beijing and Shanghai?"
 
@@ -93,7 +93,7 @@ def check_tool_call_loop(answer_with_tools: Callable[[Any, str], Any]) -> CheckR
                  "Add one `{\"role\": \"tool\", \"tool_call_id\": call.id, \"content\": ...}` per call.")
     expected = {c["id"]: get_weather(**json.loads(c["function"]["arguments"])) for c in calls}
     report.check("tool contents are the real get_weather results (JSON text)",
-                 tool_msgs and all(_json(m.get("content")) == expected.get(m.get("tool_call_id")) for m in tool_msgs),
+                 tool_msgs and all(json_or_none(m.get("content")) == expected.get(m.get("tool_call_id")) for m in tool_msgs),
                  "Run `get_weather(**json.loads(call.function.arguments))` and send `json.dumps(result)` as content.")
     chat_requests = [x for x in mock.log if x.path.endswith("/chat/completions") and x.status == 200]
     report.check("the model was asked again with the results (2 requests)", len(chat_requests) >= 2,
@@ -103,10 +103,3 @@ def check_tool_call_loop(answer_with_tools: Callable[[Any, str], Any]) -> CheckR
                  isinstance(answer, str) and "Beijing: 22 °C" in answer and "Shanghai: 28 °C" in answer,
                  "Return the text of the *second* response: `final.choices[0].message.content`.")
     return report.finish()
-
-
-def _json(text: Any) -> Any:
-    try:
-        return json.loads(text)
-    except (TypeError, ValueError):
-        return None
