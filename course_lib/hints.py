@@ -198,6 +198,8 @@ class HintText:
 
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
+# *word* or _word_ (not inside a word, not **bold**, not a spaced "2 * 3")
+_ITALIC = re.compile(r"(?<![\w*])([*_])(?!\s)([^*_\n]+?)(?<!\s)\1(?![\w*])")
 
 
 def markdown_to_text(markdown: str, *, colour: bool = False) -> str:
@@ -220,7 +222,7 @@ def markdown_to_text(markdown: str, *, colour: bool = False) -> str:
     text = re.sub(r"\[`?([^\]`]+)`?\]\([^)]+\)", r"\1", markdown)   # [text](url) → text
     text = _CODE_SPAN.sub(keep, text)
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
-    text = re.sub(r"(?<![\w*])_(.+?)_(?![\w*])", r"\1", text)
+    text = _ITALIC.sub(r"\2", text)
     text = re.sub(r"^#+\s+", "", text, flags=re.M)
     paint = (lambda code: f"\x1b[36m{code}\x1b[0m") if colour else (lambda code: code)
     return re.sub(r"\x00(\d+)\x00", lambda m: paint(codes[int(m.group(1))]), text)
@@ -228,11 +230,18 @@ def markdown_to_text(markdown: str, *, colour: bool = False) -> str:
 
 def _md_html(markdown: str) -> str:
     """A tiny markdown → HTML for the hint widget (bold, code, links, paragraphs)."""
+    codes: list[str] = []
+
+    def keep(match: re.Match) -> str:
+        codes.append(match.group(1))
+        return f"\x00{len(codes) - 1}\x00"
+
     text = html.escape(markdown)
-    text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
-    text = re.sub(r"(?<![\w*])_(.+?)_(?![\w*])", r"<i>\1</i>", text)
     text = re.sub(r"\[`?([^\]`]+)`?\]\(([^)]+)\)", r"<a href='\2' target='_self'><code>\1</code></a>", text)
-    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    text = _CODE_SPAN.sub(keep, text)    # set aside first: `**kwargs` or `__init__` keep their stars and underscores
+    text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
+    text = _ITALIC.sub(r"<i>\2</i>", text)
+    text = re.sub(r"\x00(\d+)\x00", lambda m: f"<code>{codes[int(m.group(1))]}</code>", text)
     return "".join(f"<p style='margin:4px 0'>{p}</p>" for p in text.split("\n\n"))
 
 

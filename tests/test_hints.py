@@ -126,6 +126,15 @@ def test_markdown_to_text():
     assert markdown_to_text(md) == ("Hint 2 of 3. Call __init__ and then tool_call_id; see solutions/01_x.ipynb.\n\n"
                                     "Next\n\n1 more: run course hint 01 again.")
     assert markdown_to_text("run `course hint 01`", colour=True) == "run \x1b[36mcourse hint 01\x1b[0m"
+    # star italics go too; a spaced product and a code span keep their stars
+    assert markdown_to_text("says *what* it does, 2 * 3 * 4, `f(**kwargs)`") == "says what it does, 2 * 3 * 4, f(**kwargs)"
+
+
+def test_the_widget_html_keeps_code_spans_intact():
+    from course_lib.hints import _md_html
+
+    assert _md_html("*when* to use `f(**kw, *a)` and `__init__`") == (
+        "<p style='margin:4px 0'><i>when</i> to use <code>f(**kw, *a)</code> and <code>__init__</code></p>")
 
 
 def test_the_notebook_keeps_its_markdown_and_hints_next():
