@@ -120,3 +120,22 @@ def test_another_error_names_both_the_cell_that_ran_and_the_code_that_raised():
                            "the weather in Beijing and Shangha...` raised AttributeError: 'NoneType' object has no "
                            "attribute 'tool_calls'\n       (it came from your code: in `answer_with_tools`, line 7 of "
                            "the cell that starts with `def answer_with_tools(client, question):`)")
+
+
+def test_course_check_records_progress_in_the_learners_folder(pristine, tmp_path):
+    """Run as a learner does (a fresh process, the exercise below the repository's conftest.py, which nbval
+    loads in that process): the conftest must not redirect the progress record to the tests' throw-away folder."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    shutil.copy(ROOT / "conftest.py", pristine.parent / "conftest.py")   # the repository's layout
+    state = tmp_path / "state"
+    env = {**os.environ, "COURSE_DATA_DIR": str(state), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "course_lib.cli", "check", str(pristine / "02_wiki_search_schema.ipynb")],
+                          cwd=pristine.parent, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    entry = json.loads((state / "progress.json").read_text())["02_wiki_search_schema"]
+    assert entry["status"] == "attempted" and entry["checked_at"]

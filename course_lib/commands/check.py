@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,8 +167,15 @@ def run_check(path: Path) -> CheckRun:
     args = [str(path), "--nbval-lax", "--nbval-current-env", "-p", "no:cacheprovider", "-q", "--tb=no",
             "-o", "addopts=", "-p", "no:xdist", "--nbval-cell-timeout=300"]
     chatter = io.StringIO()  # pytest's own progress lines: shown only if nothing could run
-    with contextlib.redirect_stdout(chatter):
-        pytest.main(args, plugins=[Collector()])
+    saved = dict(os.environ)
+    try:
+        with contextlib.redirect_stdout(chatter):
+            pytest.main(args, plugins=[Collector()])
+    finally:
+        # the repository's conftest.py points COURSE_DATA_DIR at a throw-away folder (for tests); in this
+        # process that would also send the learner's progress there
+        os.environ.clear()
+        os.environ.update(saved)
     if not run.cells:
         print(chatter.getvalue())
     return run
