@@ -286,25 +286,94 @@ def _name_hit(st: str, multiword: tuple[str, ...], acronym: bool, concepts: froz
     return None
 
 
-_DF: "OrderedDict[tuple[int, ...], tuple[tuple[_Profile, ...], dict[str, int]]]" = OrderedDict()
+@dataclass(frozen=True)
+class _ToolSetIndex:
+    """What scoring needs of one tool set, computed once per set and reused by every request and clause.
+
+    A notebook (or an agent loop) sends the same tools with each new question, as a real server's
+    prompt cache assumes, so the per-tool work is done here once: the profiles, how many tools use
+    each stem (``df``), and inverted indexes from a word of the request to the tools it can score
+    for. Scoring then visits only those tools: a tool that shares no word, prefix or Chinese
+    bigram with the request scores exactly 0 with nothing matched, whatever the text.
+    """
+
+    tools: tuple[ToolSpec, ...]  # kept so the cache key (their ids) cannot be reused by other objects
+    profiles: tuple[_Profile, ...]
+    df: dict[str, int]  # stem -> how many of the tools use it (name, description, parameters)
+    by_stem: dict[str, tuple[int, ...]]  # stem -> tools with it as a name word or a weighted word
+    by_prefix: dict[str, tuple[int, ...]]  # first 4 letters -> tools with a name word or long word so starting
+    by_zh: dict[str, tuple[int, ...]]  # Chinese bigram or concept -> tools whose description has it
+    phrases: tuple[tuple[str, int], ...]  # (multi-word synonym of a name word, tool): found in the lower-case text
+    acronyms: tuple[tuple[str, int], ...]  # (name word that may be an acronym, tool): found in the words' initials
+    no_distinct: dict[str, float]  # every tool's name -> 0.0: the tie-break value of a tool that matched nothing
+
+    def candidates(self, concepts: frozenset[str], prefixes: dict[str, tuple[str, ...]], bigrams: set[str],
+                   text_low: str, initials: str) -> set[int]:
+        """The tools that can score anything for a request with these stems, prefixes, bigrams and initials."""
+        out = {i for phrase, i in self.phrases if phrase in text_low}
+        out.update(i for word, i in self.acronyms if word in initials)
+        for table, keys in ((self.by_stem, concepts), (self.by_prefix, prefixes), (self.by_zh, bigrams)):
+            for k in keys:
+                hit = table.get(k)
+                if hit:
+                    out.update(hit)
+        return out
 
 
-def _document_frequency(profiles: list[_Profile]) -> dict[str, int]:
-    """How many of the offered tools use each stem; cached per tool set (a notebook offers the same set)."""
-    key = tuple(id(p) for p in profiles)
-    hit = _DF.get(key)
-    if hit is not None and all(a is b for a, b in zip(hit[0], profiles)):
-        return hit[1]
+def _index_tools(tools: tuple[ToolSpec, ...]) -> _ToolSetIndex:
+    profiles = tuple(_profile(t) for t in tools)
     df: dict[str, int] = {}
-    for prof in profiles:
+    by_stem: dict[str, list[int]] = {}
+    by_prefix: dict[str, list[int]] = {}
+    by_zh: dict[str, list[int]] = {}
+    phrases: list[tuple[str, int]] = []
+    acronyms: list[tuple[str, int]] = []
+    for i, prof in enumerate(profiles):
         for st, _ in prof.name_words:
             df[st] = df.get(st, 0) + 1
         for st in prof.weights:
             df[st] = df.get(st, 0) + 1
-    _DF[key] = (tuple(profiles), df)
-    if len(_DF) > 256:
-        _DF.popitem(last=False)
-    return df
+        for st, _, multiword, acronym in prof.name_checks:
+            by_stem.setdefault(st, []).append(i)
+            by_prefix.setdefault(st[:4], []).append(i)
+            phrases += [(syn, i) for syn in multiword]
+            if acronym:
+                acronyms.append((st, i))
+        for st in prof.weight_keys:
+            by_stem.setdefault(st, []).append(i)
+        for prefix in prof.by_prefix:
+            by_prefix.setdefault(prefix, []).append(i)
+        for g in prof.zh:
+            by_zh.setdefault(g, []).append(i)
+
+    def frozen(table: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+        return {k: tuple(dict.fromkeys(v)) for k, v in table.items()}
+
+    return _ToolSetIndex(tools, profiles, df, frozen(by_stem), frozen(by_prefix), frozen(by_zh), tuple(phrases),
+                         tuple(acronyms), dict.fromkeys((t.name for t in tools), 0.0))
+
+
+_INDEXES: "OrderedDict[tuple[int, ...], _ToolSetIndex]" = OrderedDict()
+_INDEXES_MAX = 256
+
+
+def _tool_set_index(tools: list[ToolSpec]) -> _ToolSetIndex:
+    """The :class:`_ToolSetIndex` of ``tools``, cached on the identity of its tool objects.
+
+    The wire layer hands the same :class:`ToolSpec` objects for the same tool definitions
+    (``wire._check_tools``), so the key is stable across requests; the entry keeps the objects
+    alive, so an id in a key always belongs to the same tool.
+    """
+    key = tuple(map(id, tools))
+    hit = _INDEXES.get(key)
+    if hit is not None:
+        _INDEXES.move_to_end(key)
+        return hit
+    index = _index_tools(tuple(tools))
+    _INDEXES[key] = index
+    if len(_INDEXES) > _INDEXES_MAX:
+        _INDEXES.popitem(last=False)
+    return index
 
 
 _DISTINCT: dict[str, float] = {}  # the last scoring's tie-break values, read right after by plan_calls
@@ -318,73 +387,112 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
     shared by all the tools offered counts less (it cannot tell them apart). Words match
     by stem, synonym, abbreviation ("hypot" ~ "hypotenuse") or acronym ("GCD").
 
+    Only the tools that share a word, a 4-letter prefix or a Chinese bigram with ``text`` are
+    scored one by one (:class:`_ToolSetIndex`); every other tool scores 0.
+
     Returns:
         ``(tool, score, matched words)`` for every tool.
     """
     concepts, initials, by_prefix = _user_concepts(text)
-    text_low = text.lower()
     bigrams = lang.cjk_bigrams(text)
-    has_place = bool(lang.find_cities(text))
-    profiles = [_profile(t) for t in tools]
-    df = _document_frequency(profiles) if len(tools) > 1 else {}
+    index = _tool_set_index(tools)
     n = len(tools)
-    scored = []
-    for i, (tool, prof) in enumerate(zip(tools, profiles)):
-        matched: list[str] = []
-        score = 0  # an int when nothing matches, as lessons print it
-        distinct = 0.0  # the same, weighed by how few of the offered tools share each word (tie-break)
-        strong = False
-        seen: set[str] = set()
-        for st, w, multiword, acronym in prof.name_checks:
-            if st not in concepts and st[:4] not in by_prefix and not multiword and not acronym:
-                continue  # the common case, decided without a call (scoring runs per tool, clause and request)
-            hit = _name_hit(st, multiword, acronym, concepts, text_low, initials, by_prefix)
-            if hit is None:
-                continue
-            idf = 1.0 if n == 1 else (1.0 / (1.0 + 2.0 * (df.get(st, 1) - 1) / max(n - 1, 1)))
-            score += w
-            distinct += w * idf
-            matched.append(st if hit == st else f"{st}~{hit}")
-            seen.add(st)
-            if hit in concepts:
-                seen.add(hit)
-            if w >= NAMESPACE_WEIGHT:
-                strong = True
-        # only the request's words this tool uses, or abbreviates, can add to its score
-        relevant = concepts & prof.weight_keys
-        for prefix in by_prefix.keys() & prof.by_prefix.keys():
-            relevant = relevant | frozenset(by_prefix[prefix])
-        for c in concepts if relevant else ():
-            if c in seen or c not in relevant:
-                continue
-            w = prof.weights.get(c)
-            key = c
-            near_candidates = prof.by_prefix.get(c[:4]) if not w and len(c) >= 4 else None
-            if near_candidates:  # "remind" ~ "reminder": one word abbreviating the other
-                near = next((k for k in near_candidates if k not in seen and lang.word_matches(c, k)), None)
-                if near is not None:
-                    w, key = prof.weights[near], near
-                    seen.add(near)
-            if w:
-                idf = 1.0 if n == 1 else (1.0 / (1.0 + 2.0 * (df.get(key, 1) - 1) / max(n - 1, 1)))
-                score += w
-                distinct += w * idf
-                matched.append(c)
-                if key in prof.strong:
-                    strong = strong or w >= 1.0
-        zh_hits = sorted(g for g in bigrams if g in prof.zh)
-        if zh_hits:
-            score += 1.5 * len(zh_hits)
-            matched += zh_hits
+    df = index.df if n > 1 else {}
+    text_low = text.lower()
+    candidates = index.candidates(concepts, by_prefix, bigrams, text_low, initials)
+    context = _ScoringContext(text, text_low, concepts, initials, by_prefix, bigrams, df, n)
+    _DISTINCT.update(index.no_distinct)
+    scored: dict[int, tuple[ToolSpec, float, list[str]]] = {}
+    for i in candidates:
+        tool = tools[i]
+        score, matched, _DISTINCT[tool.name] = _score_one(index.profiles[i], context)
+        scored[i] = (tool, score, matched)
+    # best first, ties in declaration order (lessons print this list); the rest scored 0, in declaration order
+    best = sorted((i for i, r in scored.items() if r[1]), key=lambda i: (-scored[i][1], i))
+    ranked = [scored[i] for i in best]
+    if len(ranked) < n:
+        ranked += [scored.get(i) or (tool, 0, []) for i, tool in enumerate(tools) if i not in scored or not scored[i][1]]
+    return ranked
+
+
+class _ScoringContext:
+    """The request's side of scoring, read once per text and shared by every tool scored against it."""
+
+    __slots__ = ("text", "text_low", "concepts", "initials", "by_prefix", "bigrams", "df", "n", "_has_place")
+
+    def __init__(self, text: str, text_low: str, concepts: frozenset[str], initials: str,
+                 by_prefix: dict[str, tuple[str, ...]], bigrams: set[str], df: dict[str, int], n: int) -> None:
+        self.text, self.text_low = text, text_low
+        self.concepts, self.initials, self.by_prefix, self.bigrams = concepts, initials, by_prefix, bigrams
+        self.df, self.n = df, n
+        self._has_place: bool | None = None
+
+    @property
+    def has_place(self) -> bool:
+        """Whether the request names a known city (looked up only when a strong tool takes a location)."""
+        if self._has_place is None:
+            self._has_place = bool(lang.find_cities(self.text))
+        return self._has_place
+
+    def idf(self, stem: str) -> float:
+        """1 for a word only this tool uses, less the more of the offered tools share it."""
+        n = self.n
+        return 1.0 if n == 1 else (1.0 / (1.0 + 2.0 * (self.df.get(stem, 1) - 1) / max(n - 1, 1)))
+
+
+def _score_one(prof: _Profile, ctx: _ScoringContext) -> tuple[float, list[str], float]:
+    """``(score, sorted matched words, distinct)`` of one tool for the request in ``ctx``."""
+    concepts, by_prefix = ctx.concepts, ctx.by_prefix
+    matched: list[str] = []
+    score = 0  # an int when nothing matches, as lessons print it
+    distinct = 0.0  # the same, weighed by how few of the offered tools share each word (tie-break)
+    strong = False
+    seen: set[str] = set()
+    for st, w, multiword, acronym in prof.name_checks:
+        if st not in concepts and st[:4] not in by_prefix and not multiword and not acronym:
+            continue  # the common case, decided without a call (scoring runs per tool, clause and request)
+        hit = _name_hit(st, multiword, acronym, concepts, ctx.text_low, ctx.initials, by_prefix)
+        if hit is None:
+            continue
+        score += w
+        distinct += w * ctx.idf(st)
+        matched.append(st if hit == st else f"{st}~{hit}")
+        seen.add(st)
+        if hit in concepts:
+            seen.add(hit)
+        if w >= NAMESPACE_WEIGHT:
             strong = True
-        if not strong:
-            score = min(score, THRESHOLD - 0.01)  # weak words alone never justify a call
-        elif has_place and prof.has_location:
-            score += 1.0
-        scored.append((tool, round(score, 2), sorted(matched), -distinct, i))
-        _DISTINCT[tool.name] = distinct
-    scored.sort(key=lambda x: (-x[1], x[4]))  # ties keep the declaration order (lessons print this list)
-    return [(t, s, m) for t, s, m, _, _ in scored]
+    # only the request's words this tool uses, or abbreviates, can add to its score
+    relevant = concepts & prof.weight_keys
+    for prefix in by_prefix.keys() & prof.by_prefix.keys():
+        relevant = relevant | frozenset(by_prefix[prefix])
+    for c in concepts if relevant else ():
+        if c in seen or c not in relevant:
+            continue
+        w = prof.weights.get(c)
+        key = c
+        near_candidates = prof.by_prefix.get(c[:4]) if not w and len(c) >= 4 else None
+        if near_candidates:  # "remind" ~ "reminder": one word abbreviating the other
+            near = next((k for k in near_candidates if k not in seen and lang.word_matches(c, k)), None)
+            if near is not None:
+                w, key = prof.weights[near], near
+                seen.add(near)
+        if w:
+            score += w
+            distinct += w * ctx.idf(key)
+            matched.append(c)
+            if key in prof.strong:
+                strong = strong or w >= 1.0
+    zh_hits = sorted(g for g in ctx.bigrams if g in prof.zh)
+    if zh_hits:
+        score += 1.5 * len(zh_hits)
+        matched += zh_hits
+        strong = True
+    if not strong:
+        score = min(score, THRESHOLD - 0.01)  # weak words alone never justify a call
+    elif prof.has_location and ctx.has_place:
+        score += 1.0
+    return round(score, 2), sorted(matched), distinct
 
 
 def _best(ranked: list[tuple[ToolSpec, float, list[str]]], distinct: dict[str, float], text: str = ""

@@ -139,6 +139,8 @@ def chinese_concepts(text: str) -> tuple[str, ...]:
 def cjk_bigrams(text: str) -> set[str]:
     """Overlapping two-character windows of each CJK run (a tokenizer-free match unit)."""
     grams: set[str] = set()
+    if text.isascii():  # no CJK character can be in it (a fast path: this runs for every clause scored)
+        return grams
     for run in re.findall(r"[\u3400-\u9fff]+", text):
         grams.update(run[i : i + 2] for i in range(len(run) - 1))
     return grams
