@@ -12,12 +12,15 @@ a unit symbol as SI does ("28 °C", "65 %"), Chinese answers write none, as Chin
 commonly does ("28°C", "65%").
 
 A tool that *does* something (``book_flight``, ``create_task``) reports what happened, as a
-sentence about the result: "Your flight from CDG to NRT on 2025-12-01 is confirmed (PNR XK42QZ)."
+sentence about the result: "Your flight from CDG to NRT on 2025-12-01 is confirmed (PNR XK42QZ)."; in
+Chinese the same report reads as a Chinese sentence, when and where before the thing and the
+outcome after it: "你 2025-12-01 从北京到上海的航班已确认（PNR XK42QZ）。"
 A conversion says what the value is in the other unit: "100 F is 37.78 C."
 """
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import language as lang
@@ -119,31 +122,139 @@ def _key_label(key: str) -> str:
     return " ".join(words)
 
 
-def _done_sentence(name: str, args: dict, result: dict) -> str | None:
-    """"Your flight from CDG to NRT on 2025-12-01 is confirmed (PNR XK42QZ).", for a tool that does something."""
+#: How a Chinese sentence names what an action tool acts on (``book_flight`` -> 航班); other nouns stay as written.
+_ZH_THINGS = {"flight": "航班", "table": "餐位", "task": "任务", "order": "订单", "email": "邮件", "mail": "邮件",
+              "message": "消息", "meeting": "会议", "event": "日程", "reminder": "提醒", "note": "笔记",
+              "file": "文件", "page": "页面", "ticket": "票", "hotel": "酒店", "room": "房间", "appointment": "预约",
+              "project": "项目", "payment": "付款", "transfer": "转账", "comment": "评论", "post": "帖子",
+              "document": "文档", "doc": "文档", "report": "报告", "invoice": "发票", "booking": "预订",
+              "reservation": "预订", "seat": "座位", "car": "车", "taxi": "出租车", "user": "用户", "account": "账户",
+              "issue": "问题单", "alarm": "闹钟", "timer": "计时器", "item": "商品", "product": "商品",
+              "status": "状态", "task status": "任务状态", "calendar event": "日程", "restaurant": "餐厅"}
+#: The Chinese for "has been <verb>ed", by the English past participle of :data:`_DONE`.
+_ZH_DONE = {"booked": "已预订", "reserved": "已预订", "created": "已创建", "added": "已添加", "sent": "已发送",
+            "scheduled": "已安排", "ordered": "已下单", "bought": "已购买", "purchased": "已购买", "cancelled": "已取消",
+            "canceled": "已取消", "deleted": "已删除", "removed": "已删除", "updated": "已更新", "saved": "已保存",
+            "registered": "已注册", "submitted": "已提交", "posted": "已发布", "published": "已发布",
+            "uploaded": "已上传", "transferred": "已转出", "paid": "已支付", "set": "已设置", "assigned": "已分配",
+            "confirmed": "已确认", "pending": "待处理", "done": "已完成", "complete": "已完成", "completed": "已完成",
+            "active": "已生效", "ok": "已成功", "success": "已成功", "successful": "已成功", "open": "已开启",
+            "approved": "已批准", "accepted": "已接受", "delivered": "已送达", "shipped": "已发货",
+            "processed": "已处理", "queued": "已排队"}
+_ZH_KEY_LABELS = {"id": "ID", "priority": "优先级", "assignee": "负责人", "quantity": "数量", "amount": "金额",
+                  "order_id": "订单号", "message_id": "消息 ID", "booking_id": "预订号", "title": "标题",
+                  "seat": "座位", "table": "桌号", "price": "价格", "total": "合计", "status": "状态",
+                  "confirmation": "确认号", "bytes": "字节数", "created_at": "创建时间", "due": "截止",
+                  "due_date": "截止日期", "party_size": "人数", "guests": "人数", "time": "时间", "refund": "退款"}
+_AT_KEYS = frozenset({"restaurant", "venue", "hotel", "place", "store", "shop"})
+_CLOCK_KEYS = frozenset({"time", "hour"})
+#: Result fields that only say "it worked" (``"ok": true``): the sentence already says so.
+_SUCCESS_FLAGS = frozenset({"ok", "success", "successful", "done"})
+
+
+@dataclass
+class _Done:
+    """What an action tool did, read from its arguments and result, before it is put into words."""
+
+    done: str  # the past participle of the tool's verb ("booked")
+    thing: str  # what it acts on ("flight")
+    origin: str | None = None
+    destination: str | None = None
+    date: str | None = None
+    clock: str | None = None
+    venue: str | None = None
+    title: str | None = None
+    path: str | None = None
+    outcome: str | None = None  # the result's status when it says what happened ("confirmed")
+    extras: list[tuple[str, Any]] = field(default_factory=list)  # other result fields, (key, value)
+
+
+def _arg(args: dict, keys: frozenset[str]) -> str | None:
+    return next((v for k, v in args.items() if set(lang.split_identifier(k)) & keys and isinstance(v, str) and v),
+                None)
+
+
+def _read_done(name: str, args: dict, result: dict) -> _Done | None:
+    """The parts of an action's report (``book_flight`` + result), or None for a tool that only reads."""
     action = _action(name)
     if action is None:
         return None
-    done, thing = action
-    where, said = "", set()
-    for keys, prep in ((_FROM_KEYS, "from"), (_TO_KEYS, "to"), (_WHEN_KEYS, "on")):
-        value = next((v for k, v in args.items() if set(lang.split_identifier(k)) & keys and isinstance(v, str)), None)
-        if value:
-            where += f" {prep} {value}"
-            said.add(value.lower())
-    title = next((v for k, v in args.items() if set(lang.split_identifier(k)) & _TITLE_KEYS and isinstance(v, str)
-                  and len(v) <= 60), None)
-    path = next((v for k, v in args.items() if set(lang.split_identifier(k)) & _PATH_KEYS and isinstance(v, str)), None)
-    said |= {v.lower() for v in (title, path) if v}
+    d = _Done(*action)
+    d.origin, d.destination = _arg(args, _FROM_KEYS), _arg(args, _TO_KEYS)
+    d.clock = _arg(args, _CLOCK_KEYS)
+    d.date = _arg(args, _WHEN_KEYS - _CLOCK_KEYS) or (None if d.clock else None)
+    d.venue = _arg(args, _AT_KEYS)
+    d.title = next((v for k, v in args.items() if set(lang.split_identifier(k)) & _TITLE_KEYS and isinstance(v, str)
+                    and len(v) <= 60), None)
+    d.path = _arg(args, _PATH_KEYS)
+    said = {v.lower() for v in (d.origin, d.destination, d.date, d.clock, d.venue, d.title, d.path) if v}
     status = result.get("status")
-    # an outcome ("confirmed", "pending") says what happened; a state ("todo") is one more detail
-    outcome = status if isinstance(status, str) and (status.endswith("ed") or status in _OUTCOMES) else None
-    extras = [f"{_key_label(k)} {_fmt_value(v)}" for k, v in result.items()
-              if not (k == "status" and outcome) and v not in (None, "", [], {}) and str(v).lower() not in said]
+    # an outcome ("confirmed", "pending", "sent") says what happened; a state ("todo") is one more detail
+    if isinstance(status, str) and (status.endswith("ed") or status in _OUTCOMES or status in _DONE.values()):
+        d.outcome = status
+    d.extras = [(k, v) for k, v in result.items()
+                if not (k == "status" and d.outcome) and v not in (None, "", [], {}) and str(v).lower() not in said
+                and not (v is True and k.lower() in _SUCCESS_FLAGS)]
+    return d
+
+
+def _done_sentence(name: str, args: dict, result: dict) -> str | None:
+    """"Your flight from CDG to NRT on 2025-12-01 is confirmed (PNR XK42QZ).", for a tool that does something."""
+    d = _read_done(name, args, result)
+    if d is None:
+        return None
+    where = "".join(f" {prep} {v}" for prep, v in (("at", d.venue), ("from", d.origin), ("to", d.destination),
+                                                   ("on", d.date), ("at", d.clock)) if v)
+    extras = [f"{_key_label(k)} {_fmt_value(v)}" for k, v in d.extras]
     tail = f" ({', '.join(extras[:4])})" if extras else ""
-    if path:  # "saved to notes/paris.md": where the thing now is
-        tail = f" {'to' if done in ('saved', 'uploaded', 'sent', 'posted', 'published', 'added') else 'at'} {path}{tail}"
-    return f"Your {thing}{' “' + title + '”' if title else ''}{where} is {outcome or done}{tail}."
+    if d.path:  # "saved to notes/paris.md": where the thing now is
+        tail = f" {'to' if d.done in ('saved', 'uploaded', 'sent', 'posted', 'published', 'added') else 'at'} {d.path}{tail}"
+    title = f" “{d.title}”" if d.title else ""
+    return f"Your {d.thing}{title}{where} is {d.outcome or d.done}{tail}."
+
+
+def _done_sentence_zh(name: str, args: dict, result: dict) -> str | None:
+    """"你 2025-12-01 从北京到上海的航班已确认（PNR XK42QZ）": the same report as a Chinese sentence.
+
+    Chinese puts when, then where, before the noun they describe, and the outcome after it as
+    已 + verb ("has been ..."); an outcome with no Chinese word is given as 状态为 X.
+    """
+    d = _read_done(name, args, result)
+    if d is None:
+        return None
+    thing = _ZH_THINGS.get(d.thing, _ZH_THINGS.get(d.thing.split()[-1], d.thing))
+    before: list[str] = [v for v in (d.date, d.clock) if v]
+    if d.venue:
+        before += ["在", d.venue]
+    if d.origin and d.destination:
+        before += ["从", d.origin, "到", d.destination]
+    elif d.destination:
+        before += ["发给" if d.done in ("sent", "posted", "transferred", "paid") else "去", d.destination]
+    elif d.origin:
+        before += ["从", d.origin, "出发"]
+    if d.outcome and d.outcome.lower() not in _ZH_DONE:
+        state = [_ZH_DONE.get(d.done, "已" + d.done), "，状态为", d.outcome]
+    else:
+        state = [_ZH_DONE.get((d.outcome or d.done).lower(), "已" + d.done)]
+    if d.path:
+        state += ["到" if d.done in ("saved", "uploaded", "sent", "posted", "published", "added") else "在", d.path]
+    extras = [f"{_ZH_KEY_LABELS.get(k.lower(), _key_label(k))} {_fmt_value(v)}" for k, v in d.extras]
+    tail = f"（{'，'.join(extras[:4])}）" if extras else ""
+    return _zh_join(["你", *before, "的", thing, f"“{d.title}”" if d.title else "", *state]) + tail
+
+
+def _zh_join(pieces: list[str]) -> str:
+    """Pieces of a Chinese sentence, with a space where Chinese meets Latin letters or digits ("你 2025-12-01 从")."""
+    out = ""
+    for piece in (p for p in pieces if p):
+        if out and (_cjk_end(out) != _cjk_end(piece[0])) and (out[-1].isalnum() and piece[0].isalnum()):
+            out += " "
+        out += piece
+    return out
+
+
+def _cjk_end(text: str) -> bool:
+    return bool(lang.CJK.match(text[-1]))
 
 
 def _conversion_sentence(name: str, args: dict, result: Any) -> str | None:
@@ -217,6 +328,8 @@ def _describe_zh(name: str, args: dict, result: Any) -> str:
     err = error_of(result)
     if err:
         return f"{subject}：调用 {name} 失败（{err}）" if subject else f"调用 {name} 失败（{err}）"
+    if isinstance(result, dict) and (done := _done_sentence_zh(name, args, result)):
+        return done
     if isinstance(result, dict):
         parts = []
         for k, v in result.items():
