@@ -30,6 +30,14 @@ FLIGHT = {"type": "function", "function": {
         "cabin": {"type": "string", "enum": ["economy", "premium", "business", "first"]},
         "passengers": {"type": "integer", "description": "How many travellers."}},
         "required": ["origin", "destination", "date"]}}}
+TABLE = {"type": "function", "function": {
+    "name": "book_table", "description": "Reserve a table at a restaurant.",
+    "parameters": {"type": "object", "properties": {
+        "restaurant": {"type": "string", "description": "Name of the restaurant."},
+        "date": {"type": "string", "description": "Day of the booking, YYYY-MM-DD."},
+        "time": {"type": "string", "description": "Arrival time, HH:MM (24h)."},
+        "party_size": {"type": "integer", "description": "Number of guests."}},
+        "required": ["restaurant"]}}}
 WEATHER = {"type": "function", "function": {
     "name": "get_weather", "description": "Current conditions and forecast for a city.",
     "parameters": {"type": "object", "properties": {
@@ -219,3 +227,86 @@ def test_units_follow_one_convention_per_language(client):
         "Shanghai: 28 °C, humidity 65 %."  # English: SI spacing
     assert answer(client, "上海天气怎么样", [WEATHER], {"temp": 28, "humidity": 65}) == \
         "上海现在 28°C，湿度 65%。"  # Chinese: no space before the symbol
+
+
+# --------------------------------------------------------------------------- Chinese reports of actions
+TASK = {"type": "function", "function": {
+    "name": "create_task", "description": "Create a task in the project tracker.",
+    "parameters": {"type": "object", "properties": {
+        "title": {"type": "string", "description": "Task title."},
+        "priority": {"type": "string", "enum": ["low", "medium", "high"]}},
+        "required": ["title"]}}}
+CANCEL = {"type": "function", "function": {
+    "name": "cancel_order", "description": "Cancel a customer's order.",
+    "parameters": {"type": "object", "properties": {
+        "order_id": {"type": "string", "description": "The order's id, like ord-0001."}},
+        "required": ["order_id"]}}}
+SEND = {"type": "function", "function": {
+    "name": "send_message", "description": "Send a chat message to a colleague.",
+    "parameters": {"type": "object", "properties": {
+        "to": {"type": "string", "description": "Recipient's user name."},
+        "text": {"type": "string", "description": "The message."}},
+        "required": ["to", "text"]}}}
+
+
+@pytest.mark.parametrize("text, tools, result, want", [
+    ("帮我订一张2026-12-01从北京到上海的机票", [FLIGHT], {"status": "confirmed", "pnr": "QX81LM"},
+     "你 2026-12-01 从北京到上海的航班已确认（PNR QX81LM）。"),
+    ("新建一个任务“准备季度汇报”，优先级高", [TASK], {"id": 7, "status": "todo"},
+     "你的任务“准备季度汇报”已创建（ID 7，状态 todo）。"),
+    ("帮我取消订单 ord-0042", [CANCEL], {"ok": True, "refund": 68},
+     "你的订单已取消（退款 68）。"),
+])
+def test_a_chinese_request_gets_its_action_reported_as_a_chinese_sentence(client, text, tools, result, want):
+    assert answer(client, text, tools, result) == want
+
+
+def test_an_outcome_that_only_repeats_the_verb_is_no_extra_detail(client):
+    got = answer(client, "Send 'running late' to wang", [SEND], {"status": "sent", "message_id": "m-9", "ok": True})
+    assert got == "Your message to wang is sent (message ID m-9)."
+
+
+# --------------------------------------------------------------------------- dates and times as people type them
+THIS_YEAR = dt.date.today().year
+
+
+@pytest.mark.parametrize("text, date", [
+    ("Book a table at Chez Marie on 12/24", f"{THIS_YEAR}-12-24"),       # month first, year inherited
+    ("Book a table at Chez Marie on 24/12", f"{THIS_YEAR}-12-24"),       # a first part over 12 is the day
+    ("Book a table at Chez Marie on 12/24/2027", "2027-12-24"),
+    ("Book a table at Chez Marie on 24/12/2027", "2027-12-24"),
+    ("Book a table at Chez Marie on 2027-03-09, and another one on 3/10", "2027-03-09"),
+    ("帮我在Chez Marie订个位，2027-12-01晚上", "2027-12-01"),              # a date touching Chinese text
+    ("12/24出发前帮我在Chez Marie订个位", f"{THIS_YEAR}-12-24"),
+])
+def test_slashed_and_adjacent_dates_are_read_as_dates(client, text, date):
+    (_, args), *_ = calls(client, text, [TABLE])
+    assert args["date"] == date
+
+
+def test_an_ambiguous_slashed_date_follows_the_order_the_description_asks_for(client):
+    european = json.loads(json.dumps(TABLE))
+    european["function"]["parameters"]["properties"]["date"]["description"] = "Day of the booking, DD/MM/YYYY."
+    (_, args), = calls(client, "Book a table at Chez Marie on 03/04", [european])
+    assert args["date"] == f"03/04/{THIS_YEAR}"  # 3 April, written back in the same order
+    (_, args), = calls(client, "Book a table at Chez Marie on 03/04", [TABLE])
+    assert args["date"] == f"{THIS_YEAR}-03-04"  # no order described: month first
+
+
+@pytest.mark.parametrize("text", ["Add 1/2 cup of sugar", "Split it 3/4 of the way", "We are open 24/7"])
+def test_fractions_and_ratios_are_no_dates(text):
+    from course_lib.mock_llm.reading import read
+
+    assert not read(text).of_kind("date")
+
+
+@pytest.mark.parametrize("text, time", [
+    ("Book a table at Chez Marie tomorrow at 7pm", "19:00"),
+    ("帮我在Chez Marie订个位，明天19:00", "19:00"),          # a clock time touching Chinese text
+    ("帮我在Chez Marie订个位，晚上7点半", "19:30"),            # evening moves the hour past noon; 半 is half past
+    ("帮我在Chez Marie订个位，下午三点", "15:00"),             # a spelled-out hour with its part of the day
+    ("帮我在Chez Marie订个位，10点15分", "10:15"),
+])
+def test_clock_times_in_english_and_chinese(client, text, time):
+    (_, args), = calls(client, text, [TABLE])
+    assert args["time"] == time

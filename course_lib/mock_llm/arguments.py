@@ -764,6 +764,9 @@ def _date_value(slot: Slot, m: Mention) -> str:
         import datetime as _dt
 
         y = _dt.date.today().year
+    if m.get("slashed") and re.search(r"\b(?:dd|day)\s*[-/.]\s*(?:mm|month)\b", desc) and not re.search(
+            r"\b(?:mm|month)\s*[-/.]\s*(?:dd|day)\b", desc):
+        d, mo = m.get("slashed")  # "03/04" for a DD/MM date: the user wrote it in the order asked for
     # "MM-DD-YYYY", "mm/dd/yy", "(month-day-year)": the order and separator the description asks for
     fmt = re.search(r"\b(mm|dd|month|day)([-/.])(mm|dd|month|day)\2(y{2,4}|year)\b", desc)
     if fmt and {fmt.group(1)[0], fmt.group(3)[0]} == {"m", "d"}:

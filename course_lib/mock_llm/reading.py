@@ -548,18 +548,35 @@ def _expressions(text: str) -> list[Mention]:
     return out
 
 
+#: A digit run's edges: a date or time may touch Chinese characters ("2026-12-01从北京", "19:00在"), which
+#: ``\\b`` does not separate from digits (both are word characters), but not other letters or digits.
+_D0, _D1 = r"(?<![0-9A-Za-z])", r"(?![0-9A-Za-z])"
 _DATE_RXS = [
-    (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"), "ymd"),
-    (re.compile(r"\b(\d{4})/(\d{1,2})/(\d{1,2})\b"), "ymd"),
-    (re.compile(r"\b(\d{1,2})[/-](\d{1,2})[/-](\d{4})\b"), "mdy"),
+    (re.compile(_D0 + r"(\d{4})-(\d{1,2})-(\d{1,2})" + _D1), "ymd"),
+    (re.compile(_D0 + r"(\d{4})/(\d{1,2})/(\d{1,2})" + _D1), "ymd"),
+    (re.compile(_D0 + r"(\d{1,2})([/-])(\d{1,2})\2(\d{4})" + _D1), "slash"),
     (re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "ymd"),
-    (re.compile(r"\b(" + _MONTH + r")\.?\s*(\d{1,2})(?:st|nd|rd|th)?(?:,|\s)\s*(\d{4})\b", re.I), "Mdy"),
-    (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH + r")\.?,?\s*(\d{4})\b", re.I), "dMy"),
-    (re.compile(r"\b(\d{4}),?\s+(" + _MONTH + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b", re.I), "yMd"),
-    (re.compile(r"\b(" + _MONTH + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:,\s*)?\d{4})", re.I), "Md"),
-    (re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\s+(?:of\s+)?(" + _MONTH + r")\b", re.I), "dM"),
+    (re.compile(r"\b(" + _MONTH + r")\.?\s*(\d{1,2})(?:st|nd|rd|th)?(?:,|\s)\s*(\d{4})" + _D1, re.I), "Mdy"),
+    (re.compile(_D0 + r"(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH + r")\.?,?\s*(\d{4})" + _D1, re.I), "dMy"),
+    (re.compile(_D0 + r"(\d{4}),?\s+(" + _MONTH + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?" + _D1, re.I), "yMd"),
+    (re.compile(r"\b(" + _MONTH + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?" + _D1 + r"(?!\s*(?:,\s*)?\d{4})", re.I), "Md"),
+    (re.compile(_D0 + r"(\d{1,2})(?:st|nd|rd|th)\s+(?:of\s+)?(" + _MONTH + r")\b", re.I), "dM"),
     (re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "md"),
+    # "on 12/24", "due 24/12": a day and a month with no year, read as a date only where a date is
+    # said (after "on", "by", "until"... or beside Chinese text), not "1/2 cup" or "3/4 of the class"
+    (re.compile(r"(?:\b(?:on|by|until|till|before|after|from|to|due|dated|since|through|thru|starting|between|and|"
+                r"date|day|for)\s+(?:the\s+)?|(?:在|于|从|到|至|改到|截止)\s*)(\d{1,2})(/)(\d{1,2})(?![0-9A-Za-z/])"
+                r"(?!\s*(?:of|cups?|[a-z]+s)\b)", re.I), "slash"),
+    (re.compile(r"(?<![0-9A-Za-z/.])(\d{1,2})(/)(\d{1,2})(?=\s*(?:出发|之前|以前|前|起|当天|那天|晚上|上午|下午))"), "slash"),
 ]
+
+
+def _day_and_month(a: int, b: int) -> tuple[int, int, bool]:
+    """``(month, day, ambiguous)`` of "a/b": the one over 12 is the day; both 12 or under read month first
+    (the US order, the common default), which a description asking for DD/MM turns round."""
+    if a > 12 >= b:
+        return b, a, False
+    return a, b, a <= 12 and b <= 12 and a != b
 
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -602,8 +619,14 @@ def _dates(text: str) -> list[Mention]:
             try:
                 if order == "ymd":
                     y, mo, d = int(g[0]), int(g[1]), int(g[2])
-                elif order == "mdy":
-                    mo, d, y = int(g[0]), int(g[1]), int(g[2])
+                elif order == "slash":
+                    mo, d, ambiguous = _day_and_month(int(g[0]), int(g[2]))
+                    y = int(g[3]) if len(g) > 3 else 0
+                    if not (1 <= mo <= 12 and 1 <= d <= 31):
+                        continue
+                    extra = (("slashed", (int(g[0]), int(g[2]))),) if ambiguous else ()
+                    out.append(Mention("date", (y, mo, d), text[m.start(1):m.end()], m.start(1), m.end(), extra=extra))
+                    continue
                 elif order == "Mdy":
                     mo, d, y = MONTHS[g[0].lower()[:4].rstrip(".") if g[0].lower()[:4] == "sept" else g[0].lower()[:3]], int(g[1]), int(g[2])
                 elif order == "dMy":
@@ -623,18 +646,42 @@ def _dates(text: str) -> list[Mention]:
             out.append(Mention("date", (y, mo, d), m.group(0), m.start(), m.end()))
     years = [d.value[0] for d in sorted(out, key=lambda d: d.start) if d.value[0]]
     if years:  # "from 2023 April 4th to April 8th": a date without a year takes the year said nearby
-        out = [Mention(d.kind, (years[0], d.value[1], d.value[2]), d.text, d.start, d.end) if not d.value[0] else d
-               for d in out]
+        out = [Mention(d.kind, (years[0], d.value[1], d.value[2]), d.text, d.start, d.end, extra=d.extra)
+               if not d.value[0] else d for d in out]
     return out or _relative_dates(text, out)  # "tomorrow, June 1 2023": the date written out wins
 
 
-_TIME_RX = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])|\b(\d{1,2}):(\d{2})\b|\b(noon|midnight)\b",
-                      re.I)
+_TIME_RX = re.compile(_D0 + r"(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])|(?<![0-9A-Za-z:])(\d{1,2}):(\d{2})"
+                      r"(?![0-9A-Za-z:])|\b(noon|midnight)\b", re.I)
+#: A Chinese clock time: "晚上7点", "下午三点半", "10点15分", "九点钟"; a part of the day moves the hour past noon.
+_ZH_TIME_RX = re.compile(r"(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)?\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})\s*[点點]"
+                         r"(?:\s*(半|一刻|三刻|(\d{1,2}|[一二三四五六七八九十]{1,3})\s*分)|钟)?")
+_AFTERNOON = frozenset({"下午", "傍晚", "晚上", "夜里"})
+
+
+def _zh_times(text: str) -> list[Mention]:
+    out = []
+    for m in _ZH_TIME_RX.finditer(text):
+        part, hour, half, minutes = m.group(1), m.group(2), m.group(3), m.group(4)
+        if not part and not hour.isdigit() and not half and not m.group(0).endswith("钟"):
+            continue  # "三点建议" (three points): a spelled-out hour needs a part of the day or minutes
+        h = int(hour) if hour.isdigit() else lang.chinese_number(hour)
+        mi = 30 if half == "半" else 15 if half == "一刻" else 45 if half == "三刻" else 0
+        if minutes:
+            mi = int(minutes) if minutes.isdigit() else (lang.chinese_number(minutes) or 0)
+        if h is None or h > 24 or mi >= 60:
+            continue
+        if part in _AFTERNOON and h < 12 or part == "中午" and h < 3:
+            h += 12
+        out.append(Mention("time", (h % 24, mi), m.group(0), m.start(), m.end()))
+    return out
 
 
 def _times(text: str) -> list[Mention]:
-    out = []
+    out = _zh_times(text) if lang.is_chinese(text) else []
     for m in _TIME_RX.finditer(text):
+        if any(t.start <= m.start() < t.end for t in out):
+            continue
         if m.group(6):
             h, mi = (12 if m.group(6).lower() == "noon" else 0), 0
         elif m.group(1):
@@ -645,7 +692,7 @@ def _times(text: str) -> list[Mention]:
             h, mi = int(m.group(4)), int(m.group(5))
         if h < 24 and mi < 60:
             out.append(Mention("time", (h, mi), m.group(0), m.start(), m.end()))
-    return out
+    return sorted(out, key=lambda t: t.start)
 
 
 _CODE_RX = re.compile(r"(?<![\w@./-])(?:\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?![\w^])|(?:19|20)\d\d[-–/](?:19|20)?\d\d(?![\d/-])|[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
