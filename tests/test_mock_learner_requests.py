@@ -310,3 +310,32 @@ def test_fractions_and_ratios_are_no_dates(text):
 def test_clock_times_in_english_and_chinese(client, text, time):
     (_, args), = calls(client, text, [TABLE])
     assert args["time"] == time
+
+
+# --------------------------------------------------------------------------- thanks and goodbye
+@pytest.mark.parametrize("text, want", [
+    ("Thanks, that is all!", "You're welcome! Let me know if you need anything else."),
+    ("Great, thank you so much.", "You're welcome! Let me know if you need anything else."),
+    ("ok, that's it for now", "Glad I could help. Let me know if you need anything else."),
+    ("Bye!", "Goodbye!"),
+    ("谢谢", "不客气！还有需要随时告诉我。"),
+    ("好的，谢谢", "不客气！还有需要随时告诉我。"),
+    ("没有了，再见", "再见！"),
+])
+def test_thanks_and_goodbye_get_a_courtesy_reply_and_no_call(client, text, want):
+    assert calls(client, text, [WEATHER, FLIGHT]) == want
+
+
+def test_thanks_after_a_tool_answer_calls_nothing_again(client):
+    messages = [{"role": "user", "content": "Weather in Paris?"}]
+    first = client.chat.completions.create(model="mock", messages=messages, tools=[WEATHER]).choices[0].message
+    messages += [first.model_dump(exclude_none=True),
+                 {"role": "tool", "tool_call_id": first.tool_calls[0].id, "content": '{"temp": 18}'},
+                 {"role": "assistant", "content": "Paris: 18 °C."},
+                 {"role": "user", "content": "Thanks, that is all!"}]
+    reply = client.chat.completions.create(model="mock", messages=messages, tools=[WEATHER]).choices[0].message
+    assert reply.tool_calls is None and reply.content.startswith("You're welcome!")
+
+
+def test_thanks_with_a_request_still_does_the_request(client):
+    assert calls(client, "Thanks! And what's the weather in Berlin?", [WEATHER]) == [("get_weather", {"city": "Berlin"})]

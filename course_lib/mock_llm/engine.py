@@ -47,6 +47,36 @@ from .wire import ChatRequest, ToolSpec
 THRESHOLD = 1.5
 MAX_TOOL_ROUNDS = 6
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|你好|您好|嗨)\b", re.I)
+#: A message that is nothing but thanks, agreement or goodbye ("Thanks, that is all!", "好的，谢谢"): it asks
+#: for nothing, so it gets a courtesy reply, neither a tool call nor the "no tool fits" refusal.
+_COURTESY = re.compile(
+    r"^(?:(?:ok(?:ay)?|great|perfect|cool|nice|awesome|good|alright|all right|got it|sounds good|thanks?(?: you)?"
+    r"(?: (?:so|very) much| a lot| a bunch| again)?|thx|ty|cheers|many thanks|much appreciated|appreciate it|"
+    r"that(?:'s| is| was| will be) (?:all|it|everything|great|helpful|perfect|enough)(?: for (?:now|today))?|"
+    r"bye|goodbye|see you|nothing (?:more|else)(?: for now)?|no more questions|i'?m (?:done|good|all set)|"
+    r"(?:好的|好|行|嗯|谢谢(?:你|您)?|多谢|感谢|辛苦了|没有?(?:别的|其他)?(?:的)?(?:问题|事情?)?了|就这样(?:吧)?|再见|拜拜|不用了|"
+    r"明白了|知道了|太好了))[\s,.!?~，。！？、]*)+$", re.I)
+_THANKED = re.compile(r"thank|thx|\bty\b|cheers|appreciat|谢|感谢|辛苦", re.I)
+_FAREWELL = re.compile(r"\bbye\b|goodbye|see you|再见|拜拜", re.I)
+
+
+def courtesy_reply(text: str) -> str | None:
+    """The reply to a message of thanks, agreement or goodbye, or None when ``text`` asks something.
+
+    "Thanks, that is all!" -> "You're welcome! Let me know if you need anything else."; "好的，谢谢" ->
+    "不客气！还有需要随时告诉我。" A real model answers these politely without calling a tool; lesson 01
+    shows the loop ending on such a text answer.
+    """
+    if not _COURTESY.match(text.strip()):
+        return None
+    zh = lang.is_chinese(text)
+    if _THANKED.search(text):
+        return "不客气！还有需要随时告诉我。" if zh else "You're welcome! Let me know if you need anything else."
+    if _FAREWELL.search(text):
+        return "再见！" if zh else "Goodbye!"
+    return "好的，还有需要随时告诉我。" if zh else "Glad I could help. Let me know if you need anything else."
+
+
 _FOLLOW_UP = re.compile(r"^\s*(and|what about|how about|also|same for|then)\b|呢[？?]?\s*$|^\s*那", re.I)
 _CLAUSE_SPLIT = re.compile(r"(?:\.(?!\d)|[;!?。；！？\n])+|,\s*(?:and\s+)?(?=(?:what|how|who|when|where|please|also|then)\b)|"
                            r"\s+(?:and then|and also|also|then|as well as)\s+|"
@@ -1042,6 +1072,10 @@ def decide(req: ChatRequest) -> Decision:
         tool = req.tool(req.forced_tool)
         calls = [c for c in plan if c.name == tool.name] or _calls_for(tool, turn.question)
         return _emit(req, decision, calls, f"tool_choice forces {tool.name}")
+    courtesy = courtesy_reply(turn.question) if not plan and req.tool_choice != "required" else None
+    if courtesy:
+        decision.content, decision.reason = courtesy, "thanks or goodbye: nothing to do, no tool"
+        return decision
     if not plan and req.tools:
         plan = _follow_up(turn, req.tools)
         if plan:
