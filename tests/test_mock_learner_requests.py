@@ -79,6 +79,39 @@ def test_unit_enums_by_name_and_role(client, text, value, src, dst):
     assert calls(client, text, [CONVERT]) == [("convert_units", {"value": value, "from_unit": src, "to_unit": dst})]
 
 
+@pytest.mark.parametrize("text, first, second", [
+    ("Convert 10 miles to km, and 5 km to miles", (10, "mi", "km"), (5, "km", "mi")),
+    ("Convert 100 F to Celsius and 30 C to Fahrenheit", (100, "F", "C"), (30, "C", "F")),
+    ("What is 3 kg in pounds and 7 lb in kilograms?", (3, "kg", "lb"), (7, "lb", "kg")),
+    ("100华氏度是多少摄氏度，30摄氏度是多少华氏度", (100, "F", "C"), (30, "C", "F")),
+])
+def test_each_conversion_clause_reads_its_own_units(client, text, first, second):
+    want = [("convert_units", {"value": v, "from_unit": a, "to_unit": b}) for v, a, b in (first, second)]
+    assert calls(client, text, [CONVERT]) == want
+
+
+def test_one_target_for_a_list_of_amounts_stays_shared(client):
+    assert calls(client, "Convert 10 miles and 20 miles to km", [CONVERT]) == [
+        ("convert_units", {"value": 10, "from_unit": "mi", "to_unit": "km"}),
+        ("convert_units", {"value": 20, "from_unit": "mi", "to_unit": "km"})]
+
+
+@pytest.mark.parametrize("text", [
+    "把10公里换成英里，再把5英里换成公里",       # 再 after a comma: "and then"
+    "把10公里换成英里再把5英里换成公里",         # 再 before the next verb, no comma
+    "把10公里换成英里，然后把5英里换成公里",
+    "把10公里换成英里，还有5英里换成公里",
+])
+def test_zai_ranhou_haiyou_start_a_new_chinese_clause(client, text):
+    assert calls(client, text, [CONVERT]) == [("convert_units", {"value": 10, "from_unit": "km", "to_unit": "mi"}),
+                                              ("convert_units", {"value": 5, "from_unit": "mi", "to_unit": "km"})]
+
+
+def test_zai_starts_a_new_clause_for_any_tool(client):
+    assert calls(client, "查一下上海的天气，再查一下北京的", [WEATHER]) == [("get_weather", {"city": "上海"}),
+                                                                  ("get_weather", {"city": "北京"})]
+
+
 def test_one_unit_named_asks_for_the_other_instead_of_repeating_it(client):
     reply = calls(client, "Convert 12 kilograms please", [CONVERT])
     assert isinstance(reply, str) and "to unit" in reply and "from unit" not in reply

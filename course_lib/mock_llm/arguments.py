@@ -1687,7 +1687,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             if obj:
                 filled[s.name] = (obj[0], obj[1], 3.0, ())
     if unit_slots:
-        _unit_roles(unit_slots, reading.text, filled, many)
+        _unit_roles(unit_slots, reading.text, filled, many, num_slots, numbers)
     cands.sort(key=lambda c: (-c[0], c[1].index))
     for score, s, value, idx, ev in cands:
         if s.name in filled or any(i in taken for i in idx):
@@ -1897,13 +1897,16 @@ def _prefer_codes(slots: list[Slot], filled: dict) -> None:
                                                      got[1].words), got[2], got[3])
 
 
-def _unit_roles(unit_slots: list[Slot], text: str, filled: dict, many: dict) -> None:
+def _unit_roles(unit_slots: list[Slot], text: str, filled: dict, many: dict, num_slots: list[Slot] = (),
+                numbers: list[tuple[int, Mention]] = ()) -> None:
     """Fill unit enums by spelling and role: "100 F to Celsius" -> from F, to C (see :mod:`.unit_enums`)."""
     options = tuple(dict.fromkeys(str(o) for s in unit_slots for o in s.options))
     hits = unit_enums.mentions(text, options)
     if not hits:
         return
     src, dst = unit_enums.roles(text, hits)
+    if len(unit_slots) == 2 and _unit_roles_per_clause(unit_slots, text, options, filled, many, num_slots, numbers):
+        return
     if len(unit_slots) == 1:
         s = unit_slots[0]
         value = src or dst
@@ -1921,6 +1924,49 @@ def _unit_roles(unit_slots: list[Slot], text: str, filled: dict, many: dict) -> 
             continue
         words = next(text[a:b] for v, a, b, _ in hits if v == value)
         filled[s.name] = (value, Evidence("enum", words), 5.0, ())
+
+
+def _unit_roles_per_clause(unit_slots: list[Slot], text: str, options: tuple[str, ...], filled: dict, many: dict,
+                           num_slots: list[Slot], numbers: list[tuple[int, Mention]]) -> bool:
+    """"10 miles to km, and 5 km to miles": each amount's clause has its own from and to units.
+
+    The clause of an amount runs from its number to the next amount's number. When every clause
+    names both units and they differ between clauses, each unit slot gets one value per clause, in
+    ``many`` beside the amounts, so the calls pair them up (:func:`engine._combine`). Returns True
+    when it did; otherwise the units are read over the whole request.
+    """
+    i_src, i_dst = unit_enums.slot_roles([s.name for s in unit_slots])
+    if i_src is None:
+        return False
+    cuts = [m.start() for m in _AMOUNT_BEFORE_UNIT.finditer(text)
+            if any(a == m.end() for _, a, _, after in unit_enums.mentions(text, options) if after)]
+    if len(cuts) < 2:
+        return False
+    pairs = []
+    for k, start in enumerate(cuts):
+        clause = text[start: cuts[k + 1] if k + 1 < len(cuts) else len(text)]
+        src, dst = unit_enums.roles(clause, unit_enums.mentions(clause, options))
+        if src is None or dst is None:
+            return False
+        said = re.sub(r"[\s,;，；、]*(?:and(?: then)?|then|再|然后|还有|并且)?[\s,;，；、]*(?:把)?$", "", clause, flags=re.I)
+        pairs.append((src, dst, start, said))
+    if len({(a, b) for a, b, _, _ in pairs}) < 2:
+        return False
+    for index, col in ((i_src, 0), (i_dst, 1)):
+        if any(p[col] not in unit_slots[index].options for p in pairs):
+            return False
+    amounts = [next((m for _, m in numbers if m.start == cut), None) for cut in cuts]
+    if len(num_slots) == 1 and None not in amounts:  # "100 F ... and 30 C": each clause's amount, too
+        many[num_slots[0].name] = [(_number_value(num_slots[0], m), Evidence("number, in its own clause", m.text),
+                                    m.start) for m in amounts]
+    for index, col in ((i_src, 0), (i_dst, 1)):
+        s = unit_slots[index]
+        many[s.name] = [(p[col], Evidence("enum, in its own clause", p[3]), p[2] + col) for p in pairs]
+        filled[s.name] = (pairs[0][col], many[s.name][0][1], 5.0, ())
+    return True
+
+
+_AMOUNT_BEFORE_UNIT = re.compile(r"(?<![\w.])(?:\d+(?:[.,]\d+)?|[零一二两三四五六七八九十百千万]+)\s*(?=\S)")
 
 
 #: How weak a required slot's best remaining candidate may be and still be used (a guess a

@@ -565,7 +565,7 @@ _SEGMENT_SPLIT = re.compile(
     r",\s*(?:and\s+)?next\s+|,\s*(?:and\s+)?(?=(?:the\s+)?(?:first|second|third|fourth|fifth|last|other|latter)\b)|"
     r",\s*(?:and\s+)?(?=(?:another|the same|do the same|repeat)\b)|,\s*and\s+(?=(?:one|for|in|at|with|do|same|the)\b)|"
     r"\s+and\s+(?=(?:another|one|ones|those|the same|repeat|do the same)\b)|,?\s+and\s+(?=(?:how|what)\s)|,\s*(?=(?:considering|assuming)\s+(?:both|each|all|every)\b)|"
-    r"(?:然后|另外|还有|同时|以及)", re.I)
+    r"(?:然后|另外|还有|同时|以及)|[，,；;]\s*(?:再|接着|接下来|之后|最后)|再(?=把|查|帮|给|订|换|算|发|看|告诉|问)", re.I)
 
 
 def _segments(text: str) -> list[str]:
