@@ -238,10 +238,21 @@ def currency_code(text: str) -> str | None:
     return CURRENCIES.get(text.strip().lower())
 
 
+def starts_with_one_of(literals) -> str:
+    """A lookahead for the first characters of ``literals``: ``(?=[...])``, to put before their alternation.
+
+    It changes no match (each literal starts with one of these characters, and under ``re.I`` a
+    class folds case as a literal does), but the scan then rejects in one test the positions where
+    no literal can start, instead of trying hundreds of alternatives there: several times faster on
+    the long name lists read from every request (cities, countries, currencies).
+    """
+    return "(?=[" + "".join(sorted({re.escape(str(x)[0]) for x in literals if x})) + "])"
+
+
 def _place_pattern() -> re.Pattern:
     names = set(CITIES) | set(US_CITIES) | set(COUNTRIES) | set(US_STATES.values())
     alts = sorted((re.escape(n) for n in names), key=len, reverse=True)
-    return re.compile(r"(?<![A-Za-z])(" + "|".join(alts) + r")(?![A-Za-z])")
+    return re.compile(r"(?<![A-Za-z])" + starts_with_one_of(names) + "(" + "|".join(alts) + r")(?![A-Za-z])")
 
 
 PLACE_EN = _place_pattern()

@@ -62,7 +62,8 @@ IMPLIED: dict[str, tuple[str, ...]] = {
 #: English city name -> Chinese name. Used both ways (the table lives in :mod:`.gazetteer`).
 CITIES: dict[str, str] = _gz.CITIES
 _ZH_CITIES = {zh: en for en, zh in CITIES.items()}
-_CITY_EN = re.compile(r"\b(" + "|".join(sorted(map(re.escape, CITIES), key=len, reverse=True)) + r")\b", re.I)
+_CITY_EN = re.compile(r"\b" + _gz.starts_with_one_of(CITIES) + "(" + "|".join(sorted(map(re.escape, CITIES), key=len, reverse=True))
+                      + r")\b", re.I)
 _CITY_ZH = re.compile("|".join(sorted(map(re.escape, _ZH_CITIES), key=len, reverse=True)))
 
 NUMBER_WORDS = {

@@ -172,7 +172,24 @@ _WORD_NUM_RX = re.compile(r"\b(?:(?:a |an )?(?:" + "|".join(sorted(list(_WORDS) 
                           + r")(?:[\s-]+(?:and\s+)?(?:" + "|".join(list(_WORDS) + list(_SCALES))
                           + r"))*|half a dozen|a dozen|dozen|a couple of|a pair of|twice|thrice|a decade|decade|"
                           r"a century|century)\b", re.I)
-_ZH_NUM_RX = re.compile(r"(百分之)?([零〇一二两三四五六七八九十百千万亿点]+|\d+(?:\.\d+)?)(万|亿|千)?")
+#: Every word that can start a match of :data:`_WORD_NUM_RX` (lower case): its number words and idioms.
+_NUMBER_WORD_TOKENS = frozenset(list(_WORDS) + list(_SCALES) + "dozen couple pair twice thrice decade century".split())
+
+
+def _word_number_matches(text: str):
+    """The matches of :data:`_WORD_NUM_RX` in ``text``, without running it on ASCII text with no number word.
+
+    Every match starts with a whole word of :data:`_NUMBER_WORD_TOKENS` (after an optional "a"/"an"),
+    so an ASCII text none of whose words is one has no match: one set test instead of the long
+    alternation tried at every position (a fast path; the matches are the same).
+    """
+    if text.isascii() and not _NUMBER_WORD_TOKENS.intersection(re.findall(r"\w+", text.lower())):
+        return ()
+    return _WORD_NUM_RX.finditer(text)
+
+
+# (the lookahead only skips fast the positions where neither a Chinese numeral nor a digit starts)
+_ZH_NUM_RX = re.compile(r"(?=[零〇一二两三四五六七八九十百千万亿点\d])(百分之)?([零〇一二两三四五六七八九十百千万亿点]+|\d+(?:\.\d+)?)(万|亿|千)?")
 #: "300K" is 300 kelvin, not 300 thousand, in a request about temperatures.
 _TEMPERATURE_TALK = re.compile(r"\b(?:temperatures?|temps?|kelvin|thermal|thermo\w*|heat(?:ing|ed)?|entropy|"
                                r"enthalpy|gas(?:es)?|cool(?:ing|ed)?|warm(?:ing|ed)?)\b", re.I)
@@ -279,7 +296,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         out.append(Mention("number", value, text[m.start():stop], m.start() if currency else s, stop, unit, dim,
                            extra=tuple(extra)))
         taken.append((s, stop))
-    for m in _WORD_NUM_RX.finditer(text):
+    for m in _word_number_matches(text):
         if not free(m.start(), m.end()):
             continue
         phrase = m.group(0).lower()
@@ -357,8 +374,9 @@ _FREQUENCY = {"annually": 1, "yearly": 1, "semi-annually": 2, "semiannually": 2,
               "monthly": 12, "weekly": 52, "daily": 365}
 
 
-_CURRENCY_RX = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted((re.escape(k) for k in gz.CURRENCIES if k not in ("$", "¥", "元")),
-                                                                key=len, reverse=True)) + r")(?![A-Za-z])", re.I)
+_CURRENCY_NAMES = [k for k in gz.CURRENCIES if k not in ("$", "¥", "元")]
+_CURRENCY_RX = re.compile(r"(?<![A-Za-z])" + gz.starts_with_one_of(_CURRENCY_NAMES) + "(" + "|".join(
+    sorted((re.escape(k) for k in _CURRENCY_NAMES), key=len, reverse=True)) + r")(?![A-Za-z])", re.I)
 
 
 #: "2 pounds of butter", "ounces in a pound": pounds that weigh (not sterling).
@@ -536,8 +554,14 @@ _EXPR_RX = re.compile(
     r"(?:sin|cos|tan|exp|log|ln|sqrt)\s*\(\s*[^)]*\)|[a-z](?![a-z])|\d+(?:\.\d+)?(?!\d)(?!\.\d)))*)")
 
 
+#: What every match of :data:`_EXPR_RX` contains besides "^", "**" or "(": a figure times x ("3x", "2.5 * x").
+_TIMES_X = re.compile(r"\d\s*\*?\s*x")
+
+
 def _expressions(text: str) -> list[Mention]:
     out = []
+    if "^" not in text and "**" not in text and "(" not in text and not _TIMES_X.search(text):
+        return out  # a fast path: no power, function call or multiple of x, so no expression (same result)
     for m in _EXPR_RX.finditer(text):
         e = m.group("e").strip()
         if len(e) < 2 or not re.search(r"[a-z]", e) or re.fullmatch(r"\d+\s*x", e) and "^" not in text[m.start():m.end()]:
@@ -580,8 +604,10 @@ def _day_and_month(a: int, b: int) -> tuple[int, int, bool]:
 
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_RELATIVE_RX = re.compile(r"\b(?:(today|tomorrow|day after tomorrow)|(?:(next|this|coming)\s+)?(" + "|".join(_WEEKDAYS)
-                          + r"))\b|(今天|明天|后天|大后天|今日|明日)", re.I)
+_RELATIVE_RX = re.compile(gz.starts_with_one_of(("today", "tomorrow", "day", "next", "this", "coming") + _WEEKDAYS
+                                                + ("今", "明", "后", "大"))
+                          + r"(?:\b(?:(today|tomorrow|day after tomorrow)|(?:(next|this|coming)\s+)?(" + "|".join(_WEEKDAYS)
+                          + r"))\b|(今天|明天|后天|大后天|今日|明日))", re.I)
 _ZH_DAYS = {"今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3}
 
 
@@ -609,9 +635,30 @@ def _relative_dates(text: str, taken: list[Mention]) -> list[Mention]:
     return out
 
 
+#: A month's name where a word starts: every written-out date of :data:`_DATE_RXS` has one there.
+_ANY_MONTH = re.compile(r"\b" + _MONTH, re.I)
+
+
+def _date_patterns(text: str) -> list[tuple[re.Pattern[str], str]]:
+    """The patterns of :data:`_DATE_RXS` that can match ``text`` (a fast path; the dates found are the same).
+
+    Every pattern needs a digit, and those with a month's name need one at the start of a word:
+    two quick searches spare the ten scans of a text that has neither.
+    """
+    if not _DIGIT.search(text):
+        return []
+    if _ANY_MONTH.search(text):
+        return _DATE_RXS
+    return [(rx, order) for rx, order in _DATE_RXS if order not in _MONTH_ORDERS]
+
+
+_DIGIT = re.compile(r"\d")
+_MONTH_ORDERS = frozenset({"Mdy", "dMy", "yMd", "Md", "dM"})  # the patterns of _DATE_RXS with a month's name
+
+
 def _dates(text: str) -> list[Mention]:
     out: list[Mention] = []
-    for rx, order in _DATE_RXS:
+    for rx, order in _date_patterns(text):
         for m in rx.finditer(text):
             if any(d.start <= m.start() < d.end for d in out):
                 continue

@@ -66,14 +66,28 @@ def is_unit_enum(options: tuple) -> bool:
     return sum(1 for o in options if isinstance(o, str) and canonical(o)) >= 2
 
 
+def _alternatives(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    """``(form, enum value)`` of every way ``values`` may be written, longest form first."""
+    return sorted({(f, v) for v in values for f in forms(v)}, key=lambda x: -len(x[0]))
+
+
 @lru_cache(maxsize=256)
-def _pattern(values: tuple[str, ...]) -> re.Pattern[str]:
-    alts = sorted({(f, v) for v in values for f in forms(v)}, key=lambda x: -len(x[0]))
+def _pattern(values: tuple[str, ...]) -> tuple[re.Pattern[str], list[tuple[str, str]]]:
+    """The pattern of every form of ``values`` (group ``k`` is alternative ``k - 1``), and the alternatives.
+
+    Compiled once per enum. The leading lookahead on the forms' first characters changes no match
+    (every form starts with one of them); it only lets the scan skip, in one test, the positions no
+    form can start at, instead of trying each form's lookbehind there.
+    """
+    alts = _alternatives(values)
     parts = []
     for f, _ in alts:
         esc = re.escape(f)
         parts.append(esc if re.match(r"[^\x00-\x7f]", f) else rf"(?<![\w'’]){esc}(?![\w'’])")
-    return re.compile("|".join(f"({p})" for p in parts), re.I) if parts else re.compile(r"(?!)")
+    if not parts:
+        return re.compile(r"(?!)"), alts
+    first = "".join(sorted({re.escape(f[0]) for f, _ in alts}))
+    return re.compile(f"(?=[{first}])(?:" + "|".join(f"({p})" for p in parts) + ")", re.I), alts
 
 
 def mentions(text: str, values: tuple[str, ...]) -> list[tuple[str, int, int, bool]]:
@@ -82,8 +96,7 @@ def mentions(text: str, values: tuple[str, ...]) -> list[tuple[str, int, int, bo
     A short or common form ("m", "in", "C", 米) counts only after a number or in the enum's own
     spelling and case ("to mi").
     """
-    pat = _pattern(values)
-    alts = sorted({(f, v) for v in values for f in forms(v)}, key=lambda x: -len(x[0]))
+    pat, alts = _pattern(values)
     out = []
     for m in pat.finditer(text):
         form, value = alts[m.lastindex - 1]
