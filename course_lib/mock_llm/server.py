@@ -27,7 +27,7 @@ from .engine import Decision, PlannedCall, decide
 from .errors import MockAPIError
 from .faults import HTTP_FAULTS, FaultPlan, corrupt_tool_calls, parse_fault_header, scripted_decision_parts
 from .responses_api import output_items, response_object, stream_events, to_chat_body
-from .wire import ChatRequest, parse_chat_request
+from .wire import ChatRequest, parse_chat_request, tools_key
 
 DEFAULT_MODEL = "mock-llm"
 LOG_LIMIT = 500  # exchanges kept in MockLLM.log; older ones are dropped
@@ -70,11 +70,41 @@ def _json_reply(status: int, obj: Any, headers: dict[str, str] | None = None) ->
 _TRANSPORT_FIELDS = ("stream", "stream_options")
 
 
-def _seed(body: Any) -> str:
-    """A hash of what the request asks (not how it is delivered), so streaming keeps the ids."""
-    if isinstance(body, dict):
-        body = {k: v for k, v in body.items() if k not in _TRANSPORT_FIELDS}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+def _canonical(value: Any) -> str:
+    """The JSON text the seed hashes: sorted keys, UTF-8 as written."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+#: ``_canonical(tools)`` by :func:`~.wire.tools_key`: the same tools come with every request of a notebook.
+_CANONICAL_TOOLS: OrderedDict[str, str] = OrderedDict()
+
+
+def _canonical_tools(tools: Any, key: str) -> str:
+    """``_canonical(tools)``, cached on the tools' compact JSON ``key`` (which keeps key order, so is exact)."""
+    text = _CANONICAL_TOOLS.get(key)
+    if text is None:
+        text = _CANONICAL_TOOLS[key] = _canonical(tools)
+        if len(_CANONICAL_TOOLS) > MEMO_LIMIT:
+            _CANONICAL_TOOLS.popitem(last=False)
+    else:
+        _CANONICAL_TOOLS.move_to_end(key)
+    return text
+
+
+def _seed(body: Any, tools_json: str | None = None) -> str:
+    """A hash of what the request asks (not how it is delivered), so streaming keeps the ids.
+
+    ``tools_json`` is ``_canonical(body["tools"])`` when the caller made it already (it also keys
+    the cache of validated tools): the hashed text is then put together from it and the other
+    fields, exactly as ``_canonical(body)`` writes it, without serialising the tools twice.
+    """
+    if not isinstance(body, dict):
+        return hashlib.sha256(_canonical(body).encode()).hexdigest()
+    fields = sorted((k, v) for k, v in body.items() if k not in _TRANSPORT_FIELDS)
+    if tools_json is None or not all(isinstance(k, str) for k, _ in fields):
+        return hashlib.sha256(_canonical(dict(fields)).encode()).hexdigest()
+    text = "{" + ", ".join(_canonical(k) + ": " + (tools_json if k == "tools" else _canonical(v)) for k, v in fields) + "}"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _prompt_text(req: ChatRequest) -> str:
@@ -239,8 +269,10 @@ class MockLLM:
                           for i, c in enumerate(calls)]
 
     def _chat(self, data: Any, fault) -> HTTPReply:
-        req = parse_chat_request(data)
-        seed = _seed(data)
+        # the tools are serialised once per request: their key finds the validated tools and their seed text
+        key = tools_key(data["tools"]) if isinstance(data, dict) and data.get("tools") is not None else None
+        req = parse_chat_request(data, tools_key=key)
+        seed = _seed(data, _canonical_tools(data["tools"], key) if key is not None else None)
         decision, calls = self._decide(req, seed)
         if calls is None and decision.tool_calls:
             calls = tool_calls_json(decision, seed)

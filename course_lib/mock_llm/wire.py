@@ -197,13 +197,24 @@ def _check_tool_uncached(i: int, tool: Any) -> ToolSpec:
 _VALID_LISTS: OrderedDict[str, list[ToolSpec]] = OrderedDict()
 
 
-def _check_tools(tools: Any) -> list[ToolSpec]:
+def tools_key(tools: Any) -> str | None:
+    """The compact JSON of a request's ``tools`` (key order kept: it is the parameters' order), or None.
+
+    One key for the whole list: an agent sends the same tools with every request, so the
+    validated :class:`ToolSpec` objects (and the engine's caches keyed on them) are reused.
+    """
+    try:
+        return json.dumps(tools, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+
+
+def _check_tools(tools: Any, key: str | None = None) -> list[ToolSpec]:
+    """The validated tools, from a cache keyed on :func:`tools_key` (``key``, when the caller made it)."""
     if tools is None:
         return []
-    try:  # one key for the whole list: an agent sends the same tools with every request
-        key = json.dumps(tools, separators=(",", ":"))
-    except (TypeError, ValueError):
-        key = None
+    if key is None:
+        key = tools_key(tools)
     if key is not None and key in _VALID_LISTS:
         _VALID_LISTS.move_to_end(key)
         return list(_VALID_LISTS[key])
@@ -246,11 +257,13 @@ def _check_tool_choice(choice: Any, tools: list[ToolSpec]) -> tuple[str, str | N
                "{\"type\": \"function\", \"function\": {\"name\": ...}}.", "tool_choice", "invalid_value")
 
 
-def parse_chat_request(body: Any) -> ChatRequest:
+def parse_chat_request(body: Any, *, tools_key: str | None = None) -> ChatRequest:
     """Validate a Chat Completions request body and normalise it.
 
     Args:
         body: the decoded JSON body of ``POST /v1/chat/completions``.
+        tools_key: :func:`tools_key` of ``body["tools"]``, if the caller made it already (the
+            server does, for the request's seed); it keys the cache of validated tools.
 
     Returns:
         A :class:`ChatRequest`.
@@ -271,7 +284,7 @@ def parse_chat_request(body: Any) -> ChatRequest:
     if not body.get("model"):
         raise _bad("you must provide a model parameter", "model", "missing_required_parameter")
     messages = _check_messages(body.get("messages"))
-    tools = _check_tools(body.get("tools"))
+    tools = _check_tools(body.get("tools"), tools_key)
     choice, forced = _check_tool_choice(body.get("tool_choice"), tools)
     parallel = body.get("parallel_tool_calls", True)
     if not isinstance(parallel, bool):
