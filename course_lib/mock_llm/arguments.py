@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from . import gazetteer as gz
@@ -207,8 +207,9 @@ class Slot:
     category: str = ""  # the kind of thing it names ("genre", "color"...), see gazetteer.CATEGORIES
     examples: tuple[str, ...] = ()  # values its description shows ("e.g. 'gas', 'diesel'")
 
-    @property
+    @cached_property
     def spec(self) -> dict:
+        """The property's JSON Schema, parsed once per slot (slots are shared: never modify it)."""
         return json.loads(self.spec_json)
 
     def __repr__(self) -> str:
@@ -476,7 +477,18 @@ _BREAK = re.compile(r"[;!?。；！？]|\.(?:\s|$)")
 
 
 def _left_words(reading: Reading, pos: int, limit: int = 7) -> list[str]:
-    """Lower-case words before ``pos``, nearest first, stopping at a sentence break."""
+    """Lower-case words before ``pos``, nearest first, stopping at a sentence break.
+
+    Read once per reading and position (every slot looks at the words around the same mentions).
+    """
+    key = ("left", pos, limit)
+    hit = reading.cache.get(key)
+    if hit is None:
+        hit = reading.cache[key] = tuple(_left_words_uncached(reading, pos, limit))
+    return list(hit)
+
+
+def _left_words_uncached(reading: Reading, pos: int, limit: int) -> list[str]:
     out = []
     text = reading.text
     for w, s, e in reversed(reading.words):
@@ -492,6 +504,15 @@ def _left_words(reading: Reading, pos: int, limit: int = 7) -> list[str]:
 
 
 def _right_words(reading: Reading, pos: int, limit: int = 3) -> list[str]:
+    """Lower-case words after ``pos``, up to ``limit``, stopping at punctuation or after a connector (cached)."""
+    key = ("right", pos, limit)
+    hit = reading.cache.get(key)
+    if hit is None:
+        hit = reading.cache[key] = tuple(_right_words_uncached(reading, pos, limit))
+    return list(hit)
+
+
+def _right_words_uncached(reading: Reading, pos: int, limit: int) -> list[str]:
     out = []
     for w, s, e in reading.words:
         if s < pos:
@@ -520,12 +541,22 @@ def _one_typo(a: str, b: str) -> bool:
     return short[i:] == long_[i + 1:]
 
 
+@lru_cache(maxsize=65536)
+def _names_slot(word_stem: str, keys: frozenset[str]) -> bool:
+    """Whether a word names a slot with ``keys``: a key, a synonym, an abbreviation, or one typo away.
+
+    Cached per word stem and key set, like :func:`~.language.stem` (slots' key sets are shared).
+    """
+    return lang.matches_any(word_stem, keys) or len(word_stem) >= 7 and any(
+        _one_typo(word_stem, k) for k in keys if len(k) >= 6)
+
+
 def _word_hits(words: list[str], keys: frozenset[str], skip_connectors: bool = True) -> float:
     """The strength of the nearest word of ``words`` that names the slot (1.0 adjacent, less further)."""
     dist = 0
+    names = _names_slot if isinstance(keys, frozenset) else _names_slot.__wrapped__
     for w in words:
-        st = lang.stem(w)
-        if lang.matches_any(st, keys) or len(st) >= 7 and any(_one_typo(st, k) for k in keys if len(k) >= 6):
+        if names(lang.stem(w), keys):
             return 1.0 / (1.0 + 0.45 * dist)  # "acceleeration": one slip of the keyboard still names it
         if w in ("and", "or", "but") and dist > 0:
             return 0.0

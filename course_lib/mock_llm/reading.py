@@ -118,6 +118,9 @@ class Reading:
     mentions: list[Mention] = field(default_factory=list)
     groups: list[list[int]] = field(default_factory=list)  # coordinations: indexes into mentions
     words: list[tuple[str, int, int]] = field(default_factory=list)  # (lower-case word, start, end)
+    #: what the argument filler derives from this reading alone (the words around a position...), kept
+    #: with it so every slot and clause of a request reuses it; not part of the reading's value
+    cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def of_kind(self, *kinds: str) -> list[Mention]:
         return [m for m in self.mentions if m.kind in kinds]
