@@ -112,6 +112,28 @@ def test_zai_starts_a_new_clause_for_any_tool(client):
                                                                   ("get_weather", {"city": "北京"})]
 
 
+SMALL_CONVERT = json.loads(json.dumps(CONVERT))
+for _key in ("from_unit", "to_unit"):
+    SMALL_CONVERT["function"]["parameters"]["properties"][_key]["enum"] = ["C", "F", "km", "mi"]
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Convert 5 kg to pounds", "convert_units does not support kg or pounds: the units it knows are C, F, km and mi."),
+    ("How many gallons is 3 liters?",
+     "convert_units does not support gallons or liters: the units it knows are C, F, km and mi."),
+    ("Convert 5 kg to km", "convert_units does not support kg: the units it knows are C, F, km and mi."),
+    ("把5公斤换成磅", "convert_units 不支持公斤和磅：它支持的单位只有 C、F、km、mi。"),
+    ("5磅是多少公斤", "convert_units 不支持磅和公斤：它支持的单位只有 C、F、km、mi。"),
+])
+def test_a_unit_the_enum_lacks_is_named_plainly_without_a_call(client, text, want):
+    assert calls(client, text, [SMALL_CONVERT]) == want
+
+
+def test_chinese_unit_names_alone_are_units(client):
+    assert calls(client, "把6英尺换成米", [CONVERT]) == [("convert_units", {"value": 6, "from_unit": "ft", "to_unit": "m"})]
+    assert calls(client, "5磅是多少公斤", [CONVERT]) == [("convert_units", {"value": 5, "from_unit": "lb", "to_unit": "kg"})]
+
+
 def test_one_unit_named_asks_for_the_other_instead_of_repeating_it(client):
     reply = calls(client, "Convert 12 kilograms please", [CONVERT])
     assert isinstance(reply, str) and "to unit" in reply and "from unit" not in reply

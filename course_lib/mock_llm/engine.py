@@ -276,6 +276,10 @@ def _conversion_asked(text: str) -> set[str]:
     if len(currencies) >= 2:
         return {"convert", "conversion", "currency", "exchang"}
     amounts = [m for m in mentions if m.kind == "number" and m.dim and m.dim not in ("money", "percent")]
+    if amounts and lang.is_chinese(text):  # "5磅是多少公斤": another Chinese unit of the amount's kind
+        if any(dim == amounts[0].dim and not any(a.start <= at < a.end for a in amounts)
+               for _, (_, dim), at in gz.chinese_units(text)):
+            return {"convert", "conversion", "unit"}
     if amounts:
         inside = [(m.start, m.end) for m in amounts]
         for w in re.finditer(r"[A-Za-z]+", text):  # another unit of the amount's dimension: the one asked for
@@ -1026,6 +1030,48 @@ def _clarify(call: PlannedCall, question: str) -> str:
     return f"To use {call.name} I need the {what}. Could you tell me?"
 
 
+def _units_named(text: str) -> list[tuple[str, str]]:
+    """``(as written, canonical unit)`` of every unit of measure ``text`` names ("5 kg" -> ("kg", "kg"))."""
+    mentions = read(text).mentions
+    weighs = any(m.dim == "mass" for m in mentions)
+    out = []
+    for m in mentions:
+        if m.kind not in ("number", "unit") or not m.unit:
+            continue
+        surface = re.sub(r"^[\s\d.,+-]+", "", m.text).strip() or m.unit
+        unit, dim = m.unit, m.dim
+        if dim == "money" and weighs and surface.lower() in ("pound", "pounds", "lb", "lbs"):
+            unit, dim = "lb", "mass"  # "5 kg to pounds": pounds that weigh
+        if dim and dim not in ("money", "percent", "time") and all(s != surface for s, _ in out):
+            out.append((surface, unit_enums.canonical(unit) or unit))
+    for surface, (unit, dim), _ in gz.chinese_units(text):  # "换成磅": a Chinese unit named alone
+        if dim not in ("money", "percent", "time") and all(surface not in s for s, _ in out):
+            out.append((surface, unit_enums.canonical(unit) or unit))
+    return out
+
+
+def _unsupported_units(call: PlannedCall, tools: list[ToolSpec], question: str) -> str | None:
+    """"convert_units does not support kg or pounds; it converts C, F, km and mi.", when the request names units
+    the tool's unit enums leave out and the call lacks a unit because of it (instead of asking which unit)."""
+    tool = next((t for t in tools if t.name == call.name), None)
+    if tool is None:
+        return None
+    props = tool.parameters.get("properties") or {}
+    unit_slots = [k for k, v in props.items() if isinstance(v, dict) and unit_enums.is_unit_enum(tuple(v.get("enum") or ()))]
+    if not unit_slots or not set(unit_slots) & set(call.missing):
+        return None
+    options = list(dict.fromkeys(str(o) for k in unit_slots for o in props[k]["enum"]))
+    supported = {unit_enums.canonical(o) for o in options}
+    unsupported = [surface for surface, unit in _units_named(question) if unit not in supported]
+    if not unsupported:
+        return None
+    if lang.is_chinese(question):
+        return f"{call.name} 不支持{'和'.join(unsupported)}：它支持的单位只有 {'、'.join(options)}。"
+    said = " or ".join(unsupported)
+    listed = ", ".join(options[:-1]) + f" and {options[-1]}" if len(options) > 1 else options[0]
+    return f"{call.name} does not support {said}: the units it knows are {listed}."
+
+
 def _no_tool_answer(question: str, tools: list[ToolSpec]) -> tuple[str, str]:
     zh = lang.is_chinese(question)
     if _GREETING.search(question):
@@ -1102,6 +1148,11 @@ def decide(req: ChatRequest) -> Decision:
         plan = [c for c in plan if c not in waiting]
     incomplete = [c for c in plan if c.missing]
     if incomplete and req.tool_choice == "auto":
+        unsupported = _unsupported_units(incomplete[0], req.tools, turn.question)
+        if unsupported:
+            decision.content = unsupported
+            decision.reason = f"{incomplete[0].name} has no such unit in its enum: say so, no call"
+            return decision
         decision.content = _clarify(incomplete[0], turn.question)
         decision.reason = f"required argument(s) {incomplete[0].missing} not in the request: ask"
         return decision

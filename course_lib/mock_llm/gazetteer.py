@@ -133,8 +133,8 @@ _units("length", "km", "kilometer", "kilometers", "kilometre", "kilometres", "�
 _units("length", "cm", "centimeter", "centimeters", "厘米")
 _units("length", "mm", "millimeter", "millimeters")
 _units("length", "mi", "mile", "miles", "英里")
-_units("length", "ft", "foot", "feet")
-_units("length", "in", "inch", "inches")
+_units("length", "ft", "foot", "feet", "英尺")
+_units("length", "in", "inch", "inches", "英寸")
 _units("length", "yd", "yard", "yards")
 _units("length", "ly", "light year", "light years", "light-year", "light-years")
 _units("area", "m²", "m^2", "m2", "square meter", "square meters", "square metre", "square metres", "sq m",
@@ -145,8 +145,8 @@ _units("area", "acre", "acres")
 _units("area", "hectare", "hectares", "ha")
 _units("volume", "m³", "m^3", "cubic meter", "cubic meters", "cubic metre", "cubic metres")
 _units("volume", "L", "l", "liter", "liters", "litre", "litres", "升")
-_units("volume", "ml", "mL", "milliliter", "milliliters")
-_units("volume", "gal", "gallon", "gallons")
+_units("volume", "ml", "mL", "milliliter", "milliliters", "毫升")
+_units("volume", "gal", "gallon", "gallons", "加仑")
 _units("volume", "tsp", "teaspoon", "teaspoons")
 _units("volume", "tbsp", "tablespoon", "tablespoons")
 _units("volume", "cup", "cups")
@@ -156,8 +156,8 @@ _units("volume", "fl oz", "fluid ounce", "fluid ounces")
 _units("mass", "kg", "kilogram", "kilograms", "kgs", "公斤", "千克")
 _units("mass", "g", "gram", "grams", "克")
 _units("mass", "mg", "milligram", "milligrams")
-_units("mass", "lb", "lbs", "pound-mass")
-_units("mass", "oz", "ounce", "ounces")
+_units("mass", "lb", "lbs", "pound-mass", "磅")
+_units("mass", "oz", "ounce", "ounces", "盎司")
 _units("mass", "t", "ton", "tons", "tonne", "tonnes", "吨")
 _units("speed", "m/s", "meters/second", "meters per second", "metres per second", "mps")
 _units("speed", "km/h", "kmh", "kph", "kilometers per hour", "km per hour", "公里每小时")
@@ -364,3 +364,13 @@ def category_members(category: str, text: str) -> list[tuple[str, int, int]]:
     if rx is None:
         return []
     return [(m.group(1), m.start(1), m.end(1)) for m in rx.finditer(text)]
+
+
+#: Chinese unit names that are units wherever they stand (not 米 in 大米 or 度 in 温度: those need a number).
+_ZH_UNIT_WORDS = re.compile("|".join(sorted((re.escape(k) for k in UNITS if re.match(r"[\u3400-\u9fff]", k)
+                                             and (len(k) >= 2 or k in ("磅",))), key=len, reverse=True)))
+
+
+def chinese_units(text: str) -> list[tuple[str, tuple[str, str], int]]:
+    """``(word, (unit, dimension), position)`` of the Chinese unit names in ``text`` ("换成磅" -> 磅, lb, mass)."""
+    return [(m.group(0), UNITS[m.group(0)], m.start()) for m in _ZH_UNIT_WORDS.finditer(text)]

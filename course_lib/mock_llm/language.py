@@ -38,7 +38,7 @@ ZH_LEXICON: dict[str, str] = {
     "添加": "add create", "列出": "list", "所有": "all list", "更新": "update", "修改": "update", "状态": "status",
     "完成": "done complete", "城市": "city", "营收": "revenue", "收入": "revenue income", "财务": "finance",
     "文件": "file", "读取": "read", "打开": "read open", "写入": "write", "保存": "save write", "时间": "time",
-    "几点": "time", "日期": "date", "汇率": "exchange rate currency", "兑换": "convert exchange", "换算": "convert",
+    "几点": "time", "日期": "date", "汇率": "exchange rate currency", "兑换": "convert exchange", "换算": "convert", "换成": "convert", "转换": "convert", "转成": "convert",
     "货币": "currency", "股票": "stock", "股价": "stock price", "价格": "price", "发送": "send", "邮件": "email mail",
     "计算": "calculate", "翻译": "translate", "新闻": "news", "删除": "delete remove", "订单": "order",
     "下单": "order create", "数据库": "database", "查询": "query search", "用户": "user", "项目": "project",

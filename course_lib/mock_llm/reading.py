@@ -357,7 +357,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         if m.group(3):
             value *= _MULT[m.group(3)]
         unit, dim, surface, stop = _unit_after(text, m.end())
-        zh_unit = re.match(r"个?(小时|分钟|秒|天|周|星期|个月|月|年|公里|千米|米|厘米|公斤|千克|克|吨|度|美元|欧元|英镑|日元|元|块|人|次|本|张|条|家|位)",
+        zh_unit = re.match(r"个?(小时|分钟|秒|天|周|星期|个月|月|年|公里|千米|米|厘米|公斤|千克|克|吨|磅|英尺|英寸|加仑|毫升|盎司|度|美元|欧元|英镑|日元|元|块|人|次|本|张|条|家|位)",
                            text[m.end():])
         if zh_unit:
             surface = zh_unit.group(1)

@@ -34,6 +34,7 @@ SOURCE_WORDS = frozenset({"from", "source", "src", "input", "original", "orig", 
 TARGET_WORDS = frozenset({"to", "target", "dest", "destination", "output", "out", "into", "desired", "result"})
 _TARGET_LEAD = re.compile(r"(?:\b(?:to|into|in|as|how many|how much)\s+(?:the\s+)?|(?:成|为|到|多少|几))\s*$", re.I)
 _SOURCE_LEAD = re.compile(r"(?:\bfrom\s+|从\s*|把\s*)$", re.I)
+_ZH_TARGET_LEAD = re.compile(r"(?:换成|换算成|转成|转换成|折合|等于多少|是多少|多少)\s*$")
 _NUMBER_BEFORE = re.compile(r"(?:\d|[零一二两三四五六七八九十百千万])\s*$")
 
 
@@ -102,7 +103,8 @@ def mentions(text: str, values: tuple[str, ...]) -> list[tuple[str, int, int, bo
         form, value = alts[m.lastindex - 1]
         after_number = bool(_NUMBER_BEFORE.search(text[: m.start()]))
         word = m.group(0)
-        if word.lower() in _AMBIGUOUS and not after_number and (word not in values or word == "in"):
+        if word.lower() in _AMBIGUOUS and not after_number and (word not in values or word == "in") and not (
+                _ZH_TARGET_LEAD.search(text[: m.start()]) and not word.isascii()):  # 换成米: 米 is the target
             continue  # "to C", "in m": the enum's own spelling is meant; "in" alone is a preposition
         out.append((value, m.start(), m.end(), after_number))
     return out
