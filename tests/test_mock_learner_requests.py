@@ -394,3 +394,50 @@ def test_thanks_after_a_tool_answer_calls_nothing_again(client):
 
 def test_thanks_with_a_request_still_does_the_request(client):
     assert calls(client, "Thanks! And what's the weather in Berlin?", [WEATHER]) == [("get_weather", {"city": "Berlin"})]
+
+
+# --------------------------------------------------------------------------- restaurant bookings
+@pytest.mark.parametrize("text, name", [
+    ("book a table at Luigi's", "Luigi's"),                  # the possessive is the name itself
+    ("Book a table at Luigi's for 4", "Luigi's"),
+    ("lunch table at Denny's tomorrow, please", "Denny's"),
+    ("Book a table at McDonald's.", "McDonald's"),
+])
+def test_a_possessive_that_is_the_name_keeps_its_s(client, text, name):
+    (_, args), = calls(client, text, [TABLE])
+    assert args["restaurant"] == name
+
+
+def test_a_possessive_before_what_it_owns_is_still_the_owner():
+    from course_lib.mock_llm.reading import read
+
+    assert [m.value for m in read("Show me Luigi's menu").of_kind("name")] == ["Luigi"]
+
+
+@pytest.mark.parametrize("text, size", [
+    ("Book a table at Luigi's for 4", 4),                      # "for N" with a booking: people
+    ("Book a table at Luigi's for 3 people", 3),
+    ("Reserve a table for four at Luigi's", 4),
+    ("Book Luigi's for a party of 6", 6),
+    ("明天晚上7点在Chez Marie订4个人的位", 4),                  # N个人, N位: people in Chinese
+    ("帮我在Chez Marie订两位", 2),
+])
+def test_how_many_people_a_booking_is_for(client, text, size):
+    (_, args), = calls(client, text, [TABLE])
+    assert args["party_size"] == size
+
+
+@pytest.mark.parametrize("text, want", [
+    ("table for 2 at Luigi's tonight at 8pm", {"date": in_days(0), "time": "20:00"}),
+    ("今晚7点在Chez Marie订两个人的位", {"date": in_days(0), "time": "19:00"}),     # 今晚: the date, and evening
+    ("明晚8点半在Chez Marie订个位", {"date": in_days(1), "time": "20:30"}),
+])
+def test_tonight_is_today_in_the_evening(client, text, want):
+    (_, args), = calls(client, text, [TABLE])
+    assert {k: args[k] for k in want} == want
+
+
+@pytest.mark.parametrize("text, day", [("Will it rain in Paris tonight?", "today"), ("明晚北京会下雨吗", "tomorrow")])
+def test_tonight_and_tomorrow_night_fill_a_day_enum(client, text, day):
+    (_, args), = calls(client, text, [WEATHER])
+    assert args["day"] == day

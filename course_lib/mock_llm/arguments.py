@@ -71,7 +71,8 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "quarterly": ("quarterly", "every quarter", "each quarter"),
     "vegetarian": ("vegetarian", "veggie", "素食"), "vegan": ("vegan", "plant-based"),
     "fastest": ("fastest", "quickest"), "shortest": ("shortest",),
-    "today": ("today", "今天", "今日"), "tomorrow": ("tomorrow", "明天", "明日"),
+    "today": ("today", "tonight", "this evening", "今天", "今日", "今晚"),
+    "tomorrow": ("tomorrow", "tomorrow night", "明天", "明日", "明晚"),
     "day_after_tomorrow": ("day after tomorrow", "后天"),
     "economy": ("economy", "coach", "经济舱"), "premium": ("premium economy", "premium", "超级经济舱"),
     "premium_economy": ("premium economy", "超级经济舱"), "business": ("business class", "business", "商务舱"),
@@ -695,6 +696,10 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
             score += 3.0
         else:
             score -= 3.0
+    if _counts_people(slot) and not m.dim and (
+            m.unit and (lang.stem(m.unit.lower()) in _PEOPLE or m.unit in ("人", "位")) or not m.unit and
+            _FOR_N.search(reading.text[max(0, m.start - 20): m.start])):
+        score += 3.0  # "a table for 4", "4 people", "4个人": how many people a booking is for
     how_many = _counts_results(slot)
     if m.unit in _COUNTED and how_many:
         score += 2.5  # "5 results", "top 3 pages": how many to return
@@ -717,6 +722,29 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
     elif slot.required and not slot.nullable:
         score += 0.6  # a required number takes the best number there is
     return score, words
+
+
+_VENUES = ("restaurant", "venue", "hotel", "store", "shop", "bar", "cafe", "pub", "bistro", "diner", "eatery",
+           "theater", "theatre", "cinema", "museum", "gym", "salon", "clinic")
+
+
+def _names_venue(slot: Slot) -> bool:
+    """Whether ``slot`` names a venue (``restaurant``, "Name of the hotel"): a name said after "at" fills it."""
+    if slot.role in ("city", "place", "state", "country"):
+        return False  # "location of the hotel" is where the hotel is, not its name
+    keys = slot.keys | (slot.desc_keys if set(lang.split_identifier(slot.name)) <= {"name", "title"} else frozenset())
+    return any(k.startswith(v[:5]) for k in keys for v in _VENUES if len(k) >= 3)
+
+
+_PEOPLE = frozenset(lang.stem(w) for w in ("guest", "guests", "people", "person", "persons", "party", "pax", "diner",
+                                            "diners", "traveler", "travelers", "traveller", "travellers", "passenger",
+                                            "passengers", "attendee", "attendees", "adults", "covers"))
+_FOR_N = re.compile(r"\bfor\s+(?:a\s+(?:party|group)\s+of\s+)?\s*$", re.I)
+
+
+def _counts_people(slot: Slot) -> bool:
+    """Whether ``slot`` is a number of people (``party_size``, "Number of guests", ``passengers``)."""
+    return slot.kind == "integer" and bool((slot.keys | slot.desc_keys) & _PEOPLE)
 
 
 _COUNT_NAMES = frozenset({"limit", "count", "top", "max", "num", "number", "k", "n", "size", "results", "topn"})
@@ -858,6 +886,8 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
             if wants_to:
                 base += 2.0 if p in ("to", "towards", "into") or p == "and" and "between" in reading.text[
                     max(0, m.start - 40): m.start] else -1.2 if p in ("from", "between") else 0
+            if kind == "guess" and _names_venue(slot) and p in ("at", "in"):
+                base += 2.5  # "a table at Denny's": the name after "at" is the restaurant the slot names
             value = _place_value(slot, m)
             if role in ("state", "country") and kind == "city" and value != m.value:
                 # the state of a named city ("San Francisco" -> CA): read, not consumed

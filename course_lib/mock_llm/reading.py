@@ -228,6 +228,9 @@ def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
             canon = gz.UNITS.get(surface.lower(), (surface, dim))[0]
             dim = gz.UNITS.get(surface.lower(), (surface, "rate" if dim else ""))[1]
         return canon, dim, surface, stop
+    m = re.match(r"\s?个?(人|位)(?!置|数)", text[end:])
+    if m:  # "4个人", "4位": people, as Chinese counts them
+        return "人", "", m.group(0).strip(), end + m.end()
     m = re.match(r"\s?(?:-\s?)?([A-Za-z]{3,}(?:\s(?:per|of)\s[A-Za-z]+)?)", text[end:])
     if m:  # a plain noun after the number: "3 bedrooms", "100 generations"
         noun = m.group(1).split()[0].lower()
@@ -607,11 +610,11 @@ def _day_and_month(a: int, b: int) -> tuple[int, int, bool]:
 
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_RELATIVE_RX = re.compile(gz.starts_with_one_of(("today", "tomorrow", "day", "next", "this", "coming") + _WEEKDAYS
-                                                + ("今", "明", "后", "大"))
-                          + r"(?:\b(?:(today|tomorrow|day after tomorrow)|(?:(next|this|coming)\s+)?(" + "|".join(_WEEKDAYS)
-                          + r"))\b|(今天|明天|后天|大后天|今日|明日))", re.I)
-_ZH_DAYS = {"今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3}
+_RELATIVE_RX = re.compile(gz.starts_with_one_of(("today", "tonight", "tomorrow", "day", "next", "this", "coming")
+                                                + _WEEKDAYS + ("今", "明", "后", "大"))
+                          + r"(?:\b(?:(today|tonight|tomorrow night|tomorrow|day after tomorrow)|(?:(next|this|coming)\s+)?("
+                          + "|".join(_WEEKDAYS) + r"))\b|(今天|明天|后天|大后天|今日|明日|今晚|明晚))", re.I)
+_ZH_DAYS = {"今天": 0, "今日": 0, "今晚": 0, "明天": 1, "明日": 1, "明晚": 1, "后天": 2, "大后天": 3}
 
 
 def _relative_dates(text: str, taken: list[Mention]) -> list[Mention]:
@@ -627,7 +630,7 @@ def _relative_dates(text: str, taken: list[Mention]) -> list[Mention]:
         if zh:
             ahead = _ZH_DAYS[zh]
         elif word:
-            ahead = {"today": 0, "tomorrow": 1, "day after tomorrow": 2}[word.lower()]
+            ahead = {"today": 0, "tonight": 0, "tomorrow": 1, "tomorrow night": 1, "day after tomorrow": 2}[word.lower()]
         else:
             ahead = (_WEEKDAYS.index(weekday.lower()) - today.weekday()) % 7
             if ahead == 0 or (lead or "").lower() == "next" and ahead < 1:
@@ -704,9 +707,9 @@ def _dates(text: str) -> list[Mention]:
 _TIME_RX = re.compile(_D0 + r"(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])|(?<![0-9A-Za-z:])(\d{1,2}):(\d{2})"
                       r"(?![0-9A-Za-z:])|\b(noon|midnight)\b", re.I)
 #: A Chinese clock time: "晚上7点", "下午三点半", "10点15分", "九点钟"; a part of the day moves the hour past noon.
-_ZH_TIME_RX = re.compile(r"(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)?\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})\s*[点點]"
+_ZH_TIME_RX = re.compile(r"(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|今晚|明晚)?\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})\s*[点點]"
                          r"(?:\s*(半|一刻|三刻|(\d{1,2}|[一二三四五六七八九十]{1,3})\s*分)|钟)?")
-_AFTERNOON = frozenset({"下午", "傍晚", "晚上", "夜里"})
+_AFTERNOON = frozenset({"下午", "傍晚", "晚上", "夜里", "今晚", "明晚"})
 
 
 def _zh_times(text: str) -> list[Mention]:
@@ -723,7 +726,8 @@ def _zh_times(text: str) -> list[Mention]:
             continue
         if part in _AFTERNOON and h < 12 or part == "中午" and h < 3:
             h += 12
-        out.append(Mention("time", (h % 24, mi), m.group(0), m.start(), m.end()))
+        # the span starts at the hour: 今晚 before it is also the date
+        out.append(Mention("time", (h % 24, mi), text[m.start(2):m.end()], m.start(2), m.end()))
     return out
 
 
@@ -806,8 +810,8 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
             words = words[1:]
         title = next((k for k, w in enumerate(words) if w.lower() in _HONORIFICS), 0)
         words = words[title:]  # "Records of Dr. Watson": the name starts at the title
-        if words and re.search(r"['’]s$", words[-1]):
-            words[-1] = words[-1][:-2]  # "Ronaldo's matches": the name is Ronaldo
+        if words and re.search(r"['’]s$", words[-1]) and not _POSSESSIVE_IS_NAME.match(text, end):
+            words[-1] = words[-1][:-2]  # "Ronaldo's matches": the name is Ronaldo ("at Luigi's." is the name)
         if words and len(words) == 1 and sentence_start and not words[0].isupper():
             words = []  # "Remind me...": a capitalised first word is rarely a name on its own
         if words:
@@ -819,6 +823,12 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         sentence_start = _ends_sentence(tokens[end_tok][0])  # "in Hilton New York. Can you...": a new sentence
         i = end_tok + 1
     return out
+
+
+#: What may follow a possessive that is itself the name ("a table at Luigi's for 4", "lunch at Denny's."):
+#: the end, a stop, or a word that starts another detail; anything else is what the name owns.
+_POSSESSIVE_IS_NAME = re.compile(r"\s*(?:$|[.,!?;:)。，！？]|(?:for|on|at|in|tonight|tomorrow|today|this|next|with|"
+                                 r"please|by|from|around|near|instead)\b)", re.I)
 
 
 def _ends_sentence(word: str) -> bool:
