@@ -286,3 +286,28 @@ def test_a_trailing_considering_both_asks_every_leg_both_ways():
                    ("drive_time", {"start": "Boston", "end": "Albany", "route": "scenic"}),
                    ("drive_time", {"start": "Albany", "end": "Buffalo", "route": "fastest"}),
                    ("drive_time", {"start": "Albany", "end": "Buffalo", "route": "scenic"})]
+
+
+# ------------------------------------------------------------------ values misread inside one clause
+SQUARE = tool("square_area", "Area of a square from the length of its side",
+              obj(["side"], side={"type": "number", "description": "Length of the side in the given unit"},
+                  unit=s("Unit of the side. Default is m.")))
+
+
+def test_a_count_of_things_does_not_hide_the_unit_of_each_value():
+    # "two squares" counts things; it measures nothing, so "3 ft" still says the unit of each call
+    got = calls("What are the areas of two squares, one with a side of 3 ft and the other with a side of 7 ft?",
+                SQUARE)
+    assert got == [("square_area", {"side": 3, "unit": "ft"}), ("square_area", {"side": 7, "unit": "ft"})]
+    got = calls("Give me the area of four squares: the first has a side of 2cm, the second a side of 4cm, "
+                "the third a side of 6cm and the fourth a side of 8cm.", SQUARE)
+    assert got == [("square_area", {"side": v, "unit": "cm"}) for v in (2, 4, 6, 8)]
+
+
+def test_a_count_of_things_does_not_hide_the_unit_in_chinese():
+    # a Chinese count takes a classifier (三个), never a unit, so the list keeps the unit of its values
+    square = tool("square_area", "正方形的面积 (area of a square from its side)",
+                  obj(["side"], side={"type": "number", "description": "边长 (length of the side)"},
+                      unit=s("单位 (unit of the side), default m")))
+    got = calls("三个正方形，边长3 cm、5 cm和7 cm，面积分别是多少？", square)
+    assert got == [("square_area", {"side": v, "unit": "cm"}) for v in (3, 5, 7)]

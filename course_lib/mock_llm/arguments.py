@@ -845,6 +845,15 @@ def _time_value(slot: Slot, m: Mention) -> Any:
     return m.text
 
 
+def _measured_kinds(mentions: list[Mention]) -> set[str]:
+    """The kinds of quantity the numbers of a request measure ("50 km in 2 hours": length and time).
+
+    A count of things ("four circles", "3 guests") measures nothing: it does not make the unit of
+    "a radius of 5cm" ambiguous, and no unit argument would take its noun.
+    """
+    return {n.dim for n in mentions if n.kind == "number" and n.unit and n.dim and not n.get("idiom")}
+
+
 def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], tool_vocab: frozenset[str]
                        ) -> list[tuple[float, Any, int, Evidence]]:
     out: list[tuple[float, Any, int, Evidence]] = []
@@ -950,7 +959,7 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 if m.unit and not m.dim:
                     value = str(m.value)
             elif role == "unit" and m.unit and m.dim and not m.get("words"):
-                dims = {n.dim or n.unit for n in mentions if n.kind == "number" and n.unit and not n.get("idiom")}
+                dims = _measured_kinds(mentions)
                 if len(dims) > 1 or m.dim in ("money", "percent"):
                     continue  # "50 km in 2 hours": which unit would the answer be in?
                 base += 1.5 + (2.0 if not slot.dims or m.dim in slot.dims else -1.0)
