@@ -311,3 +311,23 @@ def test_a_count_of_things_does_not_hide_the_unit_in_chinese():
                       unit=s("单位 (unit of the side), default m")))
     got = calls("三个正方形，边长3 cm、5 cm和7 cm，面积分别是多少？", square)
     assert got == [("square_area", {"side": v, "unit": "cm"}) for v in (3, 5, 7)]
+
+
+FALL = tool("fall_speed", "Speed of a falling body after some time",
+            obj(["start_speed", "seconds"], start_speed={"type": "number", "description": "Initial speed in m/s"},
+                seconds={"type": "number", "description": "Time of the fall in seconds"}))
+
+
+def test_a_start_at_rest_yields_to_the_speeds_said_in_figures():
+    # "dropped" alone means a start speed of 0; here each stone's speed is said in figures,
+    # so the idiom neither opens a call of its own nor crosses the stones' values
+    got = calls("Two stones are dropped off a bridge. The first stone is dropped with a speed of 0 m/s and "
+                "falls for 3 seconds, and the second stone is dropped with a speed of 4 m/s and falls for "
+                "2 seconds. How fast is each stone at the end?", FALL)
+    assert got == [("fall_speed", {"start_speed": 0, "seconds": 3}), ("fall_speed", {"start_speed": 4, "seconds": 2})]
+    got = calls("Two stones were released from a tower. The first had a speed of 0 m/s and fell for 3 seconds. "
+                "The second had a speed of 4 m/s and was released to fall for 2 seconds.", FALL)
+    assert got == [("fall_speed", {"start_speed": 0, "seconds": 3}), ("fall_speed", {"start_speed": 4, "seconds": 2})]
+    # with no figure, the idiom still gives the start speed
+    assert calls("A stone is dropped and falls for 3 seconds. How fast is it then?", FALL) == [
+        ("fall_speed", {"start_speed": 0, "seconds": 3})]

@@ -41,7 +41,7 @@ from . import purpose
 from . import unit_enums
 from .answer import compose_answer, error_of
 from .arguments import Evidence, LOCATION_HINTS, fill_arguments, slots_of
-from .reading import read
+from .reading import AT_REST, read
 from .wire import ChatRequest, ToolSpec
 
 THRESHOLD = 1.5
@@ -699,6 +699,14 @@ def _said_none(tool: ToolSpec, name: str, clause: str) -> tuple[Any, Evidence] |
     return None
 
 
+def _idiom(e: Evidence) -> bool:
+    """Whether a value was only implied by an idiom ("two objects were *dropped*": a start speed of 0).
+
+    Such a clause sets the scene of every call; it asks for no call of its own.
+    """
+    return AT_REST.fullmatch(_bracketed(e.words)) is not None
+
+
 def _explicit(e: Evidence) -> bool:
     """Whether a value was said outright (a figure, an option, a name), not implied ("each day" as 24 hours)."""
     return any(ch.isdigit() for ch in _bracketed(e.words)) or e.rule in (
@@ -733,7 +741,7 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
                 if sub.strength.get(k, 0) >= 0.5 and sub.evidence[k].rule not in _WEAK_RULES
                 and not sub.evidence[k].rule.startswith("best reading") and not _names_tool(v, tool.name)}
         counts = _counts(seg)
-        said = {k: (v, e) for k, (v, e) in said.items() if _bracketed(e.words) not in counts}
+        said = {k: (v, e) for k, (v, e) in said.items() if _bracketed(e.words) not in counts and not _idiom(e)}
         options = {str(v).lower() for v, e in said.values() if e.rule in ("enum", "option")}
         said = {k: (v, e) for k, (v, e) in said.items()  # "the Lamarck model": an option's words name nothing else
                 if e.rule in ("enum", "option") or not isinstance(v, str) or v.lower() not in options}

@@ -459,14 +459,37 @@ def _feet_and_inches(text: str, numbers: list[Mention]) -> list[Mention]:
     return [n for n in numbers if id(n) not in skip] + out
 
 
+#: Words that say a body starts with no speed: "from rest", "dropped", "released".
+AT_REST = re.compile(r"\b(?:from|at)\s+rest\b|\b(?:dropped|released|let go)\b", re.I)
+
+
 def _at_rest(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     """"started from rest", "dropped from rest": an initial speed of 0 (a physics idiom)."""
     out = []
-    for m in re.finditer(r"\b(?:from|at)\s+rest\b|\b(?:dropped|released|let go)\b", text, re.I):
+    for m in AT_REST.finditer(text):
         if not any(a <= m.start() < b for a, b in taken):
             out.append(Mention("number", 0, m.group(0), m.start(), m.end(), "m/s", "speed", "initial",
                                extra=(("int", True), ("idiom", True))))
     return out
+
+
+def _unsaid_rest(text: str, idioms: list[Mention], numbers: list[Mention]) -> list[Mention]:
+    """The "at rest" idioms of :func:`_at_rest` that no speed said in figures overrides.
+
+    "Dropped with an initial speed of 0 m/s": the figure says the same fact where it belongs (after
+    its "the first object ..."), so the idiom adds no value that could stand for it elsewhere; and
+    "had a speed of 5 m/s and was dropped from 20 m": the figure of its sentence wins.
+    """
+    speeds = [n for n in numbers if n.dim == "speed"]
+    if any(n.value == 0 for n in speeds):
+        return []
+    return [m for m in idioms if not any(_same_sentence(text, m.start, n.start) for n in speeds)]
+
+
+def _same_sentence(text: str, a: int, b: int) -> bool:
+    """Whether positions ``a`` and ``b`` of ``text`` lie in one sentence (no ``.?!`` + space between)."""
+    lo, hi = sorted((a, b))
+    return re.search(r"[.?!。？！]\s", text[lo:hi]) is None
 
 
 def _label_numbers(text: str, numbers: list[Mention]) -> list[Mention]:
@@ -1018,7 +1041,7 @@ def read(text: str) -> Reading:
                 numbers += [Mention("number", v.value, v.text, g.start + v.start, g.start + v.end, v.unit, v.dim,
                                     extra=v.extra + (("grouped", g.start),)) for v in inner]
     numbers = _feet_and_inches(text, numbers)
-    numbers += _at_rest(text, taken) + _frequencies(text, taken)
+    numbers += _unsaid_rest(text, _at_rest(text, taken), numbers) + _frequencies(text, taken)
     numbers += _implicit_ones(text, taken + [(n.start, n.end) for n in numbers])
     taken += [(c.start, c.end) for c in codes]
     ranges = _ranges(text, numbers)
