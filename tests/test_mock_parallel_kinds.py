@@ -331,3 +331,27 @@ def test_a_start_at_rest_yields_to_the_speeds_said_in_figures():
     # with no figure, the idiom still gives the start speed
     assert calls("A stone is dropped and falls for 3 seconds. How fast is it then?", FALL) == [
         ("fall_speed", {"start_speed": 0, "seconds": 3})]
+
+
+def test_a_variation_of_one_setting_starts_again_from_the_first_setting():
+    oven = tool("bake_time", "Estimate the baking time of a loaf",
+                obj(["temperature", "weight"], temperature={"type": "number", "description": "Oven temperature in degrees Celsius"},
+                    weight={"type": "number", "description": "Weight of the loaf in grams"}))
+    # "a lower weight" changes the weight of the first setting; the temperature is the first one again
+    got = calls("How long should I bake a loaf of 800 grams at 200°C? I will also try a higher temperature "
+                "of 220°C and then a lower weight of 500 grams.", oven)
+    assert got == [("bake_time", {"temperature": 200, "weight": 800}),
+                   ("bake_time", {"temperature": 220, "weight": 800}),
+                   ("bake_time", {"temperature": 200, "weight": 500})]
+
+
+def test_a_variation_of_one_setting_in_chinese():
+    oven = tool("bake_time", "估计烤面包的时间 (estimate the baking time of a loaf)",
+                obj(["temperature", "weight"],
+                    temperature={"type": "number", "description": "烤箱温度 (oven temperature in degrees Celsius)"},
+                    weight={"type": "number", "description": "面包重量 (weight of the loaf in grams)"}))
+    # sentences end at "？" without a space; "更低的重量" varies the first setting
+    got = calls("一个800克的面包在200°C要烤多久？我还想试一下更高的温度220°C，然后试一下更低的重量500克。", oven)
+    assert got == [("bake_time", {"temperature": 200, "weight": 800}),
+                   ("bake_time", {"temperature": 220, "weight": 800}),
+                   ("bake_time", {"temperature": 200, "weight": 500})]

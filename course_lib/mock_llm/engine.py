@@ -565,7 +565,7 @@ def split_clauses(text: str) -> list[str]:
 
 
 _SEGMENT_SPLIT = re.compile(
-    r"(?<=[?!;。？！；])\s+|(?<=\.)\s+(?!(?-i:[a-z]))|,?\s+(?:and\s+)?(?:then|also|as well as|while|plus|finally|lastly|after that)\s+(?=\w)|"
+    r"(?<=[?!;])\s+|(?<=[。？！；])\s*|(?<=\.)\s+(?!(?-i:[a-z]))|,?\s+(?:and\s+)?(?:then|also|as well as|while|plus|finally|lastly|after that)\s+(?=\w)|"
     r",\s*(?:and\s+)?next\s+|,\s*(?:and\s+)?(?=(?:the\s+)?(?:first|second|third|fourth|fifth|last|other|latter)\b)|"
     r",\s*(?:and\s+)?(?=(?:another|the same|do the same|repeat)\b)|,\s*and\s+(?=(?:one|for|in|at|with|do|same|the)\b)|"
     r"\s+and\s+(?=(?:another|one|ones|those|the same|repeat|do the same)\b)|,?\s+and\s+(?=(?:how|what)\s)|,\s*(?=(?:considering|assuming)\s+(?:both|each|all|every)\b)|"
@@ -585,6 +585,11 @@ _ONE_MORE = re.compile(r"\b(?:another|again|one more|second|third|fourth|fifth|n
 #: A clause that sets up another scenario ("what if...", "...instead").
 _NEW_CASE = re.compile(r"\b(?:what if|how about|what about|instead|suppose|scenario|if (?:we|i|you|they|it))\b|如果|假如",
                        re.I)
+#: A clause that varies one setting of the first call ("then at a *lower volume of* 1.5", "the rate *drops to* 5%").
+_VARIATION = re.compile(r"\b(?:higher|lower|larger|smaller|bigger|greater|longer|shorter|faster|slower|heavier|"
+                        r"lighter|warmer|colder|hotter|cooler|deeper|shallower)\s+(?:\w+\s+){0,2}(?:of|at)\b|"
+                        r"\b(?:increases?|increased|decreases?|decreased|drops?|dropped|rises?|rose|falls?|fell|"
+                        r"goes (?:up|down)|went (?:up|down))\s+to\b|更高|更低|更大|更小|降到|升到|增加到|减少到", re.I)
 _FOR_ALL = re.compile(r"\b(?:each|all|both|every|these|those|them|their|they)\b|每|都|分别", re.I)
 
 
@@ -724,6 +729,18 @@ def _names_tool(value: Any, name: str) -> bool:
     return isinstance(value, str) and re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_") == name.lower()
 
 
+def _inherits_from(calls: list[PlannedCall], last: list[PlannedCall], clause: str) -> PlannedCall | None:
+    """The call whose values a new clause's call takes where it says none of its own.
+
+    The call just before ("the same", "another one with..."), but the first call when the clause
+    varies one of its settings ("... at 350 K, and then at a lower volume of 1.5 m^3": the
+    volume changes from the first setting, the temperature is the first one again).
+    """
+    if calls and _VARIATION.search(clause):
+        return calls[0]
+    return last[-1] if last else None
+
+
 def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -> list[PlannedCall]:
     """One call (or several) per clause that gives its own values: "...for $2000. Do the same for $5000."
 
@@ -799,7 +816,8 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
                         _give(c, k, v, e)
             continue
         clash = {k for c in last for k, (v, _) in strong.items() if k in c.arguments and c.arguments[k] != v}
-        if last and clash and not _ONE_MORE.search(lead) and not _NEW_CASE.search(lead) and all(k in inherited.get(id(c), ()) for c in last for k in clash if k in c.arguments):
+        if last and clash and not _ONE_MORE.search(lead) and not _NEW_CASE.search(lead) and \
+                not _VARIATION.search(seg) and all(k in inherited.get(id(c), ()) for c in last for k in clash if k in c.arguments):
             # "The second one is in X. I don't need Y for this case": the clause corrects what its
             # call only inherited, it asks no new call
             for c in last:
@@ -827,7 +845,7 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
                     if k not in c.arguments:
                         _give(c, k, v, e)
             continue
-        prev = last[-1] if last else None
+        prev = _inherits_from(calls, last, seg)
         seg_calls = _combine(tool.name, sub, seg) if any(len(v) >= 2 for v in sub.spread.values()) else \
             [PlannedCall(tool.name, dict(sub.arguments), dict(sub.evidence), list(sub.missing))]
         new = []
