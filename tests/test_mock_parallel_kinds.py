@@ -355,3 +355,30 @@ def test_a_variation_of_one_setting_in_chinese():
     assert got == [("bake_time", {"temperature": 200, "weight": 800}),
                    ("bake_time", {"temperature": 220, "weight": 800}),
                    ("bake_time", {"temperature": 200, "weight": 500})]
+
+
+ALARM = tool("set_alarm", "Set an alarm on the clock",
+             obj(["hour", "minute"], hour={"type": "integer", "description": "Hour of the alarm on the clock"},
+                 minute={"type": "integer", "description": "Minutes past the hour"}))
+
+
+def test_clock_times_in_a_list_give_each_call_its_hour_and_minutes():
+    # the hour and the minutes both read one time, so a list of times is a list of calls
+    assert calls("Set alarms at 6:45 and 7:10.", ALARM) == [("set_alarm", {"hour": 6, "minute": 45}),
+                                                          ("set_alarm", {"hour": 7, "minute": 10})]
+    alarm_zh = tool("set_alarm", "设置闹钟 (set an alarm on the clock)", ALARM["function"]["parameters"])
+    assert calls("请在6:45和7:10各设一个闹钟。", alarm_zh) == [("set_alarm", {"hour": 6, "minute": 45}),
+                                                         ("set_alarm", {"hour": 7, "minute": 10})]
+
+
+def test_a_share_said_in_percent_is_a_probability_not_a_count():
+    odds = tool("binomial_odds", "Probability of k successes in n trials",
+                obj(["trials", "successes", "success_chance"],
+                    trials={"type": "integer", "description": "Number of trials"},
+                    successes={"type": "integer", "description": "Number of successes"},
+                    success_chance={"type": "number", "description": "Probability of success in one trial"}))
+    # "the success rate drops to 40%" is the chance of one success, not a count of 40 successes
+    got = calls("What is the probability of 3 successes in 8 trials with a success chance of 60%? "
+                "Then suppose the success rate drops to 40%.", odds)
+    assert got == [("binomial_odds", {"trials": 8, "successes": 3, "success_chance": 0.6}),
+                   ("binomial_odds", {"trials": 8, "successes": 3, "success_chance": 0.4})]

@@ -684,7 +684,8 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
     elif m.unit and slot.dims and not ctx:
         score -= 0.5
     if m.get("percent"):
-        score += 1.0 if "percent" in slot.dims else -0.5
+        score += 1.0 if "percent" in slot.dims else -1.5 if slot.kind == "integer" else -0.5
+        # a share is no count: "the success rate drops to 50%" is a probability, not 50 successes
     if m.get("implicit") and m.dim not in slot.dims:
         score -= 1.5  # "in a year", "every day": a number only for a slot that counts time
     elif m.get("every") and ({"frequenc", "interv", "rate", "every"} & slot.keys):
@@ -1657,14 +1658,15 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     v = lo if side == 0 else hi
                     v = float(v) if s.kind == "number" and isinstance(v, int) and False else v
                     cands.append((4.5, s, v, (), Evidence("range", m.text)))
-                if m.kind == "time" and s.kind == "integer" and ({"hour", "time", "open", "close"} & s.keys or
-                                                                 "hour" in str(s.spec.get("description", "")).lower()):
+                if m.kind == "time" and s.kind == "integer" and "minut" in " ".join(s.keys):
+                    cands.append((3.0, s, m.value[1], (), Evidence("time", m.text)))  # "6:30": 30 minutes
+                elif m.kind == "time" and s.kind == "integer" and (
+                        {"hour", "time", "open", "close"} & s.keys or
+                        "hour" in str(s.spec.get("description", "")).lower()):  # not "minutes past the hour"
                     hour = m.value[0]
                     if "clock" in str(s.spec.get("description", "")).lower() and hour > 12:
                         hour -= 12  # the hour on a clock face: 6:30 PM is 6
                     cands.append((3.0, s, hour, (), Evidence("time", m.text)))
-                elif m.kind == "time" and s.kind == "integer" and "minut" in " ".join(s.keys):
-                    cands.append((3.0, s, m.value[1], (), Evidence("time", m.text)))  # "6:30": 30 minutes
         elif s.kind == "string":
             for score, value, i, ev in _string_candidates(s, reading, mentions, vocab):
                 consumes = not (ev.rule in ("unit of a number", "state of the city")) and i >= 0
@@ -1841,6 +1843,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     out.spread[name] = [(*derived[(name, j)], pos) for j, (_, _, pos) in zip(idx, col)]
                     break
         for name, vals in many.items():
+            out.spread.setdefault(name, vals)
+        for name, vals in _clock_spreads(filled, mentions, reading.text).items():
             out.spread.setdefault(name, vals)
         if out.spread:
             _enum_partners(slots, filled, out.spread, reading.text)
@@ -2237,6 +2241,40 @@ def _spreads_core(slots: list[Slot], filled: dict, groups: list[list[int]], ment
             # not "at the Whole Foods in Los Angeles"
             if all(_APART.search(text[a[1]:b[0]]) for a, b in zip(vals, vals[1:])):
                 out[name] = [(v, e, pos) for pos, _, v, e in vals]
+    return out
+
+
+def _clock_spreads(filled: dict, mentions: list[Mention], text: str) -> dict[str, list[tuple[Any, Evidence, int]]]:
+    """Clock times said as a list ("at 8:20 and 11:50") for an hour and a minutes argument: one call each.
+
+    The hour and minutes arguments both read one time without taking it, so the coordinations
+    that spread other values never see them; each time of the list gives its hour and its minutes
+    (on a clock face, when the first hour was read so: 23:50 is 11).
+
+    Returns:
+        ``{slot: [(value, evidence, position), ...]}`` for those arguments, else ``{}``.
+    """
+    times = [m for m in mentions if m.kind == "time"]
+    if len(times) < 2 or not all(_APART.search(text[a.end:b.start]) for a, b in zip(times, times[1:])):
+        return {}
+    read_from = {name: v for name, v in filled.items() if v[1].rule == "time" and not v[3]}
+    firsts = [m for m in times if any(m.text == v[1].words for v in read_from.values())]
+    if len(firsts) != 1:
+        return {}  # "opens at 9:00 and closes at 17:00": each argument has its own time
+    first = firsts[0]
+    parts = {name: v[0] == first.value[1] and v[0] not in (first.value[0], first.value[0] - 12)
+             for name, v in read_from.items()}  # True: the minutes of the time
+    if len(set(parts.values())) < len(parts):
+        return {}  # two hours from one time ("open_hour", "close_hour"): no list of times
+    out = {}
+    for name, (value, ev, _, _) in read_from.items():
+        minutes = parts[name]
+        face = not minutes and value != first.value[0]
+        col = []
+        for m in times:
+            v = m.value[1] if minutes else m.value[0] - 12 if face and m.value[0] > 12 else m.value[0]
+            col.append((v, Evidence("time", m.text), m.start))
+        out[name] = col
     return out
 
 
