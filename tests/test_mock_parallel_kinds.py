@@ -382,3 +382,32 @@ def test_a_share_said_in_percent_is_a_probability_not_a_count():
                 "Then suppose the success rate drops to 40%.", odds)
     assert got == [("binomial_odds", {"trials": 8, "successes": 3, "success_chance": 0.6}),
                    ("binomial_odds", {"trials": 8, "successes": 3, "success_chance": 0.4})]
+
+
+# ------------------------------------------------------------------ lists inside an array argument
+REPORT = tool("sales_report", "Sales report of some shops over a period",
+              obj(["shops", "period"], shops={"type": "array", "items": {"type": "string"}, "description": "Shop names"},
+                  period=s("Period to cover, e.g. '2 weeks'")))
+
+
+def test_respectively_gives_each_call_one_member_of_a_list_argument():
+    got = calls("Get the sales report for Oakwood, Riverside and Hilltop over 1 week, 2 weeks and 1 month "
+                "respectively.", REPORT)
+    assert got == [("sales_report", {"shops": ["Oakwood"], "period": "1 week"}),
+                   ("sales_report", {"shops": ["Riverside"], "period": "2 weeks"}),
+                   ("sales_report", {"shops": ["Hilltop"], "period": "1 month"})]
+    # without "respectively" every call covers every shop
+    got = calls("Get the sales report for Oakwood, Riverside and Hilltop over 1 week and over 2 weeks.", REPORT)
+    assert got == [("sales_report", {"shops": ["Oakwood", "Riverside", "Hilltop"], "period": "1 week"}),
+                   ("sales_report", {"shops": ["Oakwood", "Riverside", "Hilltop"], "period": "2 weeks"})]
+
+
+def test_respectively_over_a_list_argument_in_chinese():
+    report = tool("sales_report", "店铺销售报告 (sales report of some shops over a period)",
+                  obj(["shops", "period"], shops={"type": "array", "items": {"type": "string"},
+                                                  "description": "店铺名称 (shop names)"},
+                      period=s("时间段 (period to cover)")))
+    got = calls("查看“东门店”、“西门店”和“南门店”的销售报告，时间分别是1周、2周和1个月。", report)
+    assert got == [("sales_report", {"shops": ["东门店"], "period": "1周"}),
+                   ("sales_report", {"shops": ["西门店"], "period": "2周"}),
+                   ("sales_report", {"shops": ["南门店"], "period": "1个月"})]

@@ -616,6 +616,29 @@ def _same_ordinals(text: str, a: list, b: list) -> bool:
     return None not in la and len(set(la)) == len(la) and la == lb
 
 
+def _respective_members(filled, cols: dict[str, list], text: str) -> dict[str, list]:
+    """A list argument that "respectively" pairs with other values: one member per call.
+
+    "Prices for Apple, Microsoft and Tesla over 1, 2 and 3 weeks respectively": the list of
+    companies has as many members as the durations, so each call takes one company (as a
+    one-member list), in the order said.
+
+    Returns:
+        ``{argument: [([member], evidence, position), ...]}`` for such lists, else ``{}``.
+    """
+    sizes = {len(col) for col in cols.values()}
+    if len(sizes) != 1:
+        return {}
+    n = sizes.pop()
+    out = {}
+    for k, v in filled.arguments.items():
+        if k not in cols and isinstance(v, list) and len(v) == n and all(isinstance(x, str) for x in v):
+            at = [text.find(x) for x in v]
+            if -1 not in at and at == sorted(at):
+                out[k] = [([x], filled.evidence[k], pos) for x, pos in zip(v, at)]
+    return out
+
+
 def _combine(name: str, filled, text: str) -> list[PlannedCall]:
     """The calls a request with several values per argument asks for.
 
@@ -625,6 +648,8 @@ def _combine(name: str, filled, text: str) -> list[PlannedCall]:
     """
     cols = {k: v for k, v in filled.spread.items() if len(v) >= 2}
     respectively = re.search(r"\brespectively\b|分别", text, re.I) is not None
+    if respectively:
+        cols.update(_respective_members(filled, cols, text))
     clusters: list[list[str]] = []
     for k in sorted(cols, key=lambda k: cols[k][0][2]):
         for cl in clusters:

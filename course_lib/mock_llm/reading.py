@@ -995,8 +995,11 @@ def _coordinations(text: str, mentions: list[Mention]) -> list[list[int]]:
             prev = mentions[current[-1]]
             gap = text[prev.end: m.start]
             same = prev.kind == m.kind or {prev.kind, m.kind} <= {"name", "place", "quoted", "code"}
-            if prev.kind == "number" == m.kind and prev.unit != m.unit and prev.unit:
-                same = False  # "5 kg and 3 m" are two quantities; "10, 20 and 30 years" share a unit
+            if prev.kind == "number" == m.kind and prev.unit != m.unit and prev.unit and not (
+                    len(current) >= 2 and prev.dim and prev.dim == m.dim):
+                # "5 kg and 3 m" are two quantities, "2 hours and 30 minutes" one; "10, 20 and 30 years" share
+                # a unit, and a list of three durations may end in another unit ("1, 2, 3 weeks and 1 month")
+                same = False
             if same and (re.fullmatch(r"\s*(?:(?:,|，|、|;)\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+|(?:和|及|与|以及|或))"
                                       r"\s*(?:also\s+)?(?:the\s+)?(?:for\s+|in\s+|of\s+|at\s+)?", gap, re.I)
                          or _repeats_lead(text, mentions[current[0]], gap)):
