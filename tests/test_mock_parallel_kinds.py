@@ -411,3 +411,15 @@ def test_respectively_over_a_list_argument_in_chinese():
     assert got == [("sales_report", {"shops": ["东门店"], "period": "1周"}),
                    ("sales_report", {"shops": ["西门店"], "period": "2周"}),
                    ("sales_report", {"shops": ["南门店"], "period": "1个月"})]
+
+
+def test_respectively_pairs_lists_said_in_separate_sentences():
+    trip = tool("trip_cost", "Cost of a road trip",
+                obj(["distance", "fuel_price", "tolls"], distance={"type": "number", "description": "Distance in km"},
+                    fuel_price={"type": "number", "description": "Fuel price per litre in dollars"},
+                    tolls={"type": "number", "description": "Road tolls in dollars"}))
+    got = calls("I am planning three trips. They are 120 km, 340 km and 560 km long. The fuel costs $1.5, $1.7 "
+                "and $1.9 per litre respectively. The tolls are $5, $12 and $20. What does each trip cost?", trip)
+    assert got == [("trip_cost", {"distance": 120, "fuel_price": 1.5, "tolls": 5}),
+                   ("trip_cost", {"distance": 340, "fuel_price": 1.7, "tolls": 12}),
+                   ("trip_cost", {"distance": 560, "fuel_price": 1.9, "tolls": 20})]

@@ -616,6 +616,19 @@ def _same_ordinals(text: str, a: list, b: list) -> bool:
     return None not in la and len(set(la)) == len(la) and la == lb
 
 
+def _respective_columns(filled, text: str) -> bool:
+    """True when "respectively" pairs lists of values that span the request's sentences.
+
+    "You bought at $150, $200 and $250. You sold them at $180, $210 and $300 respectively.
+    You received dividends of $20, $30 and $40": three lists of three, each in its own sentence,
+    one call per position; clause by clause they would read as separate calls.
+    """
+    if not re.search(r"\brespectively\b|分别", text, re.I) or _NEW_CASE.search(text):
+        return False
+    cols = [col for col in filled.spread.values() if len(col) >= 2]
+    return len(cols) >= 2 and len({len(col) for col in cols}) == 1 and not filled.missing
+
+
 def _respective_members(filled, cols: dict[str, list], text: str) -> dict[str, list]:
     """A list argument that "respectively" pairs with other values: one member per call.
 
@@ -673,6 +686,8 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     filled = fill_arguments(tool.parameters, text, tool_words=vocab)
     base = PlannedCall(tool.name, filled.arguments, filled.evidence, filled.missing)
     spread = any(len(v) >= 2 for v in filled.spread.values())
+    if spread and _respective_columns(filled, text):
+        return _combine(tool.name, filled, text)
     if filled.echoes or spread or _NEW_CASE.search(text) or _kinds_recur(text):
         by_clause = _calls_by_clause(tool, text, filled, vocab)
         if len(by_clause) >= 2:
