@@ -423,3 +423,14 @@ def test_respectively_pairs_lists_said_in_separate_sentences():
     assert got == [("trip_cost", {"distance": 120, "fuel_price": 1.5, "tolls": 5}),
                    ("trip_cost", {"distance": 340, "fuel_price": 1.7, "tolls": 12}),
                    ("trip_cost", {"distance": 560, "fuel_price": 1.9, "tolls": 20})]
+
+
+def test_a_clause_of_mere_words_keeps_the_value_the_request_says_outright():
+    got = calls('You are given the data set "sales_q3". You want to try trees of different depths. First fit a '
+                'tree with a maximum depth of 3. Then fit another tree with a maximum depth of 6.', FIT)
+    assert got == [("fit_tree", {"data": "sales_q3", "depth": 3}), ("fit_tree", {"data": "sales_q3", "depth": 6})]
+    fit = tool("fit_tree", "在数据集上训练决策树 (fit a decision tree on a data set)",
+               obj(["data", "depth"], data=s("数据集名称 (name of the data set)"),
+                   depth={"type": "integer", "description": "最大深度 (maximum depth)"}))
+    got = calls("数据集是“sales_q3”。我想试试不同深度的树。先训练一棵最大深度为3的树，然后再训练一棵最大深度为6的树。", fit)
+    assert got == [("fit_tree", {"data": "sales_q3", "depth": 3}), ("fit_tree", {"data": "sales_q3", "depth": 6})]

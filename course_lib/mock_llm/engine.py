@@ -744,6 +744,17 @@ def _said_none(tool: ToolSpec, name: str, clause: str) -> tuple[Any, Evidence] |
     return None
 
 
+def _outranked(name: str, e: Evidence, filled) -> bool:
+    """Whether a clause's value for ``name`` is mere words while the request says it outright elsewhere.
+
+    "You are given the data set 'sales_q3' ... experiment with different numbers of trees": the
+    clause's "trees" (nothing points at it) is no other data set than the quoted one.
+    """
+    whole = filled.evidence.get(name)
+    return e.rule == "words" and whole is not None and whole.rule != "words" and \
+        filled.strength.get(name, 0) >= 2.0
+
+
 def _idiom(e: Evidence) -> bool:
     """Whether a value was only implied by an idiom ("two objects were *dropped*": a start speed of 0).
 
@@ -798,7 +809,8 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
                 if sub.strength.get(k, 0) >= 0.5 and sub.evidence[k].rule not in _WEAK_RULES
                 and not sub.evidence[k].rule.startswith("best reading") and not _names_tool(v, tool.name)}
         counts = _counts(seg)
-        said = {k: (v, e) for k, (v, e) in said.items() if _bracketed(e.words) not in counts and not _idiom(e)}
+        said = {k: (v, e) for k, (v, e) in said.items() if _bracketed(e.words) not in counts and not _idiom(e)
+                and not _outranked(k, e, filled)}
         options = {str(v).lower() for v, e in said.values() if e.rule in ("enum", "option")}
         said = {k: (v, e) for k, (v, e) in said.items()  # "the Lamarck model": an option's words name nothing else
                 if e.rule in ("enum", "option") or not isinstance(v, str) or v.lower() not in options}
@@ -894,7 +906,8 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
             ev: dict = {}
             took: set[str] = set()
             for k in props:
-                if k in sc.arguments and (k in strong or sub.strength.get(k, 0) >= 0.8 or k in sub.spread):
+                if k in sc.arguments and (k in strong or sub.strength.get(k, 0) >= 0.8 and not _outranked(
+                        k, sc.evidence[k], filled) or k in sub.spread):
                     args[k], ev[k] = sc.arguments[k], sc.evidence[k]
                 elif prev is not None and k in prev.arguments:
                     args[k], ev[k] = prev.arguments[k], prev.evidence[k]  # "the same", "another one with..."
