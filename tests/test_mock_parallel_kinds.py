@@ -434,3 +434,4 @@ def test_a_clause_of_mere_words_keeps_the_value_the_request_says_outright():
                    depth={"type": "integer", "description": "最大深度 (maximum depth)"}))
     got = calls("数据集是“sales_q3”。我想试试不同深度的树。先训练一棵最大深度为3的树，然后再训练一棵最大深度为6的树。", fit)
     assert got == [("fit_tree", {"data": "sales_q3", "depth": 3}), ("fit_tree", {"data": "sales_q3", "depth": 6})]
+

@@ -751,8 +751,7 @@ def _outranked(name: str, e: Evidence, filled) -> bool:
     clause's "trees" (nothing points at it) is no other data set than the quoted one.
     """
     whole = filled.evidence.get(name)
-    return e.rule == "words" and whole is not None and whole.rule != "words" and \
-        filled.strength.get(name, 0) >= 2.0
+    return e.rule == "words" and whole is not None and _explicit(whole) and filled.strength.get(name, 0) >= 2.0
 
 
 def _idiom(e: Evidence) -> bool:
