@@ -435,3 +435,16 @@ def test_a_clause_of_mere_words_keeps_the_value_the_request_says_outright():
     got = calls("数据集是“sales_q3”。我想试试不同深度的树。先训练一棵最大深度为3的树，然后再训练一棵最大深度为6的树。", fit)
     assert got == [("fit_tree", {"data": "sales_q3", "depth": 3}), ("fit_tree", {"data": "sales_q3", "depth": 6})]
 
+
+
+RATE = tool("fx_rate", "Exchange rate between two currencies (汇率)",
+            obj(["source", "target"], source=s("Currency to convert from (源货币)"),
+                target=s("Currency to convert to (目标货币)")))
+
+
+def test_pairs_said_in_a_row_give_one_call_per_pair():
+    # the first currency repeats: no coordination "A, B and C" would read it, the pairs do
+    assert calls("What are the rates of EUR to JPY and EUR to GBP?", RATE) == [
+        ("fx_rate", {"source": "EUR", "target": "JPY"}), ("fx_rate", {"source": "EUR", "target": "GBP"})]
+    assert calls("查一下欧元到日元和欧元到英镑的汇率", RATE) == [
+        ("fx_rate", {"source": "EUR", "target": "JPY"}), ("fx_rate", {"source": "EUR", "target": "GBP"})]

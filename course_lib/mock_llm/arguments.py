@@ -1846,6 +1846,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             out.spread.setdefault(name, vals)
         for name, vals in _clock_spreads(filled, mentions, reading.text).items():
             out.spread.setdefault(name, vals)
+        out.spread.update(_pair_spreads(filled, all_mentions, reading.text))
         if out.spread:
             _enum_partners(slots, filled, out.spread, reading.text)
         chosen = {name: v for name, v in filled.items() if len(v[3]) == 1 and v[3][0] >= 0}
@@ -2242,6 +2243,38 @@ def _spreads_core(slots: list[Slot], filled: dict, groups: list[list[int]], ment
             if all(_APART.search(text[a[1]:b[0]]) for a, b in zip(vals, vals[1:])):
                 out[name] = [(v, e, pos) for pos, _, v, e in vals]
     return out
+
+
+_PAIR_GAP = re.compile(r"\s*(?:to|into|->|→|/|到|换成)\s*", re.I)
+
+
+def _pair_spreads(filled: dict, mentions: list[Mention], text: str) -> dict[str, list[tuple[Any, Evidence, int]]]:
+    """Pairs said in a row for two arguments ("USD to AUD and USD to CAD"): one call per pair.
+
+    Two arguments took the two members of "A to B"; every other value of that kind in the request
+    sits in such a pair too, the pairs set apart by "and" or commas: each argument spreads over
+    its side of the pairs (a value may repeat, which no coordination would read).
+
+    Returns:
+        ``{argument: [(value, evidence, position), ...]}`` for both sides, else ``{}``.
+    """
+    chosen = {name: (v[3][0], v) for name, v in filled.items() if len(v[3]) == 1 and v[3][0] >= 0}
+    for a_name, (i, va) in chosen.items():
+        for b_name, (j, vb) in chosen.items():
+            a, b = mentions[i], mentions[j]
+            if a.kind != b.kind or a.end > b.start or not _PAIR_GAP.fullmatch(text[a.end:b.start]) or \
+                    (va[0], vb[0]) != (a.value, b.value):
+                continue
+            same = [m for m in mentions if m.kind == a.kind]
+            firsts = [k for k in range(0, len(same) - 1, 2)]
+            if len(same) < 4 or len(same) % 2 or same[0] is not a or not all(
+                    _PAIR_GAP.fullmatch(text[same[k].end:same[k + 1].start]) for k in firsts) or not all(
+                    _APART.search(text[same[k + 1].end:same[k + 2].start]) for k in firsts[:-1]):
+                continue
+            return {a_name: [(same[k].value, Evidence(va[1].rule, same[k].text), same[k].start) for k in firsts],
+                    b_name: [(same[k + 1].value, Evidence(vb[1].rule, same[k + 1].text), same[k + 1].start)
+                             for k in firsts]}
+    return {}
 
 
 def _clock_spreads(filled: dict, mentions: list[Mention], text: str) -> dict[str, list[tuple[Any, Evidence, int]]]:
