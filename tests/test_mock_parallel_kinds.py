@@ -448,3 +448,15 @@ def test_pairs_said_in_a_row_give_one_call_per_pair():
         ("fx_rate", {"source": "EUR", "target": "JPY"}), ("fx_rate", {"source": "EUR", "target": "GBP"})]
     assert calls("查一下欧元到日元和欧元到英镑的汇率", RATE) == [
         ("fx_rate", {"source": "EUR", "target": "JPY"}), ("fx_rate", {"source": "EUR", "target": "GBP"})]
+
+
+def test_a_number_joined_to_its_unit_by_a_hyphen_is_a_quantity():
+    plan = tool("plan_trip", "Plan a trip",
+                obj(["city", "days", "budget"], city=s("Destination city"),
+                    days={"type": "integer", "description": "Number of days"},
+                    budget={"type": "integer", "description": "Daily budget in dollars"}))
+    # "7-day" is 7 days, no code; each trip keeps its own length and budget
+    got = calls("Plan a 3-day trip to Lisbon with a daily budget of $90, then a 7-day trip to Porto with a daily "
+                "budget of $120.", plan)
+    assert got == [("plan_trip", {"city": "Lisbon", "days": 3, "budget": 90}),
+                   ("plan_trip", {"city": "Porto", "days": 7, "budget": 120})]

@@ -203,6 +203,16 @@ def _to_float(raw: str) -> float:
     return float(raw.replace(",", "").replace("−", "-").replace("–", "-"))
 
 
+def _hyphen_unit(text: str, end: int, noun: str) -> tuple[str, str]:
+    """``(unit, dimension)`` of a number joined to its unit by a hyphen ("a 7-day trip", "a 3-km walk").
+
+    Any other noun is its own unit with no dimension ("3 bedrooms").
+    """
+    if text[end:end + 1] == "-" and noun in gz.UNITS:
+        return gz.UNITS[noun]
+    return noun, ""
+
+
 def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     """``(canonical unit, dimension, surface, end)`` of a unit right after position ``end``."""
     m = _UNIT_RE.match(text, end)
@@ -235,7 +245,8 @@ def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     if m:  # a plain noun after the number: "3 bedrooms", "100 generations"
         noun = m.group(1).split()[0].lower()
         if noun not in lang.STOPWORDS and noun not in ("and", "or", "to", "in", "of", "at", "for", "per", "times"):
-            return noun, "", m.group(1).split()[0], end + m.start(1) + len(noun)
+            canon, dim = _hyphen_unit(text, end, noun)
+            return canon, dim, m.group(1).split()[0], end + m.start(1) + len(noun)
     return "", "", "", end
 
 
@@ -786,6 +797,8 @@ def _codes(text: str) -> list[Mention]:
             continue
         if re.fullmatch(r"\d+[a-zA-Z]{1,2}", raw) or re.fullmatch(r"(?:mp3|mp4|h264|3d|2d|4k|x\d)", raw.lower()):
             continue
+        if re.fullmatch(r"\d+(?:\.\d+)?-[A-Za-z]+", raw) and raw.split("-")[1].lower() in gz.UNITS:
+            continue  # "7-day", "3-km": a number and its unit
         out.append(Mention("code", raw, raw, m.start(), m.start() + len(raw)))
     return out
 
