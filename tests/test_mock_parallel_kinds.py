@@ -460,3 +460,24 @@ def test_a_number_joined_to_its_unit_by_a_hyphen_is_a_quantity():
                 "budget of $120.", plan)
     assert got == [("plan_trip", {"city": "Lisbon", "days": 3, "budget": 90}),
                    ("plan_trip", {"city": "Porto", "days": 7, "budget": 120})]
+
+
+def test_values_said_again_with_their_label_pair_with_it():
+    yield_ = tool("crop_yield", "Crop yield per hectare of a farm in a year",
+                  obj(["farm", "year", "harvest", "area"], farm=s("Farm name"), year=s("Harvest year"),
+                      harvest={"type": "number", "description": "Harvest in tonnes"},
+                      area={"type": "number", "description": "Farmed area in hectares"}))
+    # the years said again after each harvest say which call each harvest belongs to
+    got = calls("What was the yield of the farm 'Green Acre' in 2021 and 2023, given that the harvest was "
+                "1.5 thousand tonnes in 2021 and 1.8 thousand tonnes in 2023, on a farmed area of 400 hectares?",
+                yield_)
+    assert got == [("crop_yield", {"farm": "Green Acre", "year": "2021", "harvest": 1500, "area": 400}),
+                   ("crop_yield", {"farm": "Green Acre", "year": "2023", "harvest": 1800, "area": 400})]
+    crop = tool("crop_yield", "农场某年每公顷的产量 (crop yield per hectare of a farm in a year)",
+                obj(["farm", "year", "harvest", "area"], farm=s("农场名称 (farm name)"), year=s("收获年份 (harvest year)"),
+                    harvest={"type": "number", "description": "收成，吨 (harvest in tonnes)"},
+                    area={"type": "number", "description": "面积，公顷 (area in hectares)"}))
+    # in Chinese the year comes before its harvest, in the same clause
+    got = calls("“绿田”农场2021年和2023年的产量是多少？2021年收成1500吨，2023年收成1800吨，面积400公顷。", crop)
+    assert got == [("crop_yield", {"farm": "绿田", "year": "2021", "harvest": 1500, "area": 400}),
+                   ("crop_yield", {"farm": "绿田", "year": "2023", "harvest": 1800, "area": 400})]

@@ -2337,6 +2337,10 @@ def _partners(out: dict[str, list[tuple[Any, Evidence, int]]], filled: dict, men
     chosen = {name: v[3][0] for name, v in filled.items() if name not in out and len(v[3]) == 1
               and 0 <= v[3][0] < len(mentions) and mentions[v[3][0]].kind in _PARTNER_KINDS}
     used = set(taken) | {i for i, m in enumerate(mentions) if m.start in spread_starts}
+    # "in 2000 and 2010 ... 1.267 billion in 2000 and 1.341 billion in 2010": a spread value said
+    # again labels its call; it is no partner value
+    said = {str(v) for col in out.values() for v, _, _ in col}
+    used |= {i for i, m in enumerate(mentions) if m.kind == "number" and str(m.value) in said}
     done: set[str] = set()
     for name, i in sorted(chosen.items(), key=lambda x: mentions[x[1]].start):
         if name in done:
@@ -2368,8 +2372,29 @@ def _partners(out: dict[str, list[tuple[Any, Evidence, int]]], filled: dict, men
                 cols[t] = col
         if len(cols) != k:
             continue
-        if respectively or all(_interleaved(anchor, col) for col in cols.values()):
+        if respectively or all(_interleaved(anchor, col) or labelled(anchor, col, text) for col in cols.values()):
             out.update(cols)
+
+
+def labelled(anchor: list, col: list, text: str) -> bool:
+    """True when each value of ``col`` is said with its call's value of ``anchor`` again, in order.
+
+    "China in 2000 and 2010, ... 1.267 billion in 2000 and 1.341 billion in 2010" (the label
+    after the value) or "2021年收成1500吨，2023年收成1800吨" (before it, in the same clause): the
+    repeated years say which call each value belongs to.
+    """
+    own = {p for _, _, p in anchor}  # the list itself is no label said again
+    for (_, _, pos), (label, _, _) in zip(col, anchor):
+        mark = re.compile(r"(?<![\d.])" + re.escape(str(label)) + r"(?![\d.])")
+        clause = re.match(r"(?:[^,;.?!，；。？！]|[.,](?=\d)){0,40}", text[pos:]).group(0)
+        after = [m for m in mark.finditer(clause) if pos + m.start() not in own]
+        lo = max(0, pos - 30)
+        before = [m for m in mark.finditer(text, lo, pos) if m.start() not in own
+                  and not re.search(r"[\d,;?!，；。？！]|\.(?!\d)", text[m.end():pos])]
+        between = re.sub(r"^\s*\D?[\d.,]+", "", clause[:after[0].start()]) if after else ""  # past the value
+        if not (after and not re.search(r"\d", between) or before):
+            return False
+    return True
 
 
 def _interleaved(a: list, b: list) -> bool:

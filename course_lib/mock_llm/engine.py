@@ -40,7 +40,7 @@ from . import language as lang
 from . import purpose
 from . import unit_enums
 from .answer import compose_answer, error_of
-from .arguments import Evidence, LOCATION_HINTS, fill_arguments, slots_of
+from .arguments import Evidence, LOCATION_HINTS, fill_arguments, labelled, slots_of
 from .reading import AT_REST, read
 from .wire import ChatRequest, ToolSpec
 
@@ -655,7 +655,9 @@ def _respective_members(filled, cols: dict[str, list], text: str) -> dict[str, l
 def _combine(name: str, filled, text: str) -> list[PlannedCall]:
     """The calls a request with several values per argument asks for.
 
-    Arguments whose values alternate through the text ("$30 in Chicago, $52 in Sacramento"), or
+    Arguments whose values alternate through the text ("$30 in Chicago, $52 in Sacramento"), that
+    are each said again with their call's value ("in 2000 and 2010 ... 1.2 billion in 2000 and 1.3
+    billion in 2010"), or
     that the request pairs with "respectively", go together (one call per pair); independent lists
     multiply ("rock and jazz concerts in Paris and Berlin": four calls).
     """
@@ -667,7 +669,8 @@ def _combine(name: str, filled, text: str) -> list[PlannedCall]:
     for k in sorted(cols, key=lambda k: cols[k][0][2]):
         for cl in clusters:
             if len(cols[cl[0]]) == len(cols[k]) and (respectively or _alternate(cols[cl[0]], cols[k])
-                                                     or _same_ordinals(text, cols[cl[0]], cols[k])):
+                                                     or _same_ordinals(text, cols[cl[0]], cols[k])
+                                                     or labelled(cols[cl[0]], cols[k], text)):
                 cl.append(k)
                 break
         else:
