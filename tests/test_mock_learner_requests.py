@@ -441,3 +441,35 @@ def test_tonight_is_today_in_the_evening(client, text, want):
 def test_tonight_and_tomorrow_night_fill_a_day_enum(client, text, day):
     (_, args), = calls(client, text, [WEATHER])
     assert args["day"] == day
+
+
+# --------------------------------------------------------------------------- Chinese place names inside other words
+@pytest.mark.parametrize("text", ["晚上海底捞", "早上海边风大吗", "在网上海淘", "今日本地新闻"])
+def test_a_place_name_split_between_other_words_is_no_place(text):
+    from course_lib.mock_llm.language import find_cities
+    from course_lib.mock_llm.reading import read
+
+    assert find_cities(text) == [] and not read(text).of_kind("place")
+
+
+@pytest.mark.parametrize("text, cities", [
+    ("上海天气", ["上海"]), ("去上海", ["上海"]), ("上海的天气", ["上海"]), ("上海和北京", ["上海", "北京"]),
+    ("今晚上海天气怎么样", ["上海"]), ("北京东路", ["北京"]), ("成都是个好地方", ["成都"]),
+])
+def test_chinese_cities_standing_as_words_are_still_found(text, cities):
+    from course_lib.mock_llm.language import find_cities
+
+    assert [c for c, _ in find_cities(text)] == cities
+
+
+@pytest.mark.parametrize("text, want", [
+    ("晚上海底捞订个位", {"restaurant": "海底捞"}),                  # evening at Haidilao, not Shanghai
+    ("明天晚上7点在海底捞订4个人的位", {"restaurant": "海底捞", "date": in_days(1), "time": "19:00", "party_size": 4}),
+    ("去海底捞吃饭，帮我订今晚6点的位", {"restaurant": "海底捞", "date": in_days(0), "time": "18:00"}),
+])
+def test_a_chinese_restaurant_name_before_the_booking_verb(client, text, want):
+    assert calls(client, text, [TABLE]) == [("book_table", want)]
+
+
+def test_evening_words_before_a_city_leave_the_city_whole(client):
+    assert calls(client, "晚上上海冷吗", [WEATHER]) == [("get_weather", {"city": "上海"})]

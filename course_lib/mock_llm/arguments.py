@@ -737,6 +737,12 @@ def _names_venue(slot: Slot) -> bool:
     return any(k.startswith(v[:5]) for k in keys for v in _VENUES if len(k) >= 3)
 
 
+#: 在海底捞订位, 去海底捞吃饭: the Chinese name between 在/去/到 and the verb of a booking or a meal.
+_ZH_VENUE = re.compile(r"(?:^|[，,。；\s]|在|去|到)(?:今天|明天|今晚|明晚|晚上|中午|下午|早上|上午)*"
+                       r"((?!帮|请|我|给|你|麻烦|想|要|订|预|在|去|到)(?:(?!今天|明天|今晚|明晚|晚上|中午|下午)[\u4e00-\u9fff]){2,10}?"
+                       r"|[A-Za-z][\w' &.-]{1,40}?)\s*(?:订|预订|预约|定|吃)")
+
+
 _PEOPLE = frozenset(lang.stem(w) for w in ("guest", "guests", "people", "person", "persons", "party", "pax", "diner",
                                             "diners", "traveler", "travelers", "traveller", "travellers", "passenger",
                                             "passengers", "attendee", "attendees", "adults", "covers"))
@@ -1673,6 +1679,10 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 cands.append((score, s, value, (i,) if consumes else (), ev))
                 if not consumes and i >= 0:
                     derived[(s.name, i)] = (value, ev)  # read from mention i, which another slot takes
+            if _names_venue(s) and lang.is_chinese(reading.text):
+                for m in _ZH_VENUE.finditer(reading.text):  # 在海底捞订个位: the place where the booking is
+                    if not gz.PLACE_ZH.fullmatch(m.group(1)):  # 在上海订: a city, not the restaurant
+                        cands.append((3.0, s, m.group(1), (), Evidence("venue", m.group(0))))
     used_spans = [(m.start, m.end) for m in mentions if m.kind not in ("phrase",)]
     phrases = _phrases(reading, vocab, used_spans)
     all_mentions = list(mentions) + phrases

@@ -47,7 +47,9 @@ ZH_LEXICON: dict[str, str] = {
     "播放": "play", "提醒": "reminder remind", "日历": "calendar", "会议": "meeting", "网页": "web page",
     "网上": "web", "上网": "web", "互联网": "web internet",
     "机票": "flight ticket", "订": "book", "飞往": "flight", "下雪": "snow weather", "晴天": "weather",
-    "带伞": "weather umbrella", "刮风": "wind weather",
+    "带伞": "weather umbrella", "刮风": "wind weather", "冷吗": "weather temperature", "热吗": "weather temperature",
+    "冷不冷": "weather temperature", "热不热": "weather temperature", "多少度": "temperature weather",
+    "风大": "wind weather",
 }
 
 #: Everyday words that name a tool's subject without its word ("will it rain?" asks for the weather,
@@ -159,7 +161,7 @@ def find_cities(text: str) -> list[tuple[str, int]]:
 @lru_cache(maxsize=1024)
 def _find_cities(text: str) -> tuple[tuple[str, int], ...]:
     found = [(_canonical_city(m.group(1)), m.start()) for m in _CITY_EN.finditer(text)]
-    found += [(m.group(0), m.start()) for m in _CITY_ZH.finditer(text)]
+    found += [(m.group(0), m.start()) for m in _CITY_ZH.finditer(text) if zh_word_at(text, m.start(), m.end())]
     found.sort(key=lambda x: x[1])
     seen: set[str] = set()
     out = []
@@ -168,6 +170,63 @@ def _find_cities(text: str) -> tuple[tuple[str, int], ...]:
             seen.add(name)
             out.append((name, pos))
     return tuple(out)
+
+
+#: Everyday Chinese words that share a character with a place name ("晚上" ends with 上 of 上海, "海底"
+#: starts with its 海): with the places, the lexicon words and the day words they segment a request, so
+#: that 晚上海底捞 (evening, Haidilao) reads as 晚上|海底|捞 and holds no 上海.
+ZH_COMMON_WORDS = frozenset("""
+    晚上 早上 马上 路上 网上 身上 天上 地上 桌上 楼上 线上 北上 以上 之上 加上 关上 爱上 跟上 赶上 遇上 上午 上面
+    海底 海边 海鲜 海外 海关 海报 海洋 海水 海淘 海量 海滩 海军 海浪 海岸 海景
+    东北 西北 败北 北边 北方 北部 京剧 东南 西南 指南 南方 南边 南部 东西 西方 西边 西部 西瓜 西餐
+    安排 安全 安装 安静 平安 安心 完成 变成 换成 组成 成功 成本 成绩 成为 成员
+    都是 都有 都市 都会 都要 都在 都不 都能 全都 今天 明天 每天 天天 聊天 昨天 后天 春天 夏天 秋天 冬天 白天
+    当天 那天 天空 津贴 州长 推广 广告 广场 广播 重要 重新 严重 重量 庆祝 国庆 香味 香水 港口
+    门口 出门 开门 关门 部门 门票 东方 股东 房东 道德 这里 那里 哪里 里面 公里 英里 心里 家里 美食 美元 完美
+    美丽 国家 国际 国内 国外 全国 其中 中心 中午 中间 中文 今日 明日 日期 生日 节日 日元 本来 本地 本周 本月
+    方法 办法 法律 算法 语法 下巴 嘴巴 尾巴 非常 打印 印象 温度 湿度 角度 速度 度假 沙发 沙滩 中华 华人 新闻
+    最新 预约 约会 大约 今晚 明晚 下午 今年 明年 去年 首先 首页 大阪 马路 罗马 米饭 大米 河边
+""".split())
+
+
+@lru_cache(maxsize=1)
+def _zh_lexicon() -> tuple[frozenset[str], int]:
+    words = set(ZH_COMMON_WORDS) | set(ZH_LEXICON) | set(_gz.CITIES.values()) | set(_gz.COUNTRIES.values())
+    return frozenset(words), max(map(len, words))
+
+
+@lru_cache(maxsize=2048)
+def _zh_spans(run: str) -> frozenset[tuple[int, int]]:
+    """The words of a run of Chinese characters by forward and by backward longest matching, as spans."""
+    words, longest = _zh_lexicon()
+    spans: set[tuple[int, int]] = set()
+    i = 0
+    while i < len(run):  # forward: the longest word that starts here
+        n = next((k for k in range(min(longest, len(run) - i), 1, -1) if run[i:i + k] in words), 1)
+        spans.add((i, i + n))
+        i += n
+    j = len(run)
+    while j > 0:  # backward: the longest word that ends here
+        n = next((k for k in range(min(longest, j), 1, -1) if run[j - k:j] in words), 1)
+        spans.add((j - n, j))
+        j -= n
+    return frozenset(spans)
+
+
+def zh_word_at(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (a Chinese place name found in ``text``) is a word there, not the middle of others.
+
+    "上海天气", "去上海", "上海和北京": yes. "晚上海底捞": no, the characters around it make 晚上 and 海底.
+    The request is segmented by longest matching over a small lexicon (places, :data:`ZH_LEXICON`,
+    :data:`ZH_COMMON_WORDS`), forwards and backwards; the name counts when either reading keeps it whole.
+    """
+    a = start
+    while a > 0 and CJK.match(text[a - 1]):
+        a -= 1
+    b = end
+    while b < len(text) and CJK.match(text[b]):
+        b += 1
+    return (start - a, end - a) in _zh_spans(text[a:b])
 
 
 def _canonical_city(name: str) -> str:

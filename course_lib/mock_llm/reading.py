@@ -883,6 +883,8 @@ def _places(text: str) -> list[Mention]:
         out.append(Mention("place", m.group(1), m.group(1), m.start(), m.end(),
                            extra=(("kind", gz.place_kind(m.group(1)) or "city"),)))
     for m in gz.PLACE_ZH.finditer(text):
+        if not lang.zh_word_at(text, m.start(), m.end()):
+            continue  # 晚上海底捞: 上海 is split between 晚上 and 海底, no place
         out.append(Mention("place", m.group(0), m.group(0), m.start(), m.end(),
                            extra=(("kind", gz.place_kind(m.group(0)) or "city"),)))
     # "Chicago, Illinois" / "Los Angeles, CA": a city and its state as one place
