@@ -481,3 +481,15 @@ def test_values_said_again_with_their_label_pair_with_it():
     got = calls("“绿田”农场2021年和2023年的产量是多少？2021年收成1500吨，2023年收成1800吨，面积400公顷。", crop)
     assert got == [("crop_yield", {"farm": "绿田", "year": "2021", "harvest": 1500, "area": 400}),
                    ("crop_yield", {"farm": "绿田", "year": "2023", "harvest": 1800, "area": 400})]
+
+
+def test_a_name_that_ends_in_a_number_keeps_it():
+    radio = tool("play_band", "Play songs of a band",
+                 obj(["band", "minutes"], band=s("The band to play"),
+                     minutes={"type": "integer", "description": "How long to play, in minutes"}))
+    # "Blink 182" is one name: its number is neither a value nor the end of the list
+    got = calls("Play the bands Coldplay and Blink 182, for 10 minutes and 25 minutes respectively.", radio)
+    assert got == [("play_band", {"band": "Coldplay", "minutes": 10}), ("play_band", {"band": "Blink 182", "minutes": 25})]
+    assert calls("Compute the factorial of 5, and then of 7.", tool(
+        "factorial", "Factorial of a number", obj(["n"], n={"type": "integer", "description": "The number"}))) == [
+        ("factorial", {"n": 5}), ("factorial", {"n": 7})]

@@ -861,6 +861,18 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     return out
 
 
+def _names_end(text: str, n: Mention) -> bool:
+    """Whether the bare number ``n`` ends a name ("Maroon 5, with...", "Taylor Swift and Blink 182").
+
+    A short whole number with no unit right after a capitalised word inside a sentence, then a
+    comma, "and"/"or" or the end: it numbers the name, it is no value of its own.
+    """
+    if n.unit or n.dim or n.get("words") or not isinstance(n.value, int) or not 0 <= n.value < 1000:
+        return False
+    lead = text[:n.start]  # up to the digits
+    return re.search(r"\w[ ,]+[A-Z][a-z]+ $", lead) is not None and re.match(r"\s*(?:[,;)]|\.(?:\s|$)|$|(?:and|or)\b)", text[n.end:]) is not None
+
+
 #: What may follow a possessive that is itself the name ("a table at Luigi's for 4", "lunch at Denny's."):
 #: the end, a stop, or a word that starts another detail; anything else is what the name owns.
 _POSSESSIVE_IS_NAME = re.compile(r"\s*(?:$|[.,!?;:)。，！？]|(?:for|on|at|in|tonight|tomorrow|today|this|next|with|"
@@ -1064,8 +1076,10 @@ def read(text: str) -> Reading:
     taken += [(c.start, c.end) for c in codes]
     ranges = _ranges(text, numbers)
     places = [p for p in _places(text) if not any(a <= p.start < b for a, b in taken)]
-    taken_names = taken + [(n.start, n.end) for n in numbers if not n.get("words")]
+    numbered = [n for n in numbers if _names_end(text, n)]
+    taken_names = taken + [(n.start, n.end) for n in numbers if not n.get("words") and n not in numbered]
     names = _names(text, taken_names)
+    numbers = [n for n in numbers if n not in numbered or not any(m.start < n.end and n.start < m.end for m in names)]
     places += _geo_names(text, names, places)
     # "Manchester United", "Chicago Bulls": a place followed by more capitalised words is a name
     longer = [n for n in names if any(n.start <= p.start and p.end <= n.end and _extends_place(text, p, n)
