@@ -493,3 +493,13 @@ def test_a_name_that_ends_in_a_number_keeps_it():
     assert calls("Compute the factorial of 5, and then of 7.", tool(
         "factorial", "Factorial of a number", obj(["n"], n={"type": "integer", "description": "The number"}))) == [
         ("factorial", {"n": 5}), ("factorial", {"n": 7})]
+
+
+def test_a_single_thing_beside_a_count_is_a_count_of_one():
+    tickets = tool("zoo_tickets", "Buy zoo tickets (买动物园门票)",
+                   obj(["adults", "children"], adults={"type": "integer", "description": "Number of adults (成人)"},
+                       children={"type": "integer", "description": "Number of children (儿童)"}))
+    # "a child" beside "3 adults" counts one child; without it each booking would lack its children
+    got = calls("Buy zoo tickets for 3 adults and a child. Also buy zoo tickets for 1 adult and 2 children.", tickets)
+    assert got == [("zoo_tickets", {"adults": 3, "children": 1}), ("zoo_tickets", {"adults": 1, "children": 2})]
+    assert calls("买动物园门票：3个成人和1个儿童", tickets) == [("zoo_tickets", {"adults": 3, "children": 1})]

@@ -456,6 +456,30 @@ def _implicit_ones(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     return out
 
 
+_ONE_OF = re.compile(r"\b(?:a|an|one)\s+([a-z]{3,})\b", re.I)
+
+
+def _counted_ones(text: str, numbers: list[Mention]) -> list[Mention]:
+    """"2 adults and a child", "a child and 2 adults": "a" counts one, beside a counted noun.
+
+    Only next to a count of other things (a number whose unit is a noun) and joined to it by
+    "and" or a comma; elsewhere "a child" is no number.
+    """
+    out = []
+    counted = [n for n in numbers if n.unit and not n.dim and isinstance(n.value, int)]
+    for n in counted:
+        after = re.match(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)", text[n.end:])
+        m = _ONE_OF.match(text, n.end + after.end()) if after else None
+        if m is None:  # "a child and 2 adults"
+            m = next((x for x in _ONE_OF.finditer(text, max(0, n.start - 25), n.start)
+                      if re.fullmatch(r"\s*(?:,\s*(?:and\s+)?|and\s+|&\s*)", text[x.end():n.start])), None)
+        if m and m.group(1).lower() not in lang.STOPWORDS and not any(
+                a.start < m.end() and m.start() < a.end for a in numbers + out):
+            out.append(Mention("number", 1, m.group(0), m.start(), m.end(), m.group(1).lower(), "",
+                               extra=(("int", True), ("words", True))))
+    return out
+
+
 def _feet_and_inches(text: str, numbers: list[Mention]) -> list[Mention]:
     """"5ft 10in", "6 feet 2 inches": one height, in inches (70, 74)."""
     out: list[Mention] = []
@@ -1073,6 +1097,7 @@ def read(text: str) -> Reading:
     numbers = _feet_and_inches(text, numbers)
     numbers += _unsaid_rest(text, _at_rest(text, taken), numbers) + _frequencies(text, taken)
     numbers += _implicit_ones(text, taken + [(n.start, n.end) for n in numbers])
+    numbers += _counted_ones(text, numbers)
     taken += [(c.start, c.end) for c in codes]
     ranges = _ranges(text, numbers)
     places = [p for p in _places(text) if not any(a <= p.start < b for a, b in taken)]
