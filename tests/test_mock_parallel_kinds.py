@@ -503,3 +503,15 @@ def test_a_single_thing_beside_a_count_is_a_count_of_one():
     got = calls("Buy zoo tickets for 3 adults and a child. Also buy zoo tickets for 1 adult and 2 children.", tickets)
     assert got == [("zoo_tickets", {"adults": 3, "children": 1}), ("zoo_tickets", {"adults": 1, "children": 2})]
     assert calls("买动物园门票：3个成人和1个儿童", tickets) == [("zoo_tickets", {"adults": 3, "children": 1})]
+
+
+def test_a_company_suffix_ends_no_sentence_and_names_no_second_company():
+    invest = tool("holding_value", "Future value of a stock holding",
+                  obj(["company", "amount", "years"], company=s("Company name"),
+                      amount={"type": "number", "description": "Amount invested in dollars"},
+                      years={"type": "integer", "description": "Years held"}))
+    # "Corp. for" and "Globex, Inc. for": the dots end abbreviations, "Inc." belongs to Globex
+    got = calls("I put $2000 into Acme Corp. for 3 years. I also put $5000 into Globex, Inc. for 4 years. "
+                "What will each holding be worth?", invest)
+    assert got == [("holding_value", {"company": "Acme Corp", "amount": 2000, "years": 3}),
+                   ("holding_value", {"company": "Globex", "amount": 5000, "years": 4})]

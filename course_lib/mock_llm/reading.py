@@ -897,6 +897,15 @@ def _names_end(text: str, n: Mention) -> bool:
     return re.search(r"\w[ ,]+[A-Z][a-z]+ $", lead) is not None and re.match(r"\s*(?:[,;)]|\.(?:\s|$)|$|(?:and|or)\b)", text[n.end:]) is not None
 
 
+def _company_suffix(text: str, n: Mention) -> bool:
+    """Whether the name ``n`` is only the legal suffix of the name before it ("Amazon.com, *Inc.*").
+
+    It belongs to that name; read alone it would look like a second company in a list.
+    """
+    return re.fullmatch(r"(?:Inc|Ltd|LLC|Corp|Co|PLC|GmbH|AG|SA)\.?", n.text) is not None and \
+        re.search(r"\S,\s*$", text[:n.start]) is not None
+
+
 #: What may follow a possessive that is itself the name ("a table at Luigi's for 4", "lunch at Denny's."):
 #: the end, a stop, or a word that starts another detail; anything else is what the name owns.
 _POSSESSIVE_IS_NAME = re.compile(r"\s*(?:$|[.,!?;:)。，！？]|(?:for|on|at|in|tonight|tomorrow|today|this|next|with|"
@@ -1115,6 +1124,7 @@ def read(text: str) -> Reading:
     units = _units_alone(text, taken + [(n.start, n.end) for n in numbers])
     currencies = [c for c in _currencies(text) if not any(q.start <= c.start < q.end for q in quoted)]
     names = [n for n in names if not any(c.start <= n.start < c.end for c in currencies)]
+    names = [n for n in names if not _company_suffix(text, n)]
     places = [p for p in places if not any(c.start <= p.start < c.end for c in currencies)]
     mentions = sorted(quoted + codes + groups + dates + times + exprs + numbers + ranges + places + names + units
                       + currencies,
