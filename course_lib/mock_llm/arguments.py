@@ -513,13 +513,15 @@ def _right_words(reading: Reading, pos: int, limit: int = 3) -> list[str]:
     return list(hit)
 
 
+_RIGHT_BREAK = re.compile(r"[,.;!?()\[\]]")
+
+
 def _right_words_uncached(reading: Reading, pos: int, limit: int) -> list[str]:
     out = []
     for w, s, e in reading.words:
         if s < pos:
             continue
-        gap = reading.text[pos:s]
-        if re.search(r"[,.;!?()\[\]]", gap):
+        if _RIGHT_BREAK.search(reading.text, pos, s):  # punctuation between the words
             break
         out.append(w)
         if len(out) >= limit or w in ("and", "or", "with", "in", "for", "at", "from", "to", "on"):
@@ -1253,10 +1255,17 @@ def _example_hit(slot: Slot, phrase: str) -> str | None:
         e = ex.lower()
         if len(e) < 2:
             continue
-        if re.search(rf"(?<![\w]){re.escape(e)}(?:s|es)?(?![\w])", low) or (
-                len(e) >= 3 and re.search(rf"(?<![\w]){re.escape(e)}-\w+", low)):
+        word, prefix = _example_patterns(e)
+        if word.search(low) or (len(e) >= 3 and prefix.search(low)):
             return ex
     return None
+
+
+@lru_cache(maxsize=4096)
+def _example_patterns(example: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The patterns of a (lower-case) example as a word ("gas", "gases") and as a prefix ("gas-powered"), compiled once."""
+    esc = re.escape(example)
+    return re.compile(rf"(?<![\w]){esc}(?:s|es)?(?![\w])"), re.compile(rf"(?<![\w]){esc}-\w+")
 
 
 def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], offset: int,
