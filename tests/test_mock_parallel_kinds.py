@@ -515,3 +515,17 @@ def test_a_company_suffix_ends_no_sentence_and_names_no_second_company():
                 "What will each holding be worth?", invest)
     assert got == [("holding_value", {"company": "Acme Corp", "amount": 2000, "years": 3}),
                    ("holding_value", {"company": "Globex", "amount": 5000, "years": 4})]
+
+
+def test_an_initial_or_a_unit_word_names_no_other_subject():
+    heat = tool("heat_needed", "Heat needed to warm a sample",
+                obj(["material", "mass", "start_temp", "end_temp"], material=s("Name of the material"),
+                    mass={"type": "number", "description": "Mass in kg"},
+                    start_temp={"type": "number", "description": "Starting temperature in degrees Celsius"},
+                    end_temp={"type": "number", "description": "Final temperature in degrees Celsius"}))
+    # "sample B. The ..." ends the name at B; "Celsius" after a figure is its unit, no second material
+    got = calls("A lab warms 3 kg of material B. The starting temperature is 20 degrees Celsius and the final "
+                "temperature is 60 degrees Celsius. The lab then repeats it with a starting temperature of 30 "
+                "degrees Celsius and a final temperature of 90 degrees Celsius.", heat)
+    assert got == [("heat_needed", {"material": "B", "mass": 3, "start_temp": 20, "end_temp": 60}),
+                   ("heat_needed", {"material": "B", "mass": 3, "start_temp": 30, "end_temp": 90})]

@@ -850,10 +850,14 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
             continue
         j = i
         end_tok = i
+        initial_ends = False
         while j + 1 < len(tokens):
             nxt = tokens[j + 1][0]
             if tokens[j][0].endswith(".") and len(tokens[j][0]) > 2 and tokens[j][0].lower() not in _HONORIFICS:
                 break  # "Liverpool F.C. Include its...": the abbreviation ends the name ("Mr. X" goes on)
+            if tokens[j][0].endswith(".") and nxt.lower() in _NOT_NAMES:
+                initial_ends = True  # "substance A. The experiment...": an initial before a sentence's first word
+                break
             if nxt[:1].isupper() or (nxt.isdigit() and len(nxt) <= 4 and tokens[j + 1][1] == tokens[j][2] + 1):
                 j += 1
                 end_tok = j
@@ -880,7 +884,7 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
             end = start + len(phrase)
             if not any(a < end and start < b for a, b in taken):
                 out.append(Mention("name", phrase, phrase, start, end))
-        sentence_start = _ends_sentence(tokens[end_tok][0])  # "in Hilton New York. Can you...": a new sentence
+        sentence_start = _ends_sentence(tokens[end_tok][0]) or initial_ends  # "in Hilton New York. Can you..."
         i = end_tok + 1
     return out
 
@@ -895,6 +899,12 @@ def _names_end(text: str, n: Mention) -> bool:
         return False
     lead = text[:n.start]  # up to the digits
     return re.search(r"\w[ ,]+[A-Z][a-z]+ $", lead) is not None and re.match(r"\s*(?:[,;)]|\.(?:\s|$)|$|(?:and|or)\b)", text[n.end:]) is not None
+
+
+def _unit_after_number(text: str, n: Mention, numbers: list[Mention]) -> bool:
+    """Whether the name ``n`` is a unit that ends a quantity ("25 degrees *Celsius*", "300 *Kelvin*")."""
+    return n.text.lower() in gz.UNITS and any(m.end <= n.start and not text[m.end:n.start].strip()
+                                               for m in numbers)
 
 
 def _company_suffix(text: str, n: Mention) -> bool:
@@ -1124,7 +1134,7 @@ def read(text: str) -> Reading:
     units = _units_alone(text, taken + [(n.start, n.end) for n in numbers])
     currencies = [c for c in _currencies(text) if not any(q.start <= c.start < q.end for q in quoted)]
     names = [n for n in names if not any(c.start <= n.start < c.end for c in currencies)]
-    names = [n for n in names if not _company_suffix(text, n)]
+    names = [n for n in names if not _company_suffix(text, n) and not _unit_after_number(text, n, numbers)]
     places = [p for p in places if not any(c.start <= p.start < c.end for c in currencies)]
     mentions = sorted(quoted + codes + groups + dates + times + exprs + numbers + ranges + places + names + units
                       + currencies,
