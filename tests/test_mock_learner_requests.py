@@ -473,3 +473,79 @@ def test_a_chinese_restaurant_name_before_the_booking_verb(client, text, want):
 
 def test_evening_words_before_a_city_leave_the_city_whole(client):
     assert calls(client, "晚上上海冷吗", [WEATHER]) == [("get_weather", {"city": "上海"})]
+
+
+# --------------------------------------------------------------------------- the course's running examples
+PM_STATUS = ["todo", "in_progress", "done"]
+LIST_TASKS = {"type": "function", "function": {
+    "name": "list_tasks", "description": "List all tasks, or only those with the given status.",
+    "parameters": {"type": "object", "properties": {"status": {"type": "string", "enum": PM_STATUS}}, "required": []}}}
+UPDATE_TASK = {"type": "function", "function": {
+    "name": "update_task_status", "description": "Change the status of a task; returns the updated task.",
+    "parameters": {"type": "object", "properties": {
+        "task_id": {"type": "integer"}, "status": {"type": "string", "enum": PM_STATUS}},
+        "required": ["task_id", "status"]}}}
+
+
+@pytest.mark.parametrize("text", ["Mark task 3 as done", "把任务3标记为完成", "任务3改为完成"])
+def test_marking_a_task_updates_its_status_rather_than_listing(client, text):
+    assert calls(client, text, [TASK, LIST_TASKS, UPDATE_TASK]) == [
+        ("update_task_status", {"task_id": 3, "status": "done"})]
+
+
+REVENUE = {"type": "function", "function": {
+    "name": "get_revenue", "description": "The company's revenue for a year, optionally one quarter, in million USD.",
+    "parameters": {"type": "object", "properties": {
+        "year": {"type": "integer"}, "quarter": {"type": "integer", "minimum": 1, "maximum": 4}},
+        "required": ["year"]}}}
+
+
+@pytest.mark.parametrize("text, quarter", [("What was the revenue in Q3 2024?", 3),
+                                           ("Revenue for the second quarter of 2024", 2),
+                                           ("2024年第二季度营收是多少", 2), ("2024年四季度的营收", 4)])
+def test_a_quarter_said_as_q3_or_in_words_fills_the_quarter(client, text, quarter):
+    assert calls(client, text, [REVENUE]) == [("get_revenue", {"year": 2024, "quarter": quarter})]
+
+
+CURRENCY = {"type": "function", "function": {
+    "name": "convert_currency", "description": "Convert an amount of money from one currency to another.",
+    "parameters": {"type": "object", "properties": {
+        "amount": {"type": "number"},
+        "source": {"type": "string", "description": "ISO code, e.g. USD"},
+        "target": {"type": "string", "description": "ISO code, e.g. CNY"}},
+        "required": ["amount", "source", "target"]}}}
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Convert 100 USD to CNY", (100, "USD", "CNY")),           # slots named only by their ISO-code examples
+    ("100美元是多少人民币", (100, "USD", "CNY")),
+    ("How many yen for 50 euros?", (50, "EUR", "JPY")),         # a currency named alone ("yen") is one too
+])
+def test_iso_code_slots_take_currencies(client, text, want):
+    assert calls(client, text, [CURRENCY]) == [("convert_currency", dict(zip(("amount", "source", "target"), want)))]
+
+
+def test_an_option_written_against_chinese_text_is_found(client):
+    wiki = {"type": "function", "function": {
+        "name": "search_wiki", "description": "Search the company wiki for internal pages.",
+        "parameters": {"type": "object", "properties": {
+            "query": {"type": "string"}, "space": {"type": "string", "enum": ["engineering", "product", "hr"]}},
+            "required": ["query"]}}}
+    (_, args), = calls(client, "在HR空间里搜一下休假政策", [wiki])
+    assert args["space"] == "hr"
+
+
+ORDER = {"type": "function", "function": {
+    "name": "create_order", "description": "Buy an item from the shop.",
+    "parameters": {"type": "object", "properties": {
+        "item": {"type": "string", "enum": ["coffee beans", "mug", "kettle"]},
+        "quantity": {"type": "integer", "minimum": 1, "default": 1}}, "required": ["item"]}}}
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Buy 2 mugs", {"item": "mug", "quantity": 2}),                      # a short option in the plural
+    ("I want 3 bags of coffee beans", {"item": "coffee beans", "quantity": 3}),
+    ("Order a kettle please", {"item": "kettle"}),                      # no number: the default stays out
+])
+def test_an_order_reads_the_item_and_how_many(client, text, want):
+    assert calls(client, text, [ORDER]) == [("create_order", want)]

@@ -304,6 +304,9 @@ def _role(name: str, desc: str, kind: str) -> str:
             return "person"
         return "title"
     # the description decides when the name does not
+    if kind == "string" and re.search(r"\b(?:iso|code|currenc)", low) and any(
+            gz.CURRENCIES.get(c.lower()) == c for c in re.findall(r"\b[A-Z]{3}\b", desc)):
+        return "currency"  # "ISO code, e.g. USD": a currency named by its code
     first = re.split(r"[.;(]", low, maxsplit=1)[0]
     if kind in ("string", "array"):
         for role, hints in _ROLE_RULES:
@@ -703,6 +706,9 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
             m.unit and (lang.stem(m.unit.lower()) in _PEOPLE or m.unit in ("人", "位")) or not m.unit and
             _FOR_N.search(reading.text[max(0, m.start - 20): m.start])):
         score += 3.0  # "a table for 4", "4 people", "4个人": how many people a booking is for
+    if slot.kind == "integer" and {"quantity", "qty"} & set(lang.split_identifier(slot.name)) and m.unit and \
+            not m.dim and m.get("int") and not m.get("words") and lang.stem(m.unit) not in vocab:
+        score += 2.5  # "2 mugs", "3 tickets": how many of the thing ordered
     how_many = _counts_results(slot)
     if m.unit in _COUNTED and how_many:
         score += 2.5  # "5 results", "top 3 pages": how many to return
@@ -743,6 +749,11 @@ def _names_venue(slot: Slot) -> bool:
 _ZH_VENUE = re.compile(r"(?:^|[，,。；\s]|在|去|到)(?:今天|明天|今晚|明晚|晚上|中午|下午|早上|上午)*"
                        r"((?!帮|请|我|给|你|麻烦|想|要|订|预|在|去|到)(?:(?!今天|明天|今晚|明晚|晚上|中午|下午)[\u4e00-\u9fff]){2,10}?"
                        r"|[A-Za-z][\w' &.-]{1,40}?)\s*(?:订|预订|预约|定|吃)")
+
+
+_QUARTER = re.compile(r"\bQ([1-4])\b|\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b|第?([一二三四1-4])季度", re.I)
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
+                  "一": 1, "二": 2, "三": 3, "四": 4}
 
 
 _PEOPLE = frozenset(lang.stem(w) for w in ("guest", "guests", "people", "person", "persons", "party", "pax", "diner",
@@ -870,6 +881,10 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
     wants_from = bool({"start", "origin", "from", "departur", "source", "begin", "initi", "sender", "base"} & slot.keys)
     wants_to = bool({"end", "destin", "to", "arriv", "target", "final", "recipi"} & slot.keys)
     for i, m in enumerate(mentions):
+        if m.kind == "unit" and m.dim == "money" and role == "currency":
+            if any(n.kind == "currency" and n.start <= m.start < n.end for n in mentions):
+                continue  # the same words are already read as a currency
+            m = Mention("currency", m.unit, m.text, m.start, m.end)  # "how many yen...": a currency named alone
         ctx, words = _context_score(slot, reading, m, tool_vocab)
         base = ctx
         value: Any = None
@@ -1345,9 +1360,13 @@ def _enum_forms(sv: str) -> tuple[tuple[str, re.Pattern[str], re.Pattern[str] | 
     if short:  # '24h' is "24 hour", '7d' "7 days"
         word = _SHORT_UNITS[short.group(2)]
         forms |= {f"{short.group(1)} {word}", f"{short.group(1)}-{word}", f"{short.group(1)} {word}s"}
+    if sv.isalpha() and sv.isascii() and 3 <= len(sv) < 4:  # "2 mugs" for 'mug' (longer values match by stem)
+        forms.add(sv + ("es" if sv.endswith(("s", "x")) else "s"))
     out = []
     for form in sorted(f for f in forms if f):
-        pat = re.escape(form) if lang.is_chinese(form) or not form[0].isalnum() else rf"\b{re.escape(form)}\b"
+        # ASCII edges, not \b: "HR空间里" names the 'hr' option (Chinese characters are word characters to \b)
+        pat = re.escape(form) if lang.is_chinese(form) or not form[0].isalnum() else \
+            rf"(?<![A-Za-z0-9_]){re.escape(form)}(?![A-Za-z0-9_])"
         stem_pat = re.compile(rf"\b{re.escape(lang.stem(form))}\w*") if len(form) >= 4 and form.isalpha() else None
         if stem_pat is None and " " in form and re.fullmatch(r"[a-z]+(?: [a-z]+){1,3}", form):
             # "historical records" named as "historical record": each word by its stem
@@ -1682,6 +1701,10 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     if "clock" in str(s.spec.get("description", "")).lower() and hour > 12:
                         hour -= 12  # the hour on a clock face: 6:30 PM is 6
                     cands.append((3.0, s, hour, (), Evidence("time", m.text)))
+            if s.kind == "integer" and "quarter" in s.name.lower():
+                for q in _QUARTER.finditer(reading.text):  # "Q3 2024", "the third quarter", 第二季度
+                    n = next(g for g in q.groups() if g)
+                    cands.append((5.0, s, int(_QUARTER_WORDS.get(n.lower(), n)), (), Evidence("quarter", q.group(0))))
         elif s.kind == "string":
             for score, value, i, ev in _string_candidates(s, reading, mentions, vocab):
                 consumes = not (ev.rule in ("unit of a number", "state of the city")) and i >= 0

@@ -272,7 +272,8 @@ def _conversion_asked(text: str) -> set[str]:
     if not _HOW_MANY_IN.search(text):
         return set()
     mentions = read(text).mentions
-    currencies = {m.value for m in mentions if m.kind == "currency"}
+    currencies = {m.value for m in mentions if m.kind == "currency"} | {
+        m.unit for m in mentions if m.kind == "unit" and m.dim == "money"}  # "how many yen is 1 CNY"
     if len(currencies) >= 2:
         return {"convert", "conversion", "currency", "exchang"}
     amounts = [m for m in mentions if m.kind == "number" and m.dim and m.dim not in ("money", "percent")]

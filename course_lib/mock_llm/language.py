@@ -49,7 +49,8 @@ ZH_LEXICON: dict[str, str] = {
     "机票": "flight ticket", "订": "book", "飞往": "flight", "下雪": "snow weather", "晴天": "weather",
     "带伞": "weather umbrella", "刮风": "wind weather", "冷吗": "weather temperature", "热吗": "weather temperature",
     "冷不冷": "weather temperature", "热不热": "weather temperature", "多少度": "temperature weather",
-    "风大": "wind weather",
+    "风大": "wind weather", "标记": "update status", "标为": "update status", "改成": "update", "改为": "update",
+    "设为": "update set", "搜": "search", "买": "buy purchase order",
 }
 
 #: Everyday words that name a tool's subject without its word ("will it rain?" asks for the weather,
@@ -58,7 +59,7 @@ IMPLIED: dict[str, tuple[str, ...]] = {
     **{w: ("weather",) for w in ("rain", "rainy", "snow", "snowy", "sunny", "umbrella", "forecast", "storm",
                                  "stormy", "windy", "cloudy", "foggy", "drizzl", "thunderstorm", "hail")},
     **{w: ("weather", "temperatur") for w in ("hot", "cold", "warm", "chilly")},
-    "fly": ("flight",), "flie": ("flight",), "airlin": ("flight",), "airfar": ("flight",), "seat": ("book",),
+    "mark": ("updat", "status"), "fly": ("flight",), "flie": ("flight",), "airlin": ("flight",), "airfar": ("flight",), "seat": ("book",),
 }
 
 #: English city name -> Chinese name. Used both ways (the table lives in :mod:`.gazetteer`).
