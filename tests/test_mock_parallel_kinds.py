@@ -529,3 +529,14 @@ def test_an_initial_or_a_unit_word_names_no_other_subject():
                 "degrees Celsius and a final temperature of 90 degrees Celsius.", heat)
     assert got == [("heat_needed", {"material": "B", "mass": 3, "start_temp": 20, "end_temp": 60}),
                    ("heat_needed", {"material": "B", "mass": 3, "start_temp": 30, "end_temp": 90})]
+
+
+def test_a_bare_figure_names_no_place():
+    from course_lib.mock_llm.arguments import fill_arguments
+
+    census = obj(["species", "country"], species=s("The bird species to count."),
+                 country=s("The country where the birds live."),
+                 year={"type": "integer", "description": "The year of the count. Default is 2024."})
+    # a clause about every call so far: 2030 is their new year, no country (which each call keeps)
+    got = fill_arguments(census, "then count both these species in their respective countries for year 2030")
+    assert got.arguments.get("year") == 2030 and "country" not in got.arguments

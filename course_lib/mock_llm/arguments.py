@@ -977,6 +977,8 @@ def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], to
                 continue  # "four chords": a count of something the tool names, no id or text
             if role == "id" and m.unit and not m.dim and not lang.matches_any(lang.stem(m.unit), slot.keys):
                 continue  # "80 BPM" is a measure, no id or key
+            if role in ("country", "place") and not m.unit:
+                continue  # "in their respective countries for year 2023": a bare figure names no place
             if role == "id" or ctx >= 2.0 and not m.unit:
                 base += 1.0 if role == "id" else 0.0
                 value = m.text.strip() if m.get("int") else str(m.value)
