@@ -540,3 +540,15 @@ def test_a_bare_figure_names_no_place():
     # a clause about every call so far: 2030 is their new year, no country (which each call keeps)
     got = fill_arguments(census, "then count both these species in their respective countries for year 2030")
     assert got.arguments.get("year") == 2030 and "country" not in got.arguments
+
+
+def test_the_option_said_before_the_arguments_noun_is_the_choice():
+    photos = tool("show_photos", "Show the photos of a trip",
+                  obj(["trip"], trip=s("City of the trip"),
+                      photo_type=s("Which photos to show: 'recent' for recent photos, 'all' for recent and old "
+                                   "photos. Default is 'all'.")))
+    # "all photos, recent or old": "recent" only qualifies them; "all photos" names the choice
+    got = calls("Show me all photos, recent or old, of my trip to Rome. Then show me only the recent photos of my "
+                "trip to Oslo.", photos)
+    assert got == [("show_photos", {"trip": "Rome", "photo_type": "all"}),
+                   ("show_photos", {"trip": "Oslo", "photo_type": "recent"})]

@@ -1397,6 +1397,24 @@ _COORDINATED = re.compile(r"\s*(?:,|and|or|&|/|as well as|vs\.?|versus|,\s*and|,
                           re.I)
 
 
+def _option_before_noun(s: Slot, text: str) -> tuple[Any, str] | None:
+    """The one option said right before the argument's own noun ("find *all roots*, real or complex").
+
+    Other options may be named too ("real or complex" qualifies the roots); the one that names
+    the thing the argument is about (``root_type``: roots) is the choice.
+    """
+    nouns = [w for w in lang.split_identifier(s.name) if w not in ("type", "kind", "mode", "option") and len(w) >= 3]
+    hits = []
+    for v in s.options:
+        for noun in nouns:
+            m = re.search(r"\b(" + re.escape(str(v)) + r")\s+" + re.escape(noun[:max(3, len(noun) - 1)]) + r"\w*",
+                          text, re.I)
+            if m:
+                hits.append((v, m.group(1)))
+                break
+    return hits[0] if len(hits) == 1 else None
+
+
 def _enum_all(text: str, values: list[Any]) -> list[tuple[Any, str, int]]:
     """Options named side by side ("both *ascending and descending*"): ``(value, words, position)`` each."""
     low = text.lower()
@@ -1771,7 +1789,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     array_alts: list[tuple[Slot, list]] = []
     for s in slots:
         if s.kind == "enum" or (s.kind == "string" and s.options):
-            hit = match_enum(reading.text, list(s.options)) or _explained_option(s, reading.text)
+            hit = _option_before_noun(s, reading.text) or match_enum(reading.text, list(s.options)) or \
+                _explained_option(s, reading.text)
             if hit:
                 rule = "enum" if s.kind == "enum" else "option"
                 filled[s.name] = (hit[0], Evidence(rule, hit[1]), 5.0, ())
