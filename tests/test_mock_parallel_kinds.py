@@ -552,3 +552,13 @@ def test_the_option_said_before_the_arguments_noun_is_the_choice():
                 "trip to Oslo.", photos)
     assert got == [("show_photos", {"trip": "Rome", "photo_type": "all"}),
                    ("show_photos", {"trip": "Oslo", "photo_type": "recent"})]
+
+
+def test_a_bracket_of_three_fills_an_optional_third_coordinate():
+    norm = tool("vector_length", "Length of a vector (向量长度)",
+                obj(["x", "y"], x={"type": "integer", "description": "The x value"},
+                    y={"type": "integer", "description": "The y value"},
+                    z={"type": "integer", "description": "Optional. The z value. Default is 0."}))
+    got = calls("What is the length of the vector (2, 3)? Also, what is the length of the vector (1, 4, 8)?", norm)
+    assert got == [("vector_length", {"x": 2, "y": 3}), ("vector_length", {"x": 1, "y": 4, "z": 8})]
+    assert calls("求向量(1, 4, 8)的长度", norm) == [("vector_length", {"x": 1, "y": 4, "z": 8})]

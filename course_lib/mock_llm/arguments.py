@@ -599,6 +599,12 @@ def _context_score(slot: Slot, reading: Reading, m: Mention, vocab: frozenset[st
 
 
 # ---------------------------------------------------------------------------- per-kind scoring
+def _place_in_group(reading: Reading, m: Mention) -> int:
+    """The place of the number ``m`` inside its bracket ("(9, 12, 15)": 15 is at 2)."""
+    members = [n for n in reading.mentions if n.kind == "number" and n.get("grouped") == m.get("grouped")]
+    return next((k for k, n in enumerate(members) if n.start == m.start), -1)
+
+
 def _number_value(slot: Slot, m: Mention) -> Any:
     v = m.value
     if m.get("percent") and slot.kind == "number" and not slot.percent_as_number:
@@ -728,6 +734,8 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
     score -= 0.25 * abs(rank - slot_rank) if slot.numberish or ctx == 0 else 0.05 * abs(rank - slot_rank)
     if slot.numberish and not named:
         score += 0.8
+        if m.get("grouped") is not None and _place_in_group(reading, m) == slot_rank:
+            score += 1.5  # "the point (9, 12, 15)": a bracket's members are x, y and z in turn
     elif slot.required and not slot.nullable:
         score += 0.6  # a required number takes the best number there is
     return score, words
