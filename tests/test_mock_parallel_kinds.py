@@ -562,3 +562,13 @@ def test_a_bracket_of_three_fills_an_optional_third_coordinate():
     got = calls("What is the length of the vector (2, 3)? Also, what is the length of the vector (1, 4, 8)?", norm)
     assert got == [("vector_length", {"x": 2, "y": 3}), ("vector_length", {"x": 1, "y": 4, "z": 8})]
     assert calls("求向量(1, 4, 8)的长度", norm) == [("vector_length", {"x": 1, "y": 4, "z": 8})]
+
+
+def test_a_less_detailed_one_is_not_the_detailed_one():
+    animal = tool("animal_info", "Describe an animal",
+                  obj(["animal"], animal=s("The animal to describe"),
+                      detailed={"type": "boolean", "description": "Give a detailed description", "default": False}))
+    got = calls("Give me a detailed description of the animal 'lynx' and then compare it with a less detailed "
+                "description of the animal 'otter'.", animal)
+    assert got == [("animal_info", {"animal": "lynx", "detailed": True}),
+                   ("animal_info", {"animal": "otter", "detailed": False})]

@@ -1496,7 +1496,8 @@ def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
     window = re.split(r"[,.;]|\band\b", window)[-1]
     after = low[e: e + 20]
     words_read = reading.text[max(0, s - 20): max(e2 for _, e2 in hits)].strip()
-    if _NEGATION.search(window) or re.match(r"\s*(?:avoided|excluded|disabled|off|not needed)\b", after):
+    if _NEGATION.search(window) or re.match(r"\s*(?:avoided|excluded|disabled|off|not needed)\b", after) or \
+            re.search(r"\bless\s+$", window):  # "a less detailed description": not the detailed one
         # "avoid" in the slot's own name ("avoid_tolls") turns the negation into a yes
         if any(lang.word_matches(lang.stem(n), "avoid") for n in lang.split_identifier(slot.name)):
             return True, Evidence("boolean", words_read)
