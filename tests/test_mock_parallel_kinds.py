@@ -572,3 +572,12 @@ def test_a_less_detailed_one_is_not_the_detailed_one():
                 "description of the animal 'otter'.", animal)
     assert got == [("animal_info", {"animal": "lynx", "detailed": True}),
                    ("animal_info", {"animal": "otter", "detailed": False})]
+
+
+def test_a_listed_abbreviation_matches_its_word():
+    from course_lib.mock_llm import language as lang
+
+    # "info" is too short a prefix of "information" to match as one, but it is its listed abbreviation
+    assert lang.word_matches(lang.stem("information"), lang.stem("info"))
+    assert lang.word_matches(lang.stem("info"), lang.stem("information"))
+    assert not lang.word_matches(lang.stem("infrastructure"), lang.stem("info"))

@@ -358,7 +358,8 @@ def word_matches(a: str, b: str) -> bool:
         return True
     if len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)):
         short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-        return len(short) >= 5 or len(long_) - len(short) <= 6
+        if len(short) >= 5 or len(long_) - len(short) <= 6:
+            return True  # a prefix too short for its word may still be a listed synonym ("info")
     return b in _SYNONYMS.get(a, ())
 
 
