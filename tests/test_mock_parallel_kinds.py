@@ -581,3 +581,12 @@ def test_a_listed_abbreviation_matches_its_word():
     assert lang.word_matches(lang.stem("information"), lang.stem("info"))
     assert lang.word_matches(lang.stem("info"), lang.stem("information"))
     assert not lang.word_matches(lang.stem("infrastructure"), lang.stem("info"))
+
+
+def test_a_kinds_member_keeps_the_brand_and_model_said_before_it():
+    stock = tool("instrument_stock", "Check whether music stores in a city have a musical instrument",
+                 obj(["instrument", "city"], instrument=s("The name of the musical instrument"),
+                     city=s("City of the store")))
+    got = calls("Check the stock of a Fender Stratocaster guitar in Oslo and Madrid.", stock)
+    assert got == [("instrument_stock", {"instrument": "Fender Stratocaster guitar", "city": "Oslo"}),
+                   ("instrument_stock", {"instrument": "Fender Stratocaster guitar", "city": "Madrid"})]

@@ -34,7 +34,7 @@ from . import gazetteer as gz
 from . import language as lang
 from . import phrases as phrases_mod
 from . import unit_enums
-from .reading import Mention, Reading, read
+from .reading import _NOT_NAMES, Mention, Reading, read
 
 LOCATION_HINTS = ("city", "location", "place", "town", "region", "country", "destination", "area", "地点", "城市",
                   "address", "state", "county", "origin", "venue", "where")
@@ -1405,6 +1405,25 @@ _COORDINATED = re.compile(r"\s*(?:,|and|or|&|/|as well as|vs\.?|versus|,\s*and|,
                           re.I)
 
 
+def _branded_members(s: Slot, text: str, cands: list) -> list[tuple[float, str, Evidence]]:
+    """A member of the argument's kind with the brand and model said before it ("a *Yamaha P125* piano").
+
+    The kind's noun alone ("piano") would lose the thing asked about; the name before it is the
+    value a model sends ("Yamaha P125 piano").
+    """
+    out = []
+    for score, slot, value, _, ev in list(cands):
+        if slot is not s or ev.rule != s.category or not isinstance(value, str):
+            continue
+        for m in re.finditer(r"\b" + re.escape(value) + r"\b", text):
+            lead = re.search(r"[a-z,]\s+((?:[A-Z][\w-]*\s+){1,3})$", text[:m.start()])  # not a sentence's start
+            if lead and not any(w.lower() in _NOT_NAMES for w in lead.group(1).split()):
+                out.append((score + 0.5, lead.group(1) + value, Evidence(s.category + ", with its name",
+                                                                        lead.group(1) + value)))
+                break
+    return out
+
+
 def _option_before_noun(s: Slot, text: str) -> tuple[Any, str] | None:
     """The one option said right before the argument's own noun ("find *all roots*, real or complex").
 
@@ -1769,6 +1788,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     continue  # read as a mention or inside a phrase already
                 ctx, words = _context_score(s, reading, Mention("phrase", word, word, a, b), vocab)
                 cands.append((0.3 + ctx + 4.0, s, word, (-1 - a,), Evidence(s.category, words if ctx else word)))
+            for score, value, ev in _branded_members(s, reading.text, cands):
+                cands.append((score, s, value, (), ev))
         if s.kind == "string" and not s.options and set(lang.split_identifier(s.name)) & _NOTE_SLOTS and (
                 note := _MUSICAL_KEY.search(reading.text)):
             # "C sharp major", "in C# minor": a note and its accidental; a scale keeps its mode ("C Major")
