@@ -590,3 +590,22 @@ def test_a_kinds_member_keeps_the_brand_and_model_said_before_it():
     got = calls("Check the stock of a Fender Stratocaster guitar in Oslo and Madrid.", stock)
     assert got == [("instrument_stock", {"instrument": "Fender Stratocaster guitar", "city": "Oslo"}),
                    ("instrument_stock", {"instrument": "Fender Stratocaster guitar", "city": "Madrid"})]
+
+
+DRIVE = tool("drive_route", "Driving route between two places",
+             obj(["origin", "destination"], origin=s("Start of the route"), destination=s("End of the route"),
+                 avoid_highways={"type": "boolean", "description": "Avoid highways", "default": False}))
+
+
+def test_my_home_said_again_is_the_place_it_was_said_to_be_in():
+    got = calls("Find the route from my home in Lyon to my office in Grenoble, then from my office to my sister's "
+                "house in Annecy, and finally from my sister's house back to my home.", DRIVE)
+    assert got == [("drive_route", {"origin": "Lyon", "destination": "Grenoble"}),
+                   ("drive_route", {"origin": "Grenoble", "destination": "Annecy"}),
+                   ("drive_route", {"origin": "Annecy", "destination": "Lyon"})]
+
+
+def test_a_closing_while_clause_is_about_every_call():
+    got = calls("Find the route from Lyon to Grenoble, then from Grenoble to Annecy, while avoiding highways.", DRIVE)
+    assert got == [("drive_route", {"origin": "Lyon", "destination": "Grenoble", "avoid_highways": True}),
+                   ("drive_route", {"origin": "Grenoble", "destination": "Annecy", "avoid_highways": True})]

@@ -686,8 +686,26 @@ def _combine(name: str, filled, text: str) -> list[PlannedCall]:
             for a, e in combos]
 
 
+#: "my home in San Francisco", "my friend's house in San Jose": a place of one's own, named once.
+_OWN_PLACE = re.compile(r"\b((?:my|our|his|her|their)(?:\s+\w+'s)?\s+(?:home|house|office|work|workplace|hotel|"
+                        r"school|apartment|flat))\s+(?:in|at)\s+([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)")
+
+
+def resolve_own_places(text: str) -> str:
+    """``text`` with "my home", "my office" said again replaced by the place they were said to be in.
+
+    "...from my home in San Francisco to my office in Palo Alto, then from my office to ...,
+    and back to my home": the later "my office" is Palo Alto and "my home" San Francisco, as a
+    model reads them; the words that name the place the first time stay as they are.
+    """
+    for own, place in {m.group(1): m.group(2) for m in _OWN_PLACE.finditer(text)}.items():
+        text = re.sub(r"\b" + re.escape(own) + r"\b(?!\s+(?:in|at)\s+[A-Z])", place, text)
+    return text
+
+
 def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     """The calls of ``tool`` that ``text`` asks for: one, or several from lists, pairs or clauses."""
+    text = resolve_own_places(text)
     vocab = _profile(tool).vocab
     filled = fill_arguments(tool.parameters, text, tool_words=vocab)
     base = PlannedCall(tool.name, filled.arguments, filled.evidence, filled.missing)
@@ -783,6 +801,14 @@ def _bracketed(words: str) -> str:
 def _names_tool(value: Any, name: str) -> bool:
     """True when ``value`` is the tool's own name ("use the 'random_forest.train' function"): no argument."""
     return isinstance(value, str) and re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_") == name.lower()
+
+
+def _while_at_end(text: str, clause: str) -> bool:
+    """Whether ``clause`` is a closing ", while ..." of the request ("..., and finally back home, while
+    avoiding toll roads"): a manner of every call, not only of the last one."""
+    at = text.rfind(clause)
+    return at > 0 and re.search(r"\bwhile\s*$", text[:at]) is not None and \
+        not text[at + len(clause):].strip(" .?!\"'")
 
 
 def _inherits_from(calls: list[PlannedCall], last: list[PlannedCall], clause: str) -> PlannedCall | None:
@@ -897,7 +923,7 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
             continue
         if last and not clash:
             # more details of the same call(s); "for each of them..." details every call so far
-            for c in (calls if _FOR_ALL.search(seg) else last):
+            for c in (calls if _FOR_ALL.search(seg) or _while_at_end(text, seg) else last):
                 for k, (v, e) in strong.items():
                     if k not in c.arguments:
                         _give(c, k, v, e)
