@@ -609,3 +609,14 @@ def test_a_closing_while_clause_is_about_every_call():
     got = calls("Find the route from Lyon to Grenoble, then from Grenoble to Annecy, while avoiding highways.", DRIVE)
     assert got == [("drive_route", {"origin": "Lyon", "destination": "Grenoble", "avoid_highways": True}),
                    ("drive_route", {"origin": "Grenoble", "destination": "Annecy", "avoid_highways": True})]
+
+
+def test_list_members_said_per_subject_go_with_their_subject():
+    eat = tool("find_restaurant", "Find a restaurant",
+               obj(["city", "cuisine"], city=s("City"), cuisine=s("Type of cuisine, e.g. Thai"),
+                   features={"type": "array", "items": {"type": "string", "enum": ["Takeout", "Vegan", "Outdoor"]},
+                             "description": "Features the restaurant should have"}))
+    got = calls("Find a Mexican restaurant in Denver that offers takeout and a Thai restaurant in Austin with vegan "
+                "dishes and outdoor seating.", eat)
+    assert got == [("find_restaurant", {"city": "Denver", "cuisine": "Mexican", "features": ["Takeout"]}),
+                   ("find_restaurant", {"city": "Austin", "cuisine": "Thai", "features": ["Vegan", "Outdoor"]})]

@@ -682,8 +682,43 @@ def _combine(name: str, filled, text: str) -> list[PlannedCall]:
     for cl in clusters:
         combos = [({**a, **{k: cols[k][j][0] for k in cl}}, {**e, **{k: cols[k][j][1] for k in cl}})
                   for a, e in combos for j in range(len(cols[cl[0]]))]
+    if len(clusters) == 1:
+        for k, parts in _lists_by_subject(filled, [cols[k] for k in clusters[0]], text).items():
+            for (a, _), part in zip(combos, parts):
+                a[k] = part
     return [PlannedCall(name, {**filled.arguments, **a}, {**filled.evidence, **e}, list(filled.missing))
             for a, e in combos]
+
+
+def _lists_by_subject(filled, cols: list[list], text: str) -> dict[str, list[list]]:
+    """A list argument whose members are each said in one subject's stretch of the request.
+
+    "An Italian restaurant in New York that has vegetarian options and a Japanese one in Los
+    Angeles that delivers": the calls go with (Italian, New York) and (Japanese, Los Angeles); the
+    stretch from one call's first value to the next call's holds that call's members.
+
+    Returns:
+        ``{argument: [members of call 0, members of call 1, ...]}`` where every member falls in
+        one stretch and every call gets one; else nothing for that argument.
+    """
+    n = len(cols[0])
+    starts = [min(col[j][2] for col in cols) for j in range(n)] + [len(text)]
+    low = text.lower()
+    out = {}
+    for k, v in filled.arguments.items():
+        if not isinstance(v, list) or len(v) < 2 or not all(isinstance(x, str) for x in v):
+            continue
+        parts: list[list] = [[] for _ in range(n)]
+        for x in v:
+            at = low.find(x.lower())
+            j = next((j for j in range(n) if starts[j] <= at < starts[j + 1]), None) if at >= starts[0] else None
+            if j is None:
+                break
+            parts[j].append(x)
+        else:
+            if all(parts):
+                out[k] = parts
+    return out
 
 
 #: "my home in San Francisco", "my friend's house in San Jose": a place of one's own, named once.
