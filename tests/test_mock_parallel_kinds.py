@@ -620,3 +620,14 @@ def test_list_members_said_per_subject_go_with_their_subject():
                 "dishes and outdoor seating.", eat)
     assert got == [("find_restaurant", {"city": "Denver", "cuisine": "Mexican", "features": ["Takeout"]}),
                    ("find_restaurant", {"city": "Austin", "cuisine": "Thai", "features": ["Vegan", "Outdoor"]})]
+
+
+def test_a_flag_whose_description_names_both_results_is_asked_both_ways():
+    divisors = tool("list_divisors", "List the divisors of a number",
+                    obj(["number", "as_text"], number={"type": "integer", "description": "The number"},
+                        as_text={"type": "boolean", "description": "Return a text line if true, a list if false"}))
+    got = calls("What are the divisors of 12 and 18, given as a text line as well as a list?", divisors)
+    assert got == [("list_divisors", {"number": 12, "as_text": True}), ("list_divisors", {"number": 12, "as_text": False}),
+                   ("list_divisors", {"number": 18, "as_text": True}), ("list_divisors", {"number": 18, "as_text": False})]
+    # only the false side named: false
+    assert calls("List the divisors of 12 as a list.", divisors) == [("list_divisors", {"number": 12, "as_text": False})]

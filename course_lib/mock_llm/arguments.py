@@ -1491,6 +1491,29 @@ _BOOL_GENERIC = frozenset("is has include includes including use using enable en
                           "allow should do flag want need consider the a an of to in".split())
 
 
+_SIDES = re.compile(r"(?:return\s+)?(?:an?\s+)?([\w -]{2,30}?)\s+if\s+true\s*[,;]?\s*(?:and\s+|or\s+|otherwise\s+)?"
+                    r"(?:an?\s+)?([\w -]{2,30}?)\s+if\s+false", re.I)
+
+
+def _described_sides(slot: Slot, text: str) -> list[tuple[bool, Evidence, int]]:
+    """The flag's values whose results the request names, when the description says what each gives.
+
+    "Return formatted string if true, array if false": "as a formatted string" is true, "as an
+    array" false, both named ask the call both ways. Returns ``[(value, evidence, position)]`` in
+    the order said (empty when the description says no such thing or the request names neither).
+    """
+    m = _SIDES.search(str(slot.spec.get("description", "")))
+    if not m:
+        return []
+    out = []
+    for value, words in ((True, m.group(1)), (False, m.group(2))):
+        head = words.split()[-1]  # "formatted string" -> string
+        hit = re.search(r"\b" + re.escape(head[:max(4, len(head) - 1)]) + r"\w*", text, re.I)
+        if hit:
+            out.append((value, Evidence("what the flag gives", hit.group(0)), hit.start()))
+    return sorted(out, key=lambda x: x[2])
+
+
 def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
     words = [w for w in lang.split_identifier(slot.name) if w not in _BOOL_GENERIC and len(w) > 1]
     if not words:
@@ -1832,7 +1855,13 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                     many[s.name] = [(v, Evidence(rule, w), pos) for v, w, pos in both]
         elif s.kind == "boolean":
             b = _boolean(s, reading)
-            if b:
+            sides = _described_sides(s, reading.text)
+            if len(sides) == 2 and depth == 0:  # "as a formatted string as well as an array": both ways
+                filled[s.name] = (sides[0][0], sides[0][1], 4.0, ())
+                many[s.name] = sides
+            elif sides and (b is None or sides[0][0] is False):
+                filled[s.name] = (sides[0][0], sides[0][1], 4.0, ())
+            elif b:
                 filled[s.name] = (b[0], b[1], 4.0, ())
         elif s.kind == "array":
             options = [c for c in _array_candidates(s, reading, list(mentions), vocab)
