@@ -549,3 +549,50 @@ ORDER = {"type": "function", "function": {
 ])
 def test_an_order_reads_the_item_and_how_many(client, text, want):
     assert calls(client, text, [ORDER]) == [("create_order", want)]
+
+
+@pytest.mark.parametrize("text, city", [("what's the weather in beijing right now", "Beijing"),
+                                        ("weather in new york tomorrow", "New York"), ("london weather", "London")])
+def test_a_world_city_typed_in_lower_case_is_a_city(client, text, city):
+    (_, args), = calls(client, text, [WEATHER])
+    assert args["city"] == city
+
+
+@pytest.mark.parametrize("text", ["帮我查查东京跟巴黎的天气", "东京与巴黎的天气"])
+def test_gen_and_yu_join_chinese_cities_like_he(client, text):
+    assert calls(client, text, [WEATHER]) == [("get_weather", {"city": "东京"}), ("get_weather", {"city": "巴黎"})]
+
+
+ACTIVITIES = {"type": "function", "function": {
+    "name": "find_activities", "description": "Suggest things to do in a city.",
+    "parameters": {"type": "object", "properties": {
+        "city": {"type": "string"}, "kind": {"type": "string", "enum": ["indoor", "outdoor"]}},
+        "required": ["city", "kind"]}}}
+
+
+@pytest.mark.parametrize("text, want", [
+    ("北京有什么户外活动", {"city": "北京", "kind": "outdoor"}),
+    ("东京下雨，有什么室内活动", {"city": "东京", "kind": "indoor"}),
+    ("What outdoor things can I do in Beijing?", {"city": "Beijing", "kind": "outdoor"}),
+])
+def test_indoor_and_outdoor_activities_in_both_languages(client, text, want):
+    assert calls(client, text, [WEATHER, ACTIVITIES]) == [("find_activities", want)]
+
+
+PM_TASK = {"type": "function", "function": {
+    "name": "create_task", "description": "Create a new task (status 'todo'); returns the task with its id.",
+    "parameters": {"type": "object", "properties": {
+        "title": {"type": "string", "description": "Task title"},
+        "priority": {"type": "string", "enum": ["low", "medium", "high"]},
+        "assignee": {"type": "string", "description": "Who does it"}}, "required": ["title"]}}}
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Create a task: fix the login bug", {"title": "fix the login bug"}),          # the title after the colon
+    ("Create a high priority task 'Fix login bug' for Ada",
+     {"title": "Fix login bug", "priority": "high", "assignee": "Ada"}),           # who it is for
+    ("新建任务：写周报，优先级高，负责人小王", {"title": "写周报", "priority": "high", "assignee": "小王"}),
+    ("新建一个任务，标题是整理发票", {"title": "整理发票"}),                          # a Chinese label, then its value
+])
+def test_a_task_reads_its_title_and_assignee(client, text, want):
+    assert calls(client, text, [PM_TASK, LIST_TASKS, UPDATE_TASK]) == [("create_task", want)]

@@ -69,6 +69,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "yearly": ("yearly", "annually", "annual", "every year", "per year", "每年"),
     "annually": ("annually", "annual", "yearly", "every year", "per year"),
     "quarterly": ("quarterly", "every quarter", "each quarter"),
+    "indoor": ("indoor", "indoors", "inside", "室内"), "outdoor": ("outdoor", "outdoors", "outside", "户外", "室外"),
     "vegetarian": ("vegetarian", "veggie", "素食"), "vegan": ("vegan", "plant-based"),
     "fastest": ("fastest", "quickest"), "shortest": ("shortest",),
     "today": ("today", "tonight", "this evening", "今天", "今日", "今晚"),
@@ -1401,7 +1402,7 @@ def match_enum(text: str, values: list[Any]) -> tuple[Any, str] | None:
     return (best[2], best[3]) if best else None
 
 
-_COORDINATED = re.compile(r"\s*(?:,|and|or|&|/|as well as|vs\.?|versus|,\s*and|,\s*or|和|或|、|以及)\s*(?:the\s+|an?\s+)?",
+_COORDINATED = re.compile(r"\s*(?:,|and|or|&|/|as well as|vs\.?|versus|,\s*and|,\s*or|和|跟|与|及|或|、|以及)\s*(?:the\s+|an?\s+)?",
                           re.I)
 
 
@@ -1720,7 +1721,27 @@ _TASK_KEYS = frozenset({"titl", "task", "text", "note", "remind", "reminder", "t
                         "content", "messag"})
 #: "Remind me to call Ada", "add a task to renew the passport": what to do is the words after "to".
 _TODO_RX = re.compile(r"\b(?:remind(?:s|er)?\s+(?:me|us|them|him|her)\s+to|reminder\s+to|remember\s+to|"
-                      r"(?:task|to-?do|note)\s+to)\s+([^:;.!?]{2,80})", re.I)
+                      r"(?:task|to-?do|note)\s+to)\s+([^:;.!?]{2,80})|"
+                      # "a task: fix the login bug", "任务：写周报": what follows the colon, to the clause's end
+                      r"(?:\b(?:task|to-?do|note|reminder|title|item)|任务|待办|事项|提醒|标题|笔记)\s*[:：]\s*"
+                      r"([^:;.!?,，。；！？]{2,80})", re.I)
+
+#: "for Ada", "assign it to Bob": the person a task or message is for (a capitalised name).
+_FOR_PERSON = re.compile(r"\b(?:for|assign(?:ed)?(?:\s+(?:it|this|them))?\s+to)\s+([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\b"
+                         r"(?!\s*(?:'s|’s))")
+
+
+def _zh_labelled(text: str, keys: frozenset[str]) -> list[tuple[str, str, str]]:
+    """``(label, value, words)`` for "负责人小王", "负责人：小王", "标题是周报": a Chinese label naming the slot, then its value."""
+    out = []
+    for label, concepts in lang.ZH_LEXICON.items():
+        if len(label) < 2 or label not in text or not {lang.stem(c) for c in concepts.split()} & keys:
+            continue
+        for m in re.finditer(re.escape(label) + r"\s*(?:是|为|：|:)?\s*([\u4e00-\u9fffA-Za-z0-9_@.-]{1,12}?)"
+                             r"(?=[，,。；;！!？?\s]|$)", text):
+            out.append((label, m.group(1), m.group(0)))
+    return out
+
 
 #: Set to a list to collect every (score, slot, value, rule, words) candidate of each fill.
 TRACE: list | None = None
@@ -1825,8 +1846,14 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 asked := _asked_aspect(reading.text, vocab)):
             cands.append((3.0, s, asked, (), Evidence("what is asked for", asked)))
         if s.kind == "string" and s.keys & _TASK_KEYS and (todo := _TODO_RX.search(reading.text)):
-            what = todo.group(1).strip(" .!?")
+            what = (todo.group(1) or todo.group(2)).strip(" .!?")
             cands.append((4.5, s, what, (), Evidence("the thing to do", todo.group(0).strip(" .!?"))))
+        if s.kind == "string" and not s.options and lang.is_chinese(reading.text):
+            for label, value, words in _zh_labelled(reading.text, s.keys):  # 负责人小王, 标题：周报
+                cands.append((4.0, s, value, (), Evidence(f"labelled {label}", words)))
+        if s.kind == "string" and set(lang.split_identifier(s.name)) & {"assignee", "owner", "assigned", "assign"} and (
+                who := _FOR_PERSON.search(reading.text)):
+            cands.append((3.0, s, who.group(1), (), Evidence("the person it is for", who.group(0))))
         if s.kind == "string" and "format" in s.keys and (fmt := _FORMAT_RX.search(reading.text)):
             cands.append((4.0, s, fmt.group(0), (), Evidence("a format pattern", fmt.group(0))))
         if s.kind == "string" and s.role in ("query", "text") and not any(m.kind == "quoted" for m in mentions):
@@ -2247,7 +2274,7 @@ def _number_rule(m: Mention) -> str:
     return "number"
 
 
-_MANY = re.compile(r"\b(?:and|another|also|respectively|each|both|then|same|as well|vs\.?|versus|or)\b|,|、|和|以及|分别",
+_MANY = re.compile(r"\b(?:and|another|also|respectively|each|both|then|same|as well|vs\.?|versus|or)\b|,|、|和|跟|与|以及|分别",
                    re.I)
 
 
@@ -2524,7 +2551,7 @@ def _interleaved(a: list, b: list) -> bool:
     return all(max(a[i][2], b[i][2]) < min(a[i + 1][2], b[i + 1][2]) for i in range(len(a) - 1))
 
 
-_APART = re.compile(r"\b(?:and|or|then|also|vs\.?|versus|another|respectively)\b|[,;.?!]|、|和|或|然后|以及", re.I)
+_APART = re.compile(r"\b(?:and|or|then|also|vs\.?|versus|another|respectively)\b|[,;.?!]|、|和|跟|与|或|然后|以及", re.I)
 
 
 def _same_kind(a: Mention, b: Mention) -> bool:

@@ -50,7 +50,10 @@ ZH_LEXICON: dict[str, str] = {
     "带伞": "weather umbrella", "刮风": "wind weather", "冷吗": "weather temperature", "热吗": "weather temperature",
     "冷不冷": "weather temperature", "热不热": "weather temperature", "多少度": "temperature weather",
     "风大": "wind weather", "标记": "update status", "标为": "update status", "改成": "update", "改为": "update",
-    "设为": "update set", "搜": "search", "买": "buy purchase order",
+    "设为": "update set", "搜": "search", "买": "buy purchase order", "活动": "activity activities things",
+    "户外": "outdoor", "室内": "indoor", "好玩": "things activities", "流程": "process", "报销": "expense",
+    "政策": "policy", "制度": "policy", "规定": "policy",
+    "标题": "title", "名称": "name title", "内容": "content text", "收件人": "recipient",
 }
 
 #: Everyday words that name a tool's subject without its word ("will it rain?" asks for the weather,

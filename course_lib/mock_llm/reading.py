@@ -927,6 +927,12 @@ def _ends_sentence(word: str) -> bool:
         r"(?:[A-Za-z]\.)+|(?:Inc|Ltd|Co|Jr|Sr|St|Mt|vs|etc)\.", word)
 
 
+#: A world city in lower case where a place is said: after "in", "to", "from"... or opening the request.
+_CITY_LOWER = re.compile(r"(?:^|\b(?:in|to|from|at|near|for|of|between|and|vs)\s+)("
+                         + "|".join(sorted((re.escape(c.lower()) for c in gz.CITIES), key=len, reverse=True))
+                         + r")(?![A-Za-z])")
+
+
 def _places(text: str) -> list[Mention]:
     out: list[Mention] = []
     for m in gz.PLACE_EN.finditer(text):
@@ -937,6 +943,11 @@ def _places(text: str) -> list[Mention]:
             continue
         out.append(Mention("place", m.group(1), m.group(1), m.start(), m.end(),
                            extra=(("kind", gz.place_kind(m.group(1)) or "city"),)))
+    if not text.isupper():
+        for m in _CITY_LOWER.finditer(text):  # "weather in beijing": a world city typed in lower case
+            name = lang.find_cities(m.group(1))[0][0] if lang.find_cities(m.group(1)) else None
+            if name and m.group(1) != name and not any(p.start <= m.start(1) < p.end for p in out):
+                out.append(Mention("place", name, m.group(1), m.start(1), m.end(1), extra=(("kind", "city"),)))
     for m in gz.PLACE_ZH.finditer(text):
         if not lang.zh_word_at(text, m.start(), m.end()):
             continue  # 晚上海底捞: 上海 is split between 晚上 and 海底, no place
@@ -1070,7 +1081,7 @@ def _coordinations(text: str, mentions: list[Mention]) -> list[list[int]]:
                 # "5 kg and 3 m" are two quantities, "2 hours and 30 minutes" one; "10, 20 and 30 years" share
                 # a unit, and a list of three durations may end in another unit ("1, 2, 3 weeks and 1 month")
                 same = False
-            if same and (re.fullmatch(r"\s*(?:(?:,|，|、|;)\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+|(?:和|及|与|以及|或))"
+            if same and (re.fullmatch(r"\s*(?:(?:,|，|、|;)\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+|(?:和|跟|同|及|与|以及|或|还有))"
                                       r"\s*(?:also\s+)?(?:the\s+)?(?:for\s+|in\s+|of\s+|at\s+)?", gap, re.I)
                          or _repeats_lead(text, mentions[current[0]], gap)):
                 current.append(i)
