@@ -1848,7 +1848,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         if s.kind == "string" and s.keys & _TASK_KEYS and (todo := _TODO_RX.search(reading.text)):
             what = (todo.group(1) or todo.group(2)).strip(" .!?")
             cands.append((4.5, s, what, (), Evidence("the thing to do", todo.group(0).strip(" .!?"))))
-        if s.kind == "string" and not s.options and lang.is_chinese(reading.text):
+        if s.kind == "string" and not s.options and s.role not in ("query", "text") and lang.is_chinese(reading.text):
             for label, value, words in _zh_labelled(reading.text, s.keys):  # 负责人小王, 标题：周报
                 cands.append((4.0, s, value, (), Evidence(f"labelled {label}", words)))
         if s.kind == "string" and set(lang.split_identifier(s.name)) & {"assignee", "owner", "assigned", "assign"} and (
