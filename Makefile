@@ -39,10 +39,13 @@ endif
 
 setup: $(STAMP)
 
+# The repository is JupyterLab's root (lessons link to exercises/ and solutions/), lesson 00 opens first.
+# .venv/bin goes first on PATH so `course check 01` works as typed in a JupyterLab terminal.
 # JupyterLab refuses to start as root unless told; containers and some cloud machines run as root.
 lab: setup
-	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
-	  $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True) notebooks/00_welcome.ipynb
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
+	  --ServerApp.root_dir="$(CURDIR)" $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True) \
+	  notebooks/00_welcome.ipynb
 
 # COURSE_LLM=mock: tests must not reach a real endpoint even if OPENAI_API_KEY is set.
 test: setup
