@@ -50,6 +50,18 @@ def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
         return s.connect_ex((host, port)) == 0
 
 
+def busy_port_hint(port: int, host: str = "127.0.0.1") -> str | None:
+    """A one-line explanation when ``host:port`` is already taken, else None (for ``course ... serve``).
+
+    Checked before serving so a learner reads what to do instead of uvicorn's ``[Errno 98]`` after a banner
+    that looked like success.
+    """
+    if port and port_in_use(port, host):
+        return (f"Port {port} on {host} is already in use (an earlier server still running?): stop it, or "
+                f"choose another port with --port N (--port 0 picks a free one).")
+    return None
+
+
 @dataclass
 class LocalServer:
     """A uvicorn server running an ASGI app in a daemon thread on 127.0.0.1.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,8 +19,11 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..mock_llm import MockLLM
-    from ..servers import free_port
+    from ..servers import busy_port_hint, free_port
 
+    if hint := busy_port_hint(args.port, args.host):
+        print(hint, file=sys.stderr)
+        return 2
     port = args.port or free_port(args.host)
     print(f"Mock LLM at http://{args.host}:{port}/v1  (any API key and model name are accepted; Ctrl+C stops)")
     print(f"  export OPENAI_BASE_URL=http://{args.host}:{port}/v1 OPENAI_API_KEY=anything")

@@ -8,6 +8,7 @@ child process (Claude Desktop, an IDE, the MCP Inspector:
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,7 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     from ..mcp_bridge import serve
+    from ..servers import busy_port_hint
 
+    if args.transport != "stdio" and (hint := busy_port_hint(args.port)):
+        print(hint, file=sys.stderr)
+        return 2
     serve(transport=args.transport, port=args.port, toolsets=args.toolsets)
     return 0
 
