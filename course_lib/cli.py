@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 COMMAND_MODULES = [
@@ -44,6 +45,11 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `course progress | head -3`: the reader left; Python's own advice is to point stdout at devnull
+        # so the interpreter's final flush does not raise again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (FileNotFoundError, ValueError, RuntimeError) as e:
         print(f"course {args.command}: {e}", file=sys.stderr)
         return 2
