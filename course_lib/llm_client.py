@@ -33,6 +33,11 @@ DEFAULT_ENDPOINT_MODEL = "gpt-4o-mini"
 _DEFAULT_MOCK: MockLLM | None = None
 
 
+#: How a change of these variables reaches a notebook: its kernel copied the environment when it started.
+APPLY_CHANGES = (" A running kernel keeps the environment it started with: set the variable in a cell "
+                 "(%env NAME=value) and run the cell again, or restart JupyterLab from a shell where it is set.")
+
+
 class EndpointError(RuntimeError):
     """The configured real endpoint cannot be used; the message says what to change.
 
@@ -164,6 +169,10 @@ def _check_endpoint(b: Backend, timeout: float) -> None:
     if not os.environ.get("OPENAI_BASE_URL"):  # the learner may not know that a key alone picks the real API
         use_mock = ("or, if you did not mean to use the real API (OPENAI_API_KEY alone selects it), set COURSE_LLM=mock "
                     "or unset OPENAI_API_KEY to use the offline mock.")
+    use_mock += APPLY_CHANGES
+    if not b.base_url.startswith(("http://", "https://")):
+        raise EndpointError(f"OPENAI_BASE_URL={b.base_url!r} is not a URL: it starts with http:// or https:// and "
+                            f"usually ends in /v1 (e.g. http://127.0.0.1:11434/v1 for Ollama). Fix it, {use_mock}")
     try:
         r = httpx2.get(url, headers={"Authorization": f"Bearer {key}"}, timeout=timeout)
     except httpx2.HTTPError as e:

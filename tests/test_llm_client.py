@@ -102,3 +102,13 @@ def test_a_working_endpoint_gives_an_openai_client_that_answers(env):
 def test_in_a_notebook_the_error_shows_its_message_without_a_traceback():
     error = EndpointError("Cannot reach the LLM endpoint http://127.0.0.1:9/v1")
     assert error._render_traceback_() == ["EndpointError: Cannot reach the LLM endpoint http://127.0.0.1:9/v1"]
+
+
+def test_a_base_url_that_is_no_url_says_so_and_how_to_apply_the_fix(env, monkeypatch):
+    monkeypatch.setenv("OPENAI_BASE_URL", "not-a-url")
+    with pytest.raises(EndpointError) as caught:
+        get_client()
+    message = str(caught.value)
+    assert message.startswith("OPENAI_BASE_URL='not-a-url' is not a URL: it starts with http:// or https://")
+    assert message.endswith("set the variable in a cell (%env NAME=value) and run the cell again, or restart "
+                            "JupyterLab from a shell where it is set.")
