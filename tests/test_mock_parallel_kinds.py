@@ -631,3 +631,15 @@ def test_a_flag_whose_description_names_both_results_is_asked_both_ways():
                    ("list_divisors", {"number": 18, "as_text": True}), ("list_divisors", {"number": 18, "as_text": False})]
     # only the false side named: false
     assert calls("List the divisors of 12 as a list.", divisors) == [("list_divisors", {"number": 12, "as_text": False})]
+
+
+def test_options_coordinated_with_a_qualifying_word_between_are_each_asked():
+    order = tool("order_info", "Information about a shop order",
+                 obj(["order_id"], order_id=s("The order id"),
+                     field={"type": "string", "enum": ["status", "delivery_date"], "description": "What to get"}))
+    # "the status and expected delivery date": both options, for both orders
+    got = calls("What is the status and expected delivery date of order A100 and order B200?", order)
+    assert got == [("order_info", {"order_id": "A100", "field": "status"}),
+                   ("order_info", {"order_id": "B200", "field": "status"}),
+                   ("order_info", {"order_id": "A100", "field": "delivery_date"}),
+                   ("order_info", {"order_id": "B200", "field": "delivery_date"})]

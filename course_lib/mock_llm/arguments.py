@@ -1443,6 +1443,10 @@ def _option_before_noun(s: Slot, text: str) -> tuple[Any, str] | None:
     return hits[0] if len(hits) == 1 else None
 
 
+#: "the status and *scheduled* trial date": one qualifying word before the next option keeps the coordination.
+_COORDINATED_QUALIFIED = re.compile(r"\s*(?:,\s*)?(?:and|or|as well as)\s+(?:the\s+|an?\s+)?[a-z]{4,}\s+", re.I)
+
+
 def _enum_all(text: str, values: list[Any]) -> list[tuple[Any, str, int]]:
     """Options named side by side ("both *ascending and descending*"): ``(value, words, position)`` each."""
     low = text.lower()
@@ -1454,7 +1458,8 @@ def _enum_all(text: str, values: list[Any]) -> list[tuple[Any, str, int]]:
             if pos >= 0 and not any(a <= pos < b or pos <= a < pos + len(hit[1]) for a, b, _ in hits):
                 hits.append((pos, pos + len(hit[1]), v))
     hits.sort()
-    if len(hits) < 2 or not all(_COORDINATED.fullmatch(text[a[1]:b[0]]) for a, b in zip(hits, hits[1:])):
+    if len(hits) < 2 or not all(_COORDINATED.fullmatch(text[a[1]:b[0]]) or _COORDINATED_QUALIFIED.fullmatch(
+            text[a[1]:b[0]]) for a, b in zip(hits, hits[1:])):
         return []
     return [(v, text[a:b], a) for a, b, v in hits]
 
