@@ -643,3 +643,14 @@ def test_options_coordinated_with_a_qualifying_word_between_are_each_asked():
                    ("order_info", {"order_id": "B200", "field": "status"}),
                    ("order_info", {"order_id": "A100", "field": "delivery_date"}),
                    ("order_info", {"order_id": "B200", "field": "delivery_date"})]
+
+
+def test_each_quadratic_equation_written_out_gives_a_b_and_c():
+    roots = tool("quadratic_roots", "Roots of a quadratic equation (一元二次方程的根)",
+                 obj(["a", "b", "c"], a={"type": "integer", "description": "Coefficient of x^2"},
+                     b={"type": "integer", "description": "Coefficient of x"},
+                     c={"type": "integer", "description": "Constant term"}))
+    got = calls("Solve two quadratic equations: the first is 2x^2 + 5x - 3 = 0 and the second is x^2 - 4x + 4 = 0.",
+                roots)
+    assert got == [("quadratic_roots", {"a": 2, "b": 5, "c": -3}), ("quadratic_roots", {"a": 1, "b": -4, "c": 4})]
+    assert calls("求一元二次方程 3x^2 - 7x + 2 = 0 的根", roots) == [("quadratic_roots", {"a": 3, "b": -7, "c": 2})]

@@ -1501,6 +1501,33 @@ _SIDES = re.compile(r"(?:return\s+)?(?:an?\s+)?([\w -]{2,30}?)\s+if\s+true\s*[,;
                     r"(?:an?\s+)?([\w -]{2,30}?)\s+if\s+false", re.I)
 
 
+_QUADRATIC = re.compile(r"(-?\s*\d*\.?\d*)\s*x\s*(?:\^\s*2|²|\*\*\s*2)\s*(?:([+-])\s*(\d*\.?\d*)\s*x(?![\w^²*]))?"
+                        r"\s*(?:([+-])\s*(\d+\.?\d*))?\s*=\s*0")
+
+
+def _quadratic_coefficients(slots: list[Slot], text: str) -> dict[str, list[tuple[Any, Evidence, int]]]:
+    """``a``, ``b`` and ``c`` read from each quadratic equation written out ("5x^2 - 7x + 3 = 0": 5, -7, 3).
+
+    Only for a tool whose number arguments are named a, b and c; one column entry per equation,
+    so two equations ask two calls.
+    """
+    names = {s.name.lower(): s for s in slots if s.kind in ("integer", "number")}
+    if not {"a", "b", "c"} <= set(names):
+        return {}
+    out: dict[str, list[tuple[Any, Evidence, int]]] = {}
+    for m in _QUADRATIC.finditer(text):
+        lead = m.group(1).replace(" ", "")
+        a = -1.0 if lead == "-" else float(lead) if lead not in ("", "-") else 1.0
+        b = 0.0 if m.group(2) is None else float(m.group(2) + (m.group(3) or "1"))
+        c = 0.0 if m.group(4) is None else float(m.group(4) + m.group(5))
+        ev = Evidence("coefficient of the equation", m.group(0))
+        for key, v in (("a", a), ("b", b), ("c", c)):
+            s = names[key]
+            value = int(v) if v.is_integer() else v
+            out.setdefault(s.name, []).append((value, ev, m.start()))
+    return out
+
+
 def _described_sides(slot: Slot, text: str) -> list[tuple[bool, Evidence, int]]:
     """The flag's values whose results the request names, when the description says what each gives.
 
@@ -1872,6 +1899,10 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     # enums, options, booleans, arrays and objects first: they read the text without consuming mentions
     many: dict[str, list[tuple[Any, Evidence, int]]] = {}  # several values for one slot (parallel calls)
     array_alts: list[tuple[Slot, list]] = []
+    for name, col in _quadratic_coefficients(slots, reading.text).items():
+        filled[name] = (col[0][0], col[0][1], 6.0, ())
+        if len(col) >= 2 and depth == 0:
+            many[name] = col
     for s in slots:
         if s.kind == "enum" or (s.kind == "string" and s.options):
             hit = _option_before_noun(s, reading.text) or match_enum(reading.text, list(s.options)) or \
