@@ -139,3 +139,42 @@ def test_course_check_records_progress_in_the_learners_folder(pristine, tmp_path
     assert done.returncode == 1, done.stdout + done.stderr
     entry = json.loads((state / "progress.json").read_text())["02_wiki_search_schema"]
     assert entry["status"] == "attempted" and entry["checked_at"]
+
+
+def test_course_check_counts_the_hints_already_seen_and_says_a_stub_failure_once(pristine, tmp_path):
+    """Two hints seen (``course hint 07`` twice) → the next is hint 3 of 3, even though nbval's kernel runs
+    under the conftest's throw-away state folder; the untouched stub fails all 17 sub-checks for one
+    reason, which is said once, not 17 times."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    shutil.copy(ROOT / "conftest.py", pristine.parent / "conftest.py")   # the repository's layout
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "hints.json").write_text(json.dumps({"07_json_rpc_batch": 2}))
+    env = {**os.environ, "COURSE_DATA_DIR": str(state), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "course_lib.cli", "check", str(pristine / "07_json_rpc_batch.ipynb")],
+                          cwd=pristine.parent, env=env, capture_output=True, text=True, timeout=300)
+    out = done.stdout
+    assert done.returncode == 1, out + done.stderr
+    assert "(hint 3 of 3)" in out and "hint 1 of 3" not in out
+    assert out.count("hint: Write your code where the exercise says") == 1, out
+    assert ("❌ 17 checks fail for one reason: rpc call with positional parameters, rpc call with positional "
+            "parameters (2), rpc call with named parameters and 14 more") in out
+    assert "0/17 checks pass" in out
+
+
+def test_report_lines_uses_the_learners_hint_pointer_and_groups_one_reason():
+    same = [{"name": f"case {i}", "passed": False, "hint": "write it"} for i in range(3)]
+    other = {"name": "case 3", "passed": False, "hint": "another reason"}
+    check = {"exercise": "Exercise 99", "passed": False, "results": [*same, other],
+             "more_help": "Need a nudge? Run `HINTS.next()` (hint 1 of 3)"}
+    run = _run(CellOutcome(4, False, check, None))
+    text = "\n".join(report_lines(run, "99", more_help="All 3 hints are shown; stuck? see solutions/99_x.ipynb."))
+    assert "  ❌ 3 checks fail for one reason: case 0, case 1 and case 2\n       hint: write it\n" in text
+    assert "  ❌ case 3\n       hint: another reason" in text
+    assert "All 3 hints are shown" in text and "hint 1 of 3" not in text
+    assert "(hint 1 of 3)" in "\n".join(report_lines(run, "99"))   # no pointer given: the cell's own

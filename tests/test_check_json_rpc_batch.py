@@ -87,3 +87,41 @@ def test_typical_mistakes_get_their_own_hint(attempt, failing, words):
 
 def test_the_dispatcher_itself_passes():
     assert check_json_rpc_batch(spec_dispatcher().handle).passed
+
+
+def keeps_the_none_of_notifications(text):   # a typical mistake: no filtering of None
+    msg, err = _parse(text)
+    if err:
+        return err
+    if isinstance(msg, list):
+        return json.dumps([one(m) for m in msg]) if msg else json.dumps(error_response(INVALID_REQUEST))
+    r = one(msg)
+    return None if r is None else json.dumps(r)
+
+
+def test_expected_reply_is_worded_like_the_given_handle_one_so_only_the_mistake_differs():
+    with pytest.raises(CheckFailed) as e:
+        check_json_rpc_batch(keeps_the_none_of_notifications)
+    hint = next(r.hint for r in e.value.report.results if r.name == "rpc call Batch")
+    expected = json.loads(hint.split(" Expected ", 1)[1].split(", got ")[0])
+    got = json.loads(hint.split(", got ", 1)[1].rstrip("."))
+    assert {"code": -32601, "message": "Method not found", "data": {"method": "foo.get"}} in [
+        r.get("error") for r in expected]
+    assert [r for r in got if r is not None] == expected, "only the learner's None entries differ"
+
+
+def test_the_stub_fails_every_case_with_one_hint_said_once():
+    def stub(text):
+        raise NotImplementedError("Your turn")
+
+    with pytest.raises(CheckFailed) as e:
+        check_json_rpc_batch(stub)
+    text = e.value.report.text()
+    assert text.count("hint: ") == 1 and "❌ 17 checks fail for one reason" in text
+
+
+def test_hint_3_uses_only_names_the_stub_defines():
+    from course_lib.checks.json_rpc_batch import HINTS
+
+    last = HINTS.steps[-1]
+    assert "message" not in last and "json.loads(text)" in last and "handle_one" in last

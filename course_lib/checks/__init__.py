@@ -52,6 +52,49 @@ class CheckResult:
         return f"✅ {self.name}" if self.passed else f"❌ {self.name}\n     hint: {self.hint}"
 
 
+def grouped_lines(results: list[dict], indent: str = "") -> list[str]:
+    """One line per sub-check, except that failures sharing one hint are said once.
+
+    When consecutive sub-checks fail for the same reason (typically the exercise's stub, which makes
+    every one of them fail with "write your code where it says ``# YOUR CODE HERE``"), they become a
+    single ❌ line naming them (the first three, then "and N more") with the hint once: a check never
+    shows a wall (lesson 00's promise).
+
+    Args:
+        results: ``[{"name", "passed", "hint"}, ...]`` (the ``results`` of :meth:`CheckReport.as_json`).
+        indent: put before every line (``course check`` indents by two spaces).
+
+    Returns:
+        The lines, without trailing newlines.
+
+    Example:
+        >>> rs = [{"name": n, "passed": False, "hint": "write it"} for n in "abcde"]
+        >>> grouped_lines(rs)
+        ['❌ 5 checks fail for one reason: a, b, c and 2 more', '     hint: write it']
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(results):
+        r = results[i]
+        if r["passed"]:
+            out.append(f"{indent}✅ {r['name']}")
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(results) and not results[j + 1]["passed"] and results[j + 1]["hint"] == r["hint"]:
+            j += 1
+        names = [x["name"] for x in results[i:j + 1]]
+        if len(names) == 1:
+            out.append(f"{indent}❌ {names[0]}")
+        else:
+            shown = (f"{', '.join(names[:-1])} and {names[-1]}" if len(names) <= 3
+                     else f"{', '.join(names[:3])} and {len(names) - 3} more")
+            out.append(f"{indent}❌ {len(names)} checks fail for one reason: {shown}")
+        out.append(f"{indent}     hint: {r['hint']}")
+        i = j + 1
+    return out
+
+
 @dataclass
 class CheckReport:
     """The results of one check cell.
@@ -98,7 +141,7 @@ class CheckReport:
 
     def text(self) -> str:
         extra = [self.more_help] if self.more_help and not self.passed else []
-        return "\n".join([self.summary(), *(r.line() for r in self.results), *extra])
+        return "\n".join([self.summary(), *grouped_lines(self.as_json()["results"]), *extra])
 
     def as_json(self) -> dict:
         data = {"exercise": self.exercise, "passed": self.passed,
@@ -131,4 +174,4 @@ def _show(report: CheckReport) -> None:
     display({"text/plain": report.text(), CHECK_MIME: report.as_json()}, raw=True)
 
 
-__all__ = ["CHECK_MIME", "CheckFailed", "CheckReport", "CheckResult"]
+__all__ = ["CHECK_MIME", "CheckFailed", "CheckReport", "CheckResult", "grouped_lines"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from ..json_rpc import SPEC_EXAMPLES, same_reply
+from ..json_rpc import SPEC_EXAMPLES, same_reply, spec_dispatcher
 from ..hints import Hints
 from . import CheckReport
 
@@ -47,9 +47,9 @@ HINTS = Hints('07_json_rpc_batch', [
     'Three cases after `json.loads`: not a list → pass it to `handle_one`; an empty list → one Invalid '
     'Request error object (not `[]`); a non-empty list → `handle_one` on each entry, keep the replies that '
     'are not `None`.',
-    '`replies = [r for r in (handle_one(m) for m in message) if r is not None]`, then `return '
-    'json.dumps(replies) if replies else None`. Wrap `json.loads` in `try/except ValueError` and return '
-    '`json.dumps(error_response(PARSE_ERROR))`.',
+    '`parsed = json.loads(text)` inside `try/except ValueError` (there: `return '
+    'json.dumps(error_response(PARSE_ERROR))`); for a list, `replies = [r for r in (handle_one(m) for m in '
+    'parsed) if r is not None]`, then `return json.dumps(replies) if replies else None`.',
 ], solution_section='Your code: handle')
 
 
@@ -87,5 +87,18 @@ def check_json_rpc_batch(handle: Callable[[str], Any]) -> CheckReport:
         hint = _HINTS.get(title, "This single message is handled by `handle_one`: pass it through unchanged.")
         if (got == [] or raw == "") and title not in _HINTS:
             hint = "Never send an empty array or an empty string: return `None` when there is nothing to send."
-        report.check(title, same_reply(got, expected), hint + f" Expected {json.dumps(expected)}, got {raw}.")
+        report.check(title, same_reply(got, expected), hint + f" Expected {_shown_reply(sent, expected)}, got {raw}.")
     return report.finish()
+
+
+def _shown_reply(sent: str, expected: Any) -> str:
+    """The right reply to ``sent`` as the exercise's given ``handle_one`` words it (JSON text).
+
+    The spec's examples leave out the optional ``data`` of errors, but the given ``handle_one`` adds it
+    (``"data": {"method": "foo.get"}``): showing the spec's text would make the expected and the learner's
+    reply differ in more than the learner's mistake. So the reference dispatcher (the one ``handle_one``
+    comes from) answers, and the spec's value is used only if the two ever disagree.
+    """
+    reference = spec_dispatcher().handle(sent)
+    answer = None if reference is None else json.loads(reference)
+    return json.dumps(answer if same_reply(answer, expected) else expected)

@@ -228,26 +228,32 @@ def _error_lines(run: CheckRun, cell: CellOutcome, after_syntax_error: bool) -> 
     return out
 
 
-def report_lines(run: CheckRun, number: str) -> list[str]:
+def report_lines(run: CheckRun, number: str, more_help: str | None = None) -> list[str]:
     """The text ``course check`` prints for ``run``: each cell's problems and checks, then the verdict.
+
+    Sub-checks failing for one reason are said once (:func:`course_lib.checks.grouped_lines`).
 
     Args:
         run: what :func:`run_check` found.
         number: the exercise number, for the "run ``course check NN`` again" advice.
+        more_help: replaces the "need a nudge?" line of failed check cells (the hints pointer computed
+            from the learner's own state, :meth:`course_lib.hints.Hints.pointer`); None keeps the cell's.
     """
+    from ..checks import grouped_lines
+
     out: list[str] = []
     first_problem = None  # the symbol of the first problem listed: the verdict points at it
     syntax_error = False
     for cell in run.cells:
         if cell.check:
             out.append(f"[{cell.check['exercise']}]")
-            for r in cell.check["results"]:
-                out.append(f"  {'✅' if r['passed'] else '❌'} {r['name']}")
-                if not r["passed"]:
-                    out.append(f"       hint: {r['hint']}")
-                    first_problem = first_problem or "❌"
+            out += grouped_lines(cell.check["results"], indent="  ")
+            if not all(r["passed"] for r in cell.check["results"]):
+                first_problem = first_problem or "❌"
             if not cell.check["passed"] and cell.check.get("more_help"):
-                out.append(f"  {cell.check['more_help']}")
+                # the kernel ran under the test conftest's throw-away state folder: its "hint 1 of 3" is not
+                # the learner's; the caller (this process, the learner's state) gives the right pointer
+                out.append(f"  {more_help or cell.check['more_help']}")
         elif cell.error:
             if cell.error.split(":")[0] in ("SyntaxError", "IndentationError", "TabError"):
                 out += _syntax_error_lines(run, cell, number)
@@ -277,7 +283,10 @@ def _run(args: argparse.Namespace) -> int:
     path = exercises.find(args.exercise, folder)
     print(f"\nChecking {path} ...\n")
     run = run_check(path)
-    print("\n".join(report_lines(run, path.name[:2])))
+    from ..hints import hints_for
+
+    hints = None if args.solutions else hints_for(path)
+    print("\n".join(report_lines(run, path.name[:2], hints.pointer() if hints else None)))
     if not args.solutions:
         progress.record(path.stem, run.passed, run.checks)
     return 0 if run.passed else 1
