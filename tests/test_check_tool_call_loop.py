@@ -80,3 +80,19 @@ def test_unknown_city_from_string_arguments_is_reported():
 
 def test_question_is_the_two_city_one():
     assert "Beijing" in QUESTION and "Shanghai" in QUESTION
+
+
+def str_content(client, question):   # str(result): Python's repr, not JSON
+    messages, msg = _first(client, question)
+    messages.append(as_dict(msg))
+    for c in msg.tool_calls:
+        messages.append({"role": "tool", "tool_call_id": c.id, "content": str(get_weather(**json.loads(c.function.arguments)))})
+    final = client.chat.completions.create(model="m", messages=messages, tools=[WEATHER_TOOL])
+    return final.choices[0].message.content, messages
+
+
+def test_str_result_content_is_named_as_python_repr_not_json():
+    with pytest.raises(CheckFailed) as e:
+        check_tool_call_loop(str_content)
+    hint = next(r.hint for r in e.value.report.results if r.name.startswith("tool contents"))
+    assert "`str(result)` is Python's repr" in hint and "single quotes" in hint and "json.dumps(result)" in hint

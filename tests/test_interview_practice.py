@@ -1,13 +1,15 @@
 """Flashcard sessions, the widget, scoring, the timed mock interview and the terminal loops."""
 from __future__ import annotations
 
+import json
 from itertools import count
 
 import pytest
 
-from course_lib.interview.bank import load_bank
+from course_lib.interview.bank import BANK_PATH, BankError, _build, load_bank
 from course_lib.interview.cards import Session, flashcards, pick_cards
-from course_lib.interview.scoring import LATE_PENALTY, mentions, normalise, score_answer
+from course_lib.interview.scoring import (LATE_PENALTY, PITFALL_PENALTY, feedback, mentions, normalise,
+                                          score_answer, stated_pitfalls)
 from course_lib.interview.store import CardStore
 from course_lib.interview.terminal import run_cards, run_mock
 from course_lib.interview.timed import TIME_BUDGET, MockInterview, draw_questions, mock_interview
@@ -96,7 +98,91 @@ def test_score_answer_counts_points_bonus_and_lateness():
     late = score_answer(q, "I would retry and add a timeout", seconds=301, budget=300)
     assert late.late and late.score == 40 - LATE_PENALTY
     assert score_answer(q, "").score == 0
-    assert score_answer(q, "重试 备用 降级 幂等 超时").score == 100
+    # a bare list of the keywords names the points but makes none of them: half weight
+    listed = score_answer(q, "重试 备用 降级 幂等 超时")
+    assert listed.made == [] and listed.named == [0, 1, 2, 3, 4] and listed.score == 50
+    said = score_answer(q, "先重试，再用备用工具，然后降级，写操作要有幂等键，每次调用都设超时")
+    assert said.made == [0, 1, 2, 3, 4] and said.score == 100
+
+
+GOOD = {
+    "fc-five-steps": ("The app sends the messages plus the tool definitions, each with a JSON Schema. The model "
+                      "answers with tool_calls and finish_reason tool_calls, no text. The app parses the arguments "
+                      "with json.loads and runs the function. It appends the assistant message, then a tool message "
+                      "with the same tool_call_id. The model reads the result and writes the final answer; the loop "
+                      "repeats until it answers in text."),
+    "jsonrpc-basics": ("A request has jsonrpc 2.0, a method, optional params and an id. The response echoes the same "
+                       "id with a result or an error. A notification has no id and the server must not reply to it. "
+                       "An error object has a code and a message, like -32601 for an unknown method. A batch is an "
+                       "array of requests, and the reply holds the responses of those with ids."),
+    "q2-fc-vs-mcp": ("Function calling is the LLM API layer: how the model expresses a call. MCP is the tool layer: "
+                     "tools are discovered with tools/list and called with tools/call over JSON-RPC. They are "
+                     "complementary: the host converts MCP tools into function definitions. For a few internal "
+                     "tools in one app I use function calling; to share tools cross-framework or with third-party "
+                     "clients I use MCP."),
+}
+KEYWORD_LISTS = {
+    "fc-five-steps": "definition, tool_calls, parse, tool_call_id, loop",
+    "jsonrpc-basics": "request, response, notification, error code, batch",
+    "q2-fc-vs-mcp": "function calling, mcp, complementary, internal, cross-framework",
+}
+PITFALLS = {   # each states the card's first pitfall as true, with the contradicted point's keywords present
+    "fc-five-steps": ("The app sends the tool definitions with a JSON Schema. The model returns tool_calls. The "
+                      "model itself calls the get_weather API and runs the function. The result goes back as a "
+                      "tool message with the tool_call_id. The model writes the final answer.", 2),
+    "jsonrpc-basics": ("A request has a method, params and an id. The response has the same id and a result. A "
+                       "notification has no id but it still gets a reply. An error has a code. A batch is an "
+                       "array.", 2),
+    "q2-fc-vs-mcp": ("Function calling is the LLM API layer. MCP is the tool layer with tools/list and tools/call. "
+                     "MCP replaces function calling, so they are not used together. Internal tools are few. "
+                     "Third-party tools are shared over MCP.", 2),
+}
+
+
+@pytest.mark.parametrize("qid", sorted(GOOD))
+def test_a_good_answer_makes_every_point(qid):
+    s = score_answer(BANK[qid], GOOD[qid])
+    assert s.made == [0, 1, 2, 3, 4] and s.pitfalls == [] and s.score == 100, s
+
+
+@pytest.mark.parametrize("qid", sorted(KEYWORD_LISTS))
+def test_a_bare_keyword_list_names_points_but_makes_none(qid):
+    s = score_answer(BANK[qid], KEYWORD_LISTS[qid])
+    assert s.made == [] and len(s.named) == 5 and s.score == 50, s
+    assert "~ 1." in feedback(BANK[qid], s) and "named in a list" in feedback(BANK[qid], s)
+
+
+@pytest.mark.parametrize("qid", sorted(PITFALLS))
+def test_a_stated_pitfall_contradicts_its_point_and_costs(qid):
+    q = BANK[qid]
+    text, point = PITFALLS[qid]
+    s = score_answer(q, text)
+    assert s.pitfalls == [0] and s.contradicted == [point] and point not in s.made, s
+    assert s.score == round(100 * len(s.made) / 5) - PITFALL_PENALTY
+    lines = feedback(q, s)
+    assert f"✗ {point + 1}. {q.framework[point].point} (your answer says the opposite: {q.pitfalls[0]})" in lines
+    assert f"! pitfall (−{PITFALL_PENALTY}): {q.pitfalls[0]}" in lines
+
+
+def test_the_right_relation_is_not_taken_for_the_pitfall():
+    q = BANK["fc-five-steps"]
+    for text in ("The app, not the model, parses the arguments and runs the function.",
+                 "The model does not run the function: the app runs it.",
+                 "The model only emits a request; your code executes it."):
+        assert stated_pitfalls(q, text) == [], text
+    assert 2 in score_answer(q, "The app, not the model, parses the arguments and runs the function.").made
+
+
+def test_every_model_answer_states_no_pitfall():
+    assert [q.id for q in BANK if stated_pitfalls(q, q.answer) or stated_pitfalls(q, q.follow_up[1])] == []
+
+
+def test_pitfall_claims_are_validated():
+    raw = json.loads(BANK_PATH.read_text(encoding="utf-8"))
+    q = next(x for x in raw["questions"] if x.get("pitfall_claims"))
+    q["pitfall_claims"] = [{"pitfall": 9, "point": 0, "patterns": ["x"]}]
+    with pytest.raises(BankError, match="pitfall 9"):
+        _build(raw)
 
 
 # --------------------------------------------------------------------------- mock interview

@@ -27,7 +27,8 @@ HINTS = Hints("01_tool_call_loop", [
     "append the assistant message itself (`messages.append(as_dict(message))`), then loop with "
     "`for call in message.tool_calls:`.",
     "In the loop: `args = json.loads(call.function.arguments)`, `result = get_weather(**args)`, then append "
-    "`{\"role\": \"tool\", \"tool_call_id\": call.id, \"content\": json.dumps(result)}`. After the loop, call "
+    "`{\"role\": \"tool\", \"tool_call_id\": call.id, \"content\": json.dumps(result)}` (not `str(result)`: "
+    "that is Python's repr, with single quotes and `None`, not JSON). After the loop, call "
     "`client.chat.completions.create(model=MODEL, messages=messages, tools=TOOLS)` again and return "
     "`final.choices[0].message.content, messages`.",
 ], solution_section="Your code: answer_with_tools")
@@ -59,6 +60,15 @@ def _hint_for(error: Exception) -> str:
         return ("`call.function.arguments` is a JSON *string*: decode it with `json.loads` before calling "
                 f"`get_weather(**args)` ({error})")
     return f"Your function raised {type(error).__name__}: {error}"
+
+
+def _content_hint(tool_msgs: list[dict], expected: dict[str, Any]) -> str:
+    """The hint for wrong tool contents; names ``str(result)`` when that is the mistake."""
+    if any(m.get("content") == str(expected.get(m.get("tool_call_id"))) for m in tool_msgs):
+        return ("`str(result)` is Python's repr (`{'city': 'Beijing', ...}`: single quotes, `None`/`True`), not "
+                "JSON, so the model (or any JSON parser) cannot read it: send `json.dumps(result)` as content "
+                "(`{\"city\": \"Beijing\", ...}`).")
+    return "Run `get_weather(**json.loads(call.function.arguments))` and send `json.dumps(result)` as content."
 
 
 def check_tool_call_loop(answer_with_tools: Callable[[Any, str], Any]) -> CheckReport:
@@ -94,7 +104,7 @@ def check_tool_call_loop(answer_with_tools: Callable[[Any, str], Any]) -> CheckR
     expected = {c["id"]: get_weather(**json.loads(c["function"]["arguments"])) for c in calls}
     report.check("tool contents are the real get_weather results (JSON text)",
                  tool_msgs and all(json_or_none(m.get("content")) == expected.get(m.get("tool_call_id")) for m in tool_msgs),
-                 "Run `get_weather(**json.loads(call.function.arguments))` and send `json.dumps(result)` as content.")
+                 _content_hint(tool_msgs, expected))
     chat_requests = [x for x in mock.log if x.path.endswith("/chat/completions") and x.status == 200]
     report.check("the model was asked again with the results (2 requests)", len(chat_requests) >= 2,
                  "After adding the tool messages, call `client.chat.completions.create(...)` again with the "

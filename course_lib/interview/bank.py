@@ -18,6 +18,7 @@ modification time. Taught in the interview notebooks (``notebooks/interview/``).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -66,6 +67,12 @@ BANK_SCHEMA: dict = {
                 "framework": {"type": "array", "minItems": 3, "items": _POINT},
                 "bonus": {"type": "array", "minItems": 1, "items": _POINT},
                 "pitfalls": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+                "pitfall_claims": {"type": "array", "items": {
+                    "type": "object", "required": ["pitfall", "patterns"], "additionalProperties": False,
+                    "properties": {"pitfall": {"type": "integer", "minimum": 0},
+                                   "point": {"type": "integer", "minimum": 0},
+                                   "patterns": {"type": "array", "minItems": 1,
+                                                "items": {"type": "string", "minLength": 1}}}}},
                 "follow_up": {"type": "object", "required": ["question", "answer"], "additionalProperties": False,
                               "properties": {"question": {"type": "string"}, "answer": {"type": "string"}}},
                 "demo": _ID, "diagram": _ID, "seed": {"type": "string"}, "lesson": {"type": "string"},
@@ -88,6 +95,25 @@ class Point:
 
     def __repr__(self) -> str:
         return f"Point({self.point[:50]!r})"
+
+
+@dataclass(frozen=True)
+class PitfallClaim:
+    """How an answer *states* one of a question's pitfalls as true, so scoring can count it against the answer.
+
+    Attributes:
+        pitfall: index (0-based) into :attr:`Question.pitfalls`.
+        point: index of the framework point the claim contradicts (that point is then not made), or None.
+        patterns: regular expressions searched in the normalised answer (lower case, ``_``/``-``/``/`` as
+            spaces; see :func:`course_lib.interview.scoring.normalise`), e.g. ``"model (itself )?calls"``.
+    """
+
+    pitfall: int
+    point: int | None
+    patterns: tuple[str, ...]
+
+    def __repr__(self) -> str:
+        return f"PitfallClaim(pitfall={self.pitfall}, point={self.point}, {len(self.patterns)} patterns)"
 
 
 @dataclass(frozen=True)
@@ -141,6 +167,7 @@ class Question:
         tables: ids of comparison tables shown with the answer.
         seed, lesson: where the idea comes from and the lesson that teaches it.
         seed_question: ``"Q1"``..``"Q3"`` for the three questions of seed 000 §6.
+        pitfall_claims: how an answer states a pitfall as true (:class:`PitfallClaim`; scoring).
     """
 
     id: str
@@ -159,6 +186,7 @@ class Question:
     diagram: str | None = None
     tables: tuple[str, ...] = ()
     seed_question: str | None = None
+    pitfall_claims: tuple[PitfallClaim, ...] = ()
 
     def __repr__(self) -> str:
         return f"Question({self.id!r}, {self.topic}, {self.difficulty}, {self.frequency})"
@@ -299,6 +327,23 @@ def _load_cached(path: str, _mtime: int) -> Bank:
     return _build(data)
 
 
+def _claims(qid: str, raw: dict) -> tuple[PitfallClaim, ...]:
+    """A question's ``pitfall_claims``, checked: indexes in range, patterns that compile."""
+    out = []
+    for c in raw.get("pitfall_claims", []):
+        if c["pitfall"] >= len(raw["pitfalls"]):
+            raise BankError(f"question {qid!r}: pitfall_claims names pitfall {c['pitfall']}, which does not exist")
+        if c.get("point") is not None and c["point"] >= len(raw["framework"]):
+            raise BankError(f"question {qid!r}: pitfall_claims names framework point {c['point']}, which does not exist")
+        for pattern in c["patterns"]:
+            try:
+                re.compile(pattern)
+            except re.error as e:
+                raise BankError(f"question {qid!r}: pitfall_claims pattern {pattern!r} is not a regex ({e})") from e
+        out.append(PitfallClaim(c["pitfall"], c.get("point"), tuple(c["patterns"])))
+    return tuple(out)
+
+
 def _build(data: dict) -> Bank:
     topics = tuple(Topic(**t) for t in data["topics"])
     topic_ids = [t.id for t in topics]
@@ -322,7 +367,8 @@ def _build(data: dict) -> Bank:
             bonus=tuple(Point(p["point"], tuple(p["keywords"])) for p in raw["bonus"]),
             pitfalls=tuple(raw["pitfalls"]), follow_up=(raw["follow_up"]["question"], raw["follow_up"]["answer"]),
             demo=raw["demo"], seed=raw["seed"], lesson=raw["lesson"], diagram=raw.get("diagram"),
-            tables=tuple(raw.get("tables", [])), seed_question=raw.get("seed_question")))
+            tables=tuple(raw.get("tables", [])), seed_question=raw.get("seed_question"),
+            pitfall_claims=_claims(qid, raw)))
     for t in tables.values():
         bad = [i for i, row in enumerate(t.rows) if len(row) != len(t.columns)]
         if bad:

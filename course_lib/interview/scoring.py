@@ -11,22 +11,48 @@ each framework point's and bonus point's keywords in the answer:
   (``sse`` does not match "assessment");
 * a keyword containing CJK characters matches anywhere (Chinese has no spaces).
 
-Score: 100 × (framework points made / framework points) + 10 per bonus point, capped at
-100; a late answer (over the question's time budget) loses 20. Deliberate shortcut: this
-rewards vocabulary, not correctness, so the model answer is always shown beside the
-score. Taught in ``notebooks/interview/00_practice.ipynb``.
+Two rules keep vocabulary alone from scoring well:
+
+* **a point needs a sentence, not just its word.** A keyword counts fully only inside a
+  statement: a clause (text between ``.``, ``;``, ``!``, ``?`` or line breaks) that, once the
+  question's keywords are taken out, still has words of its own (2+, or 1 that is a connecting
+  word such as ``the``, ``is``, ``to``; in Chinese 4+ characters, or a 的/是/把/然后...),
+  because a point is a relation (who does what), not a term. A point whose keywords appear
+  only in a bare list is *named* and earns half its weight (shown ``~``);
+* **a pitfall stated as true counts against the answer.** A question's ``pitfall_claims``
+  (:class:`~course_lib.interview.bank.PitfallClaim`) are phrases that state one of its
+  pitfalls ("the model calls the API"); when one occurs, the point it contradicts is not
+  made, whatever its keywords, and the answer loses 20 per pitfall stated.
+
+Score: 100 × (points made + ½ × points only named) / framework points + 10 per bonus point,
+capped at 100, minus 20 per pitfall stated; a late answer (over the question's time budget)
+loses 20. Deliberate shortcut: this still reads words, not meaning, so the model answer is
+always shown beside the score. Taught in ``notebooks/interview/00_practice.ipynb``.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .bank import Question
 
 BONUS_WEIGHT = 10
 LATE_PENALTY = 20
+#: points lost per pitfall the answer states as true
+PITFALL_PENALTY = 20
 _CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff]")
+#: words that tie terms into a statement: a clause without any of them is a list of terms
+_CONNECTING = frozenset("""
+a an the is are was be been it its this that they them their so then when which who whom what because but
+and or to of in on by for from with as into back not never no each every must should can will does do did
+has have had i we you my our your us he she there here if than per only at after before until via over
+without through
+""".split())
+_CJK_CONNECTING = re.compile(r"[的是把给由会再并就要让]|然后|因为|所以")
+_NEGATED = re.compile(r"(\bnot|\bnever|n't|不|没)[^.;,()]{0,20}$")
+#: a clause ends at . ; ! ? followed by a space (not inside `json.loads` or `2.0`), a line break, or 。；！？
+_CLAUSE = re.compile(r"[.;!?](?:\s+|$)|\n+|[。；！？]+")
 
 
 def normalise(text: str) -> str:
@@ -55,6 +81,51 @@ def mentions(text: str, keywords: tuple[str, ...] | list[str]) -> list[str]:
     return [k for k in keywords if _pattern(k).search(norm)]
 
 
+def is_statement(clause: str, keywords: tuple[str, ...] | list[str] = ()) -> bool:
+    """Whether a clause says something (a relation between terms) rather than listing terms.
+
+    The question's ``keywords`` are taken out of the clause; a statement keeps 2+ other words, or 1 other
+    word that is a connecting word (``the``, ``is``, ``to``...); in Chinese, 4+ other characters, or 1+ with a
+    connecting character (的, 是, 把, 然后...). A bare list of the keywords keeps nothing.
+
+    Example:
+        >>> kws = ["definition", "tool_calls", "parse", "tool_call_id", "loop"]
+        >>> is_statement("the app parses the arguments", kws)
+        True
+        >>> is_statement("definition, tool_calls, parse, tool_call_id, loop", kws)
+        False
+    """
+    rest = normalise(clause)
+    for k in sorted(keywords, key=len, reverse=True):
+        rest = _pattern(k).sub(" ", rest)
+    words = [w for w in re.findall(r"[a-z0-9']+", rest) if len(w) > 1 or w in ("a", "i")]
+    if len(words) >= 2 or (words and any(w in _CONNECTING for w in words)):
+        return True
+    cjk = _CJK.findall(rest)
+    return len(cjk) >= 4 or (bool(cjk) and bool(_CJK_CONNECTING.search(rest)))
+
+
+def _statements(text: str, keywords: tuple[str, ...] | list[str]) -> str:
+    """The clauses of ``text`` that are statements, joined (the text a point must be *made* in)."""
+    return "\n".join(c for c in _CLAUSE.split(text) if is_statement(c, keywords))
+
+
+def stated_pitfalls(question: Question, text: str) -> list[int]:
+    """Indexes of ``question.pitfalls`` that ``text`` states as true (via its ``pitfall_claims``).
+
+    Example:
+        >>> from course_lib.interview.bank import load_bank
+        >>> stated_pitfalls(load_bank()["fc-five-steps"], "The model itself calls the get_weather API.")
+        [0]
+    """
+    norm = normalise(text)
+
+    def says(pattern: str) -> bool:   # a match right after "not"/"never" in its clause is the opposite claim
+        return any(not _NEGATED.search(norm[max(0, m.start() - 24):m.start()]) for m in re.finditer(pattern, norm))
+
+    return sorted({c.pitfall for c in question.pitfall_claims if any(says(p) for p in c.patterns)})
+
+
 @dataclass
 class AnswerScore:
     """How one answer scored.
@@ -66,6 +137,9 @@ class AnswerScore:
         bonus: indexes of the bonus points it made.
         seconds: time taken (None when untimed); late: over the time budget.
         score: 0–100.
+        named: indexes of the points only named in a list of terms (half weight; also in ``missed``).
+        pitfalls: indexes of the question's pitfalls the answer states as true.
+        contradicted: indexes of the points those pitfalls contradict (also in ``missed``).
     """
 
     question_id: str
@@ -75,6 +149,9 @@ class AnswerScore:
     seconds: float | None = None
     late: bool = False
     score: int = 0
+    named: list[int] = field(default_factory=list)
+    pitfalls: list[int] = field(default_factory=list)
+    contradicted: list[int] = field(default_factory=list)
 
     def __repr__(self) -> str:
         n = len(self.made) + len(self.missed)
@@ -94,24 +171,53 @@ def score_answer(question: Question, text: str, *, seconds: float | None = None,
         budget: the time allowed in seconds; over it the answer is late (−20).
 
     Returns:
-        An :class:`AnswerScore` (0 for an empty answer).
+        An :class:`AnswerScore` (0 for an empty answer); the rules are in the module docstring.
     """
-    made = [i for i, p in enumerate(question.framework) if mentions(text, p.keywords)]
+    pitfalls = stated_pitfalls(question, text)
+    contradicted = sorted({c.point for c in question.pitfall_claims
+                           if c.pitfall in pitfalls and c.point is not None})
+    keywords = [k for p in (*question.framework, *question.bonus) for k in p.keywords]
+    stated = _statements(text, keywords)
+    made, named = [], []
+    for i, p in enumerate(question.framework):
+        if i in contradicted:
+            continue
+        if mentions(stated, p.keywords):
+            made.append(i)
+        elif mentions(text, p.keywords):
+            named.append(i)
     missed = [i for i in range(len(question.framework)) if i not in made]
-    bonus = [i for i, p in enumerate(question.bonus) if mentions(text, p.keywords)]
-    raw = 100 * len(made) / len(question.framework) + BONUS_WEIGHT * len(bonus)
+    bonus = [i for i, p in enumerate(question.bonus) if mentions(stated, p.keywords)]
+    raw = 100 * (len(made) + len(named) / 2) / len(question.framework) + BONUS_WEIGHT * len(bonus)
     late = seconds is not None and budget is not None and seconds > budget
-    score = max(0, min(100, round(raw)) - (LATE_PENALTY if late else 0))
-    return AnswerScore(question.id, made, missed, bonus, seconds, late, score)
+    penalty = PITFALL_PENALTY * len(pitfalls) + (LATE_PENALTY if late else 0)
+    score = max(0, min(100, round(raw)) - penalty)
+    return AnswerScore(question.id, made, missed, bonus, seconds, late, score, named, pitfalls, contradicted)
+
+
+def _mark(question: Question, result: AnswerScore, i: int) -> tuple[str, str]:
+    """(symbol, why) of framework point ``i``: made ✓, only named ~, contradicted or missed ✗."""
+    if i in result.made:
+        return "✓", ""
+    if i in result.contradicted:
+        said = [question.pitfalls[c.pitfall] for c in question.pitfall_claims
+                if c.point == i and c.pitfall in result.pitfalls]
+        return "✗", f" (your answer says the opposite: {said[0]})" if said else " (your answer contradicts it)"
+    if i in result.named:
+        return "~", " (named in a list, not said: say who does what, in a sentence)"
+    return "✗", ""
 
 
 def feedback(question: Question, result: AnswerScore) -> str:
     """Plain-text feedback: the points made (✓), missed (✗) and bonus points hit (+)."""
     lines = []
     for i, p in enumerate(question.framework):
-        lines.append(f"  {'✓' if i in result.made else '✗'} {i + 1}. {p.point}")
+        mark, why = _mark(question, result, i)
+        lines.append(f"  {mark} {i + 1}. {p.point}{why}")
     for i in result.bonus:
         lines.append(f"  + bonus: {question.bonus[i].point}")
+    for i in result.pitfalls:
+        lines.append(f"  ! pitfall (−{PITFALL_PENALTY}): {question.pitfalls[i]}")
     return "\n".join(lines)
 
 
@@ -120,7 +226,10 @@ def feedback_markdown(question: Question, result: AnswerScore) -> str:
     lines = [f"**Your answer made {len(result.made)} of {len(question.framework)} framework points"
              + (f" and {len(result.bonus)} bonus point{'s' if len(result.bonus) != 1 else ''}" if result.bonus else "")
              + ":**", ""]
-    lines += [f"- {'✓ made:' if i in result.made else '✗ missed:'} {p.point}"
-              for i, p in enumerate(question.framework)]
+    words = {"✓": "✓ made:", "~": "~ named only:", "✗": "✗ missed:"}
+    for i, p in enumerate(question.framework):
+        mark, why = _mark(question, result, i)
+        lines.append(f"- {words[mark]} {p.point}{why}")
     lines += [f"- ★ bonus: {question.bonus[i].point}" for i in result.bonus]
+    lines += [f"- ⚠ pitfall (−{PITFALL_PENALTY}): {question.pitfalls[i]}" for i in result.pitfalls]
     return "\n".join(lines)
