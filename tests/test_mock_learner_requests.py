@@ -596,3 +596,18 @@ PM_TASK = {"type": "function", "function": {
 ])
 def test_a_task_reads_its_title_and_assignee(client, text, want):
     assert calls(client, text, [PM_TASK, LIST_TASKS, UPDATE_TASK]) == [("create_task", want)]
+
+
+@pytest.mark.parametrize("text, want", [
+    ("create task 写周报 high priority", {"title": "写周报", "priority": "high"}),   # Chinese words in English: the value
+    ("please add a task called 整理发票 for Ada", {"title": "整理发票", "assignee": "Ada"}),
+])
+def test_chinese_words_inside_an_english_request_are_the_value(client, text, want):
+    assert calls(client, text, [PM_TASK, LIST_TASKS, UPDATE_TASK]) == [("create_task", want)]
+
+
+def test_known_chinese_words_inside_english_keep_their_meaning(client):
+    assert calls(client, "convert 100 dollars to 人民币", [CURRENCY]) == [
+        ("convert_currency", {"amount": 100, "source": "USD", "target": "CNY"})]
+    assert calls(client, "what's the weather in 上海 tomorrow", [WEATHER]) == [
+        ("get_weather", {"city": "上海", "day": "tomorrow"})]

@@ -558,6 +558,26 @@ def _quoted(text: str) -> list[Mention]:
     return out
 
 
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+
+
+def _chinese_in_english(text: str, quoted: list[Mention]) -> list[Mention]:
+    """"create task 写周报 high priority": Chinese words inside an English request stand out as a value, as
+    quoted text does, unless they are a place, a currency, a unit or a word of the lexicon (天气, 航班)."""
+    runs = [m for m in _CJK_RUN.finditer(text) if not any(q.start <= m.start() < q.end for q in quoted)]
+    if not runs or len(re.findall(r"[A-Za-z]{2,}", text)) < 3 or sum(len(m.group(0)) for m in runs) * 2 > len(
+            re.sub(r"[^A-Za-z]", "", text)):
+        return []
+    out = []
+    for m in runs:
+        word = m.group(0)
+        if len(word) < 2 or gz.PLACE_ZH.fullmatch(word) or word in gz.CURRENCIES or word in gz.UNITS or \
+                lang.chinese_concepts(word) or lang.find_cities(word):
+            continue
+        out.append(Mention("quoted", word, word, m.start(), m.end()))
+    return out
+
+
 def _literal(raw: str) -> Any:
     s = raw.strip()
     try:
@@ -1105,6 +1125,8 @@ def read(text: str) -> Reading:
     """
     taken: list[tuple[int, int]] = []
     quoted = [q for q in _quoted(text) if (q.end - q.start) < 0.8 * len(text.strip())]  # a request in quotes
+    if text.isascii() is False:
+        quoted += _chinese_in_english(text, quoted)
     taken += [(q.start, q.end) for q in quoted]
     codes = [c for c in _codes(text) if not any(q.start <= c.start < q.end for q in quoted)]
     groups = [g for g in _groups(text) if not any(q.start <= g.start < q.end for q in quoted)]
