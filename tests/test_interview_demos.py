@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import asyncio
+import sys
+import types
 
 import pytest
 
@@ -361,3 +363,33 @@ def test_most_questions_are_backed_by_a_demo_today():
     bank = load_bank()
     written = [q for q in bank if q.demo in DEMOS]
     assert len(written) == len(bank)  # every question has its demonstration
+
+
+@pytest.mark.parametrize("name", sorted(n for n in DEMOS if n not in PENDING))
+def test_the_shown_code_runs_on_its_own(name, capsys):
+    """What `run_demo` shows is what a candidate copies: it must run in a fresh namespace (no NameError for
+    `MODEL` or `json`), top-level `await` included, and print what the demo itself prints."""
+    import ast
+
+    code = demo_source(name)
+    assert "return " not in code.splitlines()[-1], "the test hook (the final return) is not shown"
+    compiled = compile(code, f"<demo {name}>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    # a fresh module, as a notebook's namespace is its own `__main__` (pydantic resolves annotations there)
+    module = types.ModuleType(f"fresh_cell_{name}")
+    sys.modules[module.__name__] = module
+    try:
+        result = eval(compiled, module.__dict__)   # a coroutine when the code awaits at top level
+        if asyncio.iscoroutine(result):
+            asyncio.run(result)
+    finally:
+        del sys.modules[module.__name__]
+    shown = capsys.readouterr().out
+    _, out = _run(name, capsys)
+    first = next((line for line in out.splitlines() if line.strip()), "")
+    assert first and first.split()[0] in shown, (first, shown[:300])
+
+
+def test_five_steps_shows_its_imports_and_model():
+    code = demo_source("five_steps")
+    assert code.startswith("import json\nMODEL = 'mock-llm'\n\n")
+    assert "from course_lib.mock_llm import MockLLM" in code

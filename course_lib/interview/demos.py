@@ -59,16 +59,68 @@ class DemoPending(LookupError):
     """The demo needs a course module that is not there yet."""
 
 
-def demo_source(name: str) -> str:
-    """The body of demo ``name`` (no decorator, signature or docstring), dedented."""
+def demo_source(name: str, *, self_contained: bool = True) -> str:
+    """The code of demo ``name`` as a candidate can copy it into a fresh notebook cell and run it.
+
+    The function's body (no decorator, signature or docstring), dedented; with ``self_contained``,
+    preceded by what it uses from this module's top level (``import json``, ``MODEL = "mock-llm"``,
+    ``from course_lib.interview.demos import GET_TIME_TOOL``...) and without its final ``return`` (the
+    values tests assert, not part of the lesson). ``tests/test_interview_demos.py`` runs every shown
+    snippet on its own, in a fresh namespace (``await`` at top level for the async demos).
+
+    Raises:
+        DemoPending, KeyError: as :func:`run_demo`.
+    """
     func = _get(name).func
     src = textwrap.dedent(inspect.getsource(func))
     body = ast.parse(src).body[0].body  # type: ignore[attr-defined]
     if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
         body = body[1:]
+    if self_contained and len(body) > 1 and isinstance(body[-1], ast.Return):
+        body = body[:-1]
     lines = src.splitlines()
     first, last = body[0].lineno - 1, body[-1].end_lineno
-    return textwrap.dedent("\n".join(lines[first:last]))
+    code = textwrap.dedent("\n".join(lines[first:last]))
+    if not self_contained:
+        return code
+    preamble = _preamble(code)
+    return f"{preamble}\n\n{code}" if preamble else code
+
+
+def _preamble(code: str) -> str:
+    """The imports and definitions ``code`` needs from this module's top level, one per line."""
+    import builtins
+    import types
+
+    tree = ast.parse(code)
+    loaded, bound = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded.append(node.id) if isinstance(node.ctx, ast.Load) else bound.add(node.id))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    free = [n for n in dict.fromkeys(loaded) if n not in bound and not hasattr(builtins, n) and n in globals()]
+    imports, constants, ours = [], [], []
+    for n in free:
+        value = globals()[n]
+        if isinstance(value, types.ModuleType):
+            imports.append(f"import {value.__name__}" + (f" as {n}" if n != value.__name__ else ""))
+        elif isinstance(value, (str, int, float, bool)):
+            constants.append(f"{n} = {value!r}")
+        elif getattr(value, "__module__", __name__) not in (__name__, None) and \
+                getattr(__import__(value.__module__, fromlist=["_"]), n, None) is value:
+            imports.append(f"from {value.__module__} import {n}")
+        else:
+            ours.append(n)
+    if ours:
+        imports.append(f"from {__name__} import {', '.join(ours)}")
+    return "\n".join(sorted(imports) + constants)
 
 
 def _get(name: str) -> Demo:
