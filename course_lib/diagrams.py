@@ -62,8 +62,16 @@ class CourseFigure(Figure):
         self.savefig(buf, format="png", bbox_inches="tight", metadata={"Software": None})
         return buf.getvalue()
 
+    @property
+    def title(self) -> str:
+        """The figure's title: its ``suptitle``, else its axes' titles joined by " · " ("" when none)."""
+        if self._suptitle is not None and self._suptitle.get_text():
+            return self._suptitle.get_text()
+        titles = [t for ax in self.axes for t in (ax.get_title(), ax.get_title("left")) if t]
+        return " · ".join(dict.fromkeys(titles))
+
     def __repr__(self) -> str:
-        title = self._suptitle.get_text() if self._suptitle is not None else ""
+        title = self.title
         head = f"[figure{': ' + title if title else ''}]"
         return head + ("\n" + self.fallback_text if self.fallback_text else "")
 

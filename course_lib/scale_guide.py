@@ -22,6 +22,7 @@ Taught in lesson 12.
 """
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
@@ -178,12 +179,23 @@ EXAMPLE_SCENARIOS: tuple[Scenario, ...] = (
 )
 
 
+#: the widest scenario-name column of :func:`advice_table`; longer names are shortened at a word, with "…"
+NAME_WIDTH = 60
+
+
 def advice_table(scenarios: Iterable[Scenario] = EXAMPLE_SCENARIOS) -> str:
-    """One line per scenario: its stage and the first reason."""
+    """One line per scenario: its name, its stage and the first reason.
+
+    The name column is as wide as the longest name, at most :data:`NAME_WIDTH` characters; a longer name
+    is shortened at a word boundary and ends with "…" (never cut mid-word).
+    """
+    scenarios = list(scenarios)
+    width = min(NAME_WIDTH, max((len(s.name) for s in scenarios), default=0))
     rows = []
     for s in scenarios:
         a = recommend(s)
-        rows.append(f"{s.name[:58]:<58} -> {a.stage.key:<16} {a.reasons[0]}")
+        name = s.name if len(s.name) <= width else textwrap.shorten(s.name, width, placeholder="…")
+        rows.append(f"{name:<{width}} -> {a.stage.key:<16} {a.reasons[0]}")
     return "\n".join(rows)
 
 
@@ -227,16 +239,19 @@ def scale_guide_figure(scenarios: Sequence[Scenario] = EXAMPLE_SCENARIOS, *,
 def scale_guide_widget(start: Scenario | None = None) -> WithFallback:
     """Sliders and checkboxes for a :class:`Scenario`; the advice updates as you move them.
 
-    Text fallback (nbval, GitHub): :func:`advice_table` of the example scenarios.
+    Text fallback (nbval, GitHub): where to try it, and the advice for ``start`` (the example scenarios'
+    table is :func:`scale_guide_figure`'s fallback; it is not repeated here).
     """
-    text = "Try the scale guide in JupyterLab (sliders). The example scenarios:\n" + advice_table()
+    begin = start or Scenario("your system")
+    text = ("Try the scale guide in JupyterLab: sliders for tools, hosts and agents, checkboxes for third-party "
+            "tools and other teams' agents; the advice follows them. Starting from:\n" + recommend(begin).text())
     if not widgets_available():
         return WithFallback(None, text)
     import html
 
     import ipywidgets as w
 
-    s = start or Scenario("your system")
+    s = begin
     tools = w.IntSlider(value=s.tools, min=0, max=50, description="tools")
     hosts = w.IntSlider(value=s.hosts, min=1, max=6, description="hosts")
     agents = w.IntSlider(value=s.agents, min=1, max=8, description="agents")

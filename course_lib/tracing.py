@@ -131,6 +131,31 @@ class Trace:
             lines.append(f"{i + 1:>2}. {when}{e.src:>8} {arrow} {e.dst:<8} {e.label}")
         return "\n".join(lines)
 
+    def timeline_text(self) -> str:
+        """The text fallback of :meth:`timeline`: one line per event, then its start–end in ms.
+
+        A span ends with ``0.0 ms – 101.2 ms``, a message with ``at 3.4 ms``, so what ran one by one and
+        what ran at once (or in waves) is as visible in text as on the picture. The times come last and
+        unpadded, so a line reads the same after nbval's duration sanitising whatever the times were.
+
+        Example:
+            >>> t = Trace("demo", clock=iter([0.0, 0.1, 0.1, 0.3]).__next__)
+            >>> with t.span("a", "call a"): pass
+            >>> with t.span("b", "call b"): pass
+            >>> print(t.timeline_text())
+             1. a  call a  0.0 ms – 100.0 ms
+             2. b  call b  100.0 ms – 300.0 ms
+        """
+        routes = [e.src if e.src == e.dst else f"{e.src} -> {e.dst}" for e in self.events]
+        w_route = max((len(r) for r in routes), default=0)
+        w_label = max((len(e.label) for e in self.events), default=0)
+        lines = []
+        for i, (e, route) in enumerate(zip(self.events, routes)):
+            when = (f"{e.start * 1000:.1f} ms – {e.end * 1000:.1f} ms" if e.end is not None
+                    else f"at {e.start * 1000:.1f} ms")
+            lines.append(f"{i + 1:>2}. {route:<{w_route}}  {e.label:<{w_label}}  {when}")
+        return "\n".join(lines)
+
     def diagram(self, lanes: list[str] | None = None, *, title: str | None = None) -> CourseFigure:
         """The events as a sequence diagram."""
         arrows = [Arrow(e.src, e.dst, e.label, e.kind) for e in self.events]
@@ -139,7 +164,7 @@ class Trace:
     def timeline(self, *, title: str | None = None) -> CourseFigure:
         """Spans as horizontal bars per lane (what ran when, and in parallel); messages as ticks."""
         lanes = self.lanes
-        fig = figure(9, 0.8 + 0.45 * max(1, len(lanes)), text=self.text())
+        fig = figure(9, 0.8 + 0.45 * max(1, len(lanes)), text=self.timeline_text())
         ax = fig.add_subplot()
         end = max([e.end or e.start for e in self.events] + [1e-6])
         for e in self.events:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib.scale_guide import (EXAMPLE_SCENARIOS, RULES, STAGES, Scenario, advice_table, recommend,
+from course_lib.scale_guide import (EXAMPLE_SCENARIOS, NAME_WIDTH, RULES, STAGES, Scenario, advice_table, recommend,
                                     scale_guide_figure, scale_guide_widget)
 
 
@@ -45,7 +45,19 @@ def test_pictures_and_widget_have_the_table_as_text():
     table = advice_table()
     assert len(table.splitlines()) == len(EXAMPLE_SCENARIOS)
     assert scale_guide_figure().fallback_text == table
-    assert scale_guide_widget().text.endswith(table)
+    widget = scale_guide_widget(Scenario("my team's assistant", tools=6, hosts=2)).text
+    assert table not in widget, "the example table is the figure's; lesson 12 shows it once"
+    assert widget.endswith(recommend(Scenario("my team's assistant", tools=6, hosts=2)).text())
+
+
+def test_advice_table_never_cuts_a_name_mid_word():
+    table = advice_table()
+    assert "a coding agent, an IDE and a desktop assistant sharing tools " in table   # 60 characters fit whole
+    long = Scenario("a very long scenario name about an assistant with tools shared by many hosts", tools=3, hosts=3)
+    line = advice_table([long, EXAMPLE_SCENARIOS[0]]).splitlines()[0]
+    name = line.split(" -> ")[0].rstrip()
+    assert name.endswith("…") and len(name) <= NAME_WIDTH and long.name.startswith(name[:-1])
+    assert long.name[len(name) - 1] == " ", "shortened at a word boundary"
 
 
 def test_a_scenario_must_make_sense():
