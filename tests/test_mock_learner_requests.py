@@ -611,3 +611,89 @@ def test_known_chinese_words_inside_english_keep_their_meaning(client):
         ("convert_currency", {"amount": 100, "source": "USD", "target": "CNY"})]
     assert calls(client, "what's the weather in 上海 tomorrow", [WEATHER]) == [
         ("get_weather", {"city": "上海", "day": "tomorrow"})]
+
+
+# --------------------------------------------------------------------------- conversations (newcomer's session)
+RESERVE = {"type": "function", "function": {
+    "name": "reserve_table", "description": "Reserve a table at a restaurant.",
+    "parameters": {"type": "object", "properties": {
+        "restaurant": {"type": "string", "description": "Restaurant name"},
+        "guests": {"type": "integer", "description": "Number of people"},
+        "when": {"type": "string", "description": "Reservation time, ISO 8601 date-time"}},
+        "required": ["restaurant", "guests", "when"]}}}
+FOREX = {"type": "function", "function": {
+    "name": "convert_currency", "description": "Convert an amount of money from one currency to another.",
+    "parameters": {"type": "object", "properties": {
+        "amount": {"type": "number"},
+        "source": {"type": "string", "description": "ISO code of the currency held, e.g. USD"},
+        "target": {"type": "string", "description": "ISO code of the currency wanted, e.g. EUR"}},
+        "required": ["amount", "source", "target"]}}}
+
+
+def reply(client, messages: list[dict], tools: list[dict], **options):
+    """The assistant's next message, as ``[(name, arguments)]`` or its text."""
+    msg = client.chat.completions.create(model="mock", messages=messages, tools=tools, **options).choices[0].message
+    if msg.tool_calls:
+        return [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls]
+    return msg.content
+
+
+def after_question(client, first: str, answer: str, tools: list[dict]):
+    """Ask ``first``; the mock asks back in text; the user answers with ``answer``: the mock's next reply."""
+    messages = [{"role": "user", "content": first}]
+    question = reply(client, messages, tools)
+    assert isinstance(question, str) and question.rstrip().endswith(("?", "？")), question
+    return reply(client, messages + [{"role": "assistant", "content": question},
+                                     {"role": "user", "content": answer}], tools)
+
+
+def at(days: int, clock: str) -> str:
+    return f"{in_days(days)}T{clock}"
+
+
+@pytest.mark.parametrize("first, answer, tools, want", [
+    ("Reserve a table", "At Nopa, 2 people, 2026-12-02T19:00", [RESERVE],
+     ("reserve_table", {"restaurant": "Nopa", "guests": 2, "when": "2026-12-02T19:00"})),
+    ("Reserve a table for 2 at 7pm", "Nopa", [RESERVE],                 # a bare name answers the one question
+     ("reserve_table", {"restaurant": "Nopa", "guests": 2, "when": None})),
+    ("Reserve a table at Nopa", "for 3 at 8pm tomorrow", [RESERVE],     # values gathered across both turns
+     ("reserve_table", {"restaurant": "Nopa", "guests": 3, "when": at(1, "20:00")})),
+    ("What's the weather like?", "Berlin", [WEATHER], ("get_weather", {"city": "Berlin"})),
+    ("Convert 100 USD", "to euros please", [FOREX],
+     ("convert_currency", {"amount": 100, "source": "USD", "target": "EUR"})),
+    ("天气怎么样？", "上海", [WEATHER], ("get_weather", {"city": "上海"})),
+    ("帮我订个桌子", "全聚德，4个人，明天晚上7点", [RESERVE],
+     ("reserve_table", {"restaurant": "全聚德", "guests": 4, "when": at(1, "19:00")})),
+    ("订一张桌子，2个人，晚上8点", "海底捞", [RESERVE],
+     ("reserve_table", {"restaurant": "海底捞", "guests": 2, "when": at(0, "20:00")})),
+])
+def test_the_answer_to_a_clarifying_question_completes_the_call(client, first, answer, tools, want):
+    name, args = want
+    if args.get("when", "") is None:
+        args = {**args, "when": at(0, "19:00")}
+    assert after_question(client, first, answer, tools) == [(name, args)]
+
+
+@pytest.mark.parametrize("answer", ["never mind", "Thanks, forget it", "算了"])
+def test_dropping_the_request_fills_nothing(client, answer):
+    got = after_question(client, "Convert 100 USD", answer, [FOREX])
+    assert isinstance(got, str)
+
+
+def test_a_new_complete_request_after_a_question_is_its_own(client):
+    got = after_question(client, "What's the weather like?", "Actually, reserve Nopa for 2 at 7pm tomorrow",
+                         [WEATHER, RESERVE])
+    assert got == [("reserve_table", {"restaurant": "Nopa", "guests": 2, "when": at(1, "19:00")})]
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Reserve Chez Panisse for 4 tomorrow at 7pm", {"restaurant": "Chez Panisse", "guests": 4, "when": at(1, "19:00")}),
+    ("Reserve Chez Panisse for 4 tomorrow at 19:00", {"restaurant": "Chez Panisse", "guests": 4, "when": at(1, "19:00")}),
+    ("Reserve Nopa for 2 at 8pm tonight", {"restaurant": "Nopa", "guests": 2, "when": at(0, "20:00")}),
+    ("Reserve Nopa for 2 at 2026-12-02T19:00", {"restaurant": "Nopa", "guests": 2, "when": "2026-12-02T19:00"}),
+    ("Reserve Nopa for 2 at 2026-12-01T19:00:00", {"restaurant": "Nopa", "guests": 2, "when": "2026-12-01T19:00:00"}),
+    ("帮我订一张桌子，晚上7点，4个人，在全聚德", {"restaurant": "全聚德", "guests": 4, "when": at(0, "19:00")}),
+    ("明天下午1点半在海底捞订位，3个人", {"restaurant": "海底捞", "guests": 3, "when": at(1, "13:30")}),
+])
+def test_a_date_time_argument_keeps_the_clock_time(client, text, want):
+    assert calls(client, text, [RESERVE]) == [("reserve_table", want)]

@@ -758,6 +758,10 @@ def _names_venue(slot: Slot) -> bool:
 _ZH_VENUE = re.compile(r"(?:^|[，,。；\s]|在|去|到)(?:今天|明天|今晚|明晚|晚上|中午|下午|早上|上午)*"
                        r"((?!帮|请|我|给|你|麻烦|想|要|订|预|在|去|到)(?:(?!今天|明天|今晚|明晚|晚上|中午|下午)[\u4e00-\u9fff]){2,10}?"
                        r"|[A-Za-z][\w' &.-]{1,40}?)\s*(?:订|预订|预约|定|吃)")
+#: 订一张桌子，晚上7点，在全聚德: 在 and a name closing a clause of a booking said earlier (the place named last).
+_ZH_VENUE_LAST = re.compile(r"(?:^|[，,；;\s])在((?:(?!今天|明天|今晚|明晚|晚上|中午|下午|早上|上午)[\u4e00-\u9fff]){2,10})"
+                            r"(?=\s*(?:[，,。；;！!？?]|$))")
+_ZH_BOOKING = re.compile(r"订|预订|预约|定|吃")
 
 
 _QUARTER = re.compile(r"\bQ([1-4])\b|\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b|第?([一二三四1-4])季度", re.I)
@@ -1839,6 +1843,9 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 for m in _ZH_VENUE.finditer(reading.text):  # 在海底捞订个位: the place where the booking is
                     if not gz.PLACE_ZH.fullmatch(m.group(1)):  # 在上海订: a city, not the restaurant
                         cands.append((3.0, s, m.group(1), (), Evidence("venue", m.group(0))))
+                for m in _ZH_VENUE_LAST.finditer(reading.text):
+                    if _ZH_BOOKING.search(reading.text[:m.start()]) and not gz.PLACE_ZH.fullmatch(m.group(1)):
+                        cands.append((3.0, s, m.group(1), (), Evidence("venue", m.group(0))))
     used_spans = [(m.start, m.end) for m in mentions if m.kind not in ("phrase",)]
     phrases = _phrases(reading, vocab, used_spans)
     all_mentions = list(mentions) + phrases
@@ -2038,7 +2045,55 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         out.echoes = any(cs.name in chosen and idx and 0 <= idx[0] and idx[0] not in taken and score >= 0.8
                          and all_mentions[idx[0]].kind == all_mentions[chosen[cs.name][3][0]].kind
                          for score, cs, value, idx, ev in cands)
+    _date_times(slots, mentions, out)
     return out
+
+
+#: A string argument that holds a moment, not a day: "ISO 8601 date-time", "format: date-time", a timestamp.
+_DATE_TIME_DESC = re.compile(r"date[- ]?time|timestamp|yyyy-mm-dd[t ]hh|iso[- ]?8601(?! date\b)", re.I)
+
+
+def _is_date_time(slot: Slot) -> bool:
+    if slot.kind != "string":
+        return False
+    desc = str(slot.spec.get("description", ""))
+    return slot.spec.get("format") == "date-time" or "datetime" in slot.name.lower().replace("_", "") or bool(
+        _DATE_TIME_DESC.search(desc) and (slot.role in ("date", "time") or {"time", "date", "when"} & slot.keys))
+
+
+def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None:
+    """A date-time argument takes the day and the clock time of the request together.
+
+    "tomorrow at 7pm" -> ``"2026-12-01T19:00"``, "2026-12-02T19:00" typed as such stays whole; a
+    clock time alone is today's ("at 8pm" -> today at 20:00). Seconds appear where the user typed
+    them or the description's format shows them (``HH:MM:SS``).
+    """
+    times = [m for m in mentions if m.kind == "time"]
+    if not times:
+        return
+    dates = [m for m in mentions if m.kind == "date"]
+    import datetime as _dt
+
+    for s in slots:
+        if not _is_date_time(s):
+            continue
+        value = out.arguments.get(s.name)
+        day = value if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else None
+        clock_said = isinstance(value, str) and (re.fullmatch(r"\d{1,2}:\d{2}", value) or
+                                                 any(value == m.text.strip() for m in times))
+        if value is not None and day is None and not clock_said:
+            continue  # something else was read for it
+        if day is None:
+            d = next((m.value for m in dates if m.value[0]), None)
+            day = f"{d[0]}-{d[1]:02d}-{d[2]:02d}" if d else _dt.date.today().isoformat()
+        t = times[0]
+        h, mi = t.value
+        seconds = t.get("seconds") or ("00" if re.search(r"hh:mm:ss", str(s.spec.get("description", "")), re.I) else None)
+        clock = f"{h:02d}:{mi:02d}" + (f":{seconds}" if seconds else "")
+        out.arguments[s.name] = f"{day}T{clock}"
+        out.evidence[s.name] = Evidence("date and clock time", t.text)
+        if s.name in out.missing:
+            out.missing.remove(s.name)
 
 
 def _threshold(s: Slot, ev: Evidence) -> float:

@@ -1120,6 +1120,8 @@ class _Turn:
     rounds: int
     previous_call: dict | None  # the last tool call before this question (for follow-ups)
     round_of: dict[str, int] = field(default_factory=dict)  # tool_call id -> the model call that made it
+    asked: str = ""  # the assistant's question right before this message ("Could you tell me the city?")
+    asked_after: str = ""  # the user request that question was about ("What's the weather?")
 
 
 def _read_turn(messages: list[dict]) -> _Turn:
@@ -1138,7 +1140,24 @@ def _read_turn(messages: list[dict]) -> _Turn:
         if m["role"] == "assistant" and m.get("tool_calls"):
             previous = m["tool_calls"][-1]
             break
-    return _Turn(question, last_user, done, rounds, previous, round_of)
+    asked, asked_after = _question_before(messages, last_user)
+    return _Turn(question, last_user, done, rounds, previous, round_of, asked, asked_after)
+
+
+def _question_before(messages: list[dict], last_user: int) -> tuple[str, str]:
+    """The assistant's text question just before message ``last_user``, and the user request it answered.
+
+    ``("To use get_weather I need the city. Could you tell me?", "What's the weather?")``, or
+    ``("", "")`` when the message before the user's last one is no question in text.
+    """
+    if last_user < 1:
+        return "", ""
+    prev = messages[last_user - 1]
+    text = _text_of(prev) if prev["role"] == "assistant" and not prev.get("tool_calls") else ""
+    if not re.search(r"[?？]", text):
+        return "", ""
+    before = next((m for m in reversed(messages[: last_user - 1]) if m["role"] == "user"), None)
+    return (text, _text_of(before)) if before else ("", "")
 
 
 def _args_of(call: dict) -> dict:
@@ -1166,6 +1185,63 @@ def _follow_up(turn: _Turn, tools: list[ToolSpec]) -> list[PlannedCall]:
         merged = {**old_args, **call.arguments}
         calls.append(PlannedCall(tool.name, merged, call.evidence, []))
     return calls
+
+
+def _answered_question(turn: _Turn, tools: list[ToolSpec], plan: list[PlannedCall]) -> list[PlannedCall]:
+    """The user's reply to the assistant's question about a call: the values it gives fill that call.
+
+    "Book a table" -> "To use book_table I need the restaurant ... Could you tell me?" -> "At Nopa,
+    2 people, 2026-12-02T19:00": the tool is the one the earlier request planned (or the question
+    names), its arguments gathered across both user messages, the reply's values winning where both
+    give one. Not used when the reply is a complete request of its own for another tool (a new topic).
+    """
+    if not turn.asked or courtesy_reply(turn.question) or _WITHDRAWN.search(turn.question):
+        return []
+    if plan and not any(c.missing for c in plan):
+        return []  # a complete request of its own
+    earlier = plan_calls(turn.asked_after, tools)[0]
+    names = [c.name for c in earlier] or [t.name for t in tools if re.search(rf"\b{re.escape(t.name)}\b", turn.asked)]
+    tool = next((t for t in tools if names and t.name == names[0]), None)
+    if tool is None or (plan and plan[0].name != tool.name):
+        return []
+    before = next((c for c in earlier if c.name == tool.name), None) or _calls_for(tool, turn.asked_after)[0]
+    reply = _calls_for(tool, turn.question)[0]
+    joined = _calls_for(tool, f"{turn.asked_after.rstrip(' .?!。？！')}. {turn.question}")[0]
+    args = {**joined.arguments, **before.arguments, **reply.arguments}
+    evidence = {**joined.evidence, **before.evidence, **reply.evidence}
+    props = tool.parameters.get("properties") or {}
+    required = [r for r in tool.parameters.get("required") or [] if r in props]
+    for name, words in _bare_answers(turn.question, [r for r in required if r not in args], props, evidence):
+        args[name], evidence[name] = words, Evidence("the reply to the question about it", words)
+    if len(args) == len(before.arguments):
+        return []  # the reply gives nothing for this tool
+    return [PlannedCall(tool.name, {k: args[k] for k in props if k in args}, evidence,
+                        [r for r in required if r not in args])]
+
+
+#: "Never mind", "forget it", 算了: the user drops the request instead of answering the question.
+_WITHDRAWN = re.compile(r"\b(?:never ?mind|forget (?:it|about it)|no(?:,)? (?:thanks|thank you)|cancel (?:it|that)|"
+                        r"don'?t bother|skip it)\b|算了|不用了|不要了|取消吧", re.I)
+_POLITE = re.compile(r"^(?:please|pls|it'?s|it is|that'?s|the|请|是|就)\s*|\s*(?:please|pls|thanks?|thank you|吧|谢谢)$", re.I)
+
+
+def _bare_answers(reply: str, missing: list[str], props: dict, evidence: dict) -> list[tuple[str, str]]:
+    """The parts of a reply that are nothing but a value ("海底捞", "全聚德，4个人"), for the string
+    arguments still missing, in order: a short part that no other argument was read from."""
+    if not missing:
+        return []
+    used = " ".join(str(e.words) for e in evidence.values() if isinstance(e, Evidence))
+    free = []
+    for part in re.split(r"[，,、;；。.!！?？\n]+", reply):
+        part = _POLITE.sub("", part.strip()).strip()
+        if not part or re.search(r"\d", part) or len(part.split()) > 4 or part in used:
+            continue
+        if read(part).mentions and any(m.kind in ("date", "time", "number") for m in read(part).mentions):
+            continue
+        free.append(part)
+    slots = [m for m in missing if isinstance(props.get(m), dict) and props[m].get("type", "string") == "string"
+             and not props[m].get("enum")]
+    return list(zip(slots, free))
 
 
 def _clarify(call: PlannedCall, question: str) -> str:
@@ -1267,6 +1343,10 @@ def decide(req: ChatRequest) -> Decision:
     if courtesy:
         decision.content, decision.reason = courtesy, "thanks or goodbye: nothing to do, no tool"
         return decision
+    answered = _answered_question(turn, req.tools, plan) if req.tools else []
+    if answered:
+        plan = answered
+        decision.reason = f"the reply answers the question about {plan[0].name}: values from both messages"
     if not plan and req.tools:
         plan = _follow_up(turn, req.tools)
         if plan:

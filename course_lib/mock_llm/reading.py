@@ -660,7 +660,7 @@ def _expressions(text: str) -> list[Mention]:
 #: ``\\b`` does not separate from digits (both are word characters), but not other letters or digits.
 _D0, _D1 = r"(?<![0-9A-Za-z])", r"(?![0-9A-Za-z])"
 _DATE_RXS = [
-    (re.compile(_D0 + r"(\d{4})-(\d{1,2})-(\d{1,2})" + _D1), "ymd"),
+    (re.compile(_D0 + r"(\d{4})-(\d{1,2})-(\d{1,2})(?:" + _D1 + r"|(?=T\d{1,2}:\d{2}))"), "ymd"),  # also ISO 8601 "...T19:00"
     (re.compile(_D0 + r"(\d{4})/(\d{1,2})/(\d{1,2})" + _D1), "ymd"),
     (re.compile(_D0 + r"(\d{1,2})([/-])(\d{1,2})\2(\d{4})" + _D1), "slash"),
     (re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "ymd"),
@@ -824,7 +824,15 @@ def _times(text: str) -> list[Mention]:
             h, mi = int(m.group(4)), int(m.group(5))
         if h < 24 and mi < 60:
             out.append(Mention("time", (h, mi), m.group(0), m.start(), m.end()))
+    for m in _ISO_TIME_RX.finditer(text):  # "2026-12-02T19:00(:00)": the clock time of an ISO 8601 date-time
+        h, mi = int(m.group(1)), int(m.group(2))
+        if h < 24 and mi < 60:
+            extra = (("seconds", m.group(3)),) if m.group(3) else ()
+            out.append(Mention("time", (h, mi), m.group(0), m.start(), m.end(), extra=extra))
     return sorted(out, key=lambda t: t.start)
+
+
+_ISO_TIME_RX = re.compile(r"(?<=\d[T])(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![0-9A-Za-z:])")
 
 
 _CODE_RX = re.compile(r"(?<![\w@./-])(?:\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?![\w^])|(?:19|20)\d\d[-–/](?:19|20)?\d\d(?![\d/-])|[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
