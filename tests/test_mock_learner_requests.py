@@ -697,3 +697,58 @@ def test_a_new_complete_request_after_a_question_is_its_own(client):
 ])
 def test_a_date_time_argument_keeps_the_clock_time(client, text, want):
     assert calls(client, text, [RESERVE]) == [("reserve_table", want)]
+
+
+TODO_ADD = {"type": "function", "function": {
+    "name": "add_todo", "description": "Add an item to the user's to-do list.",
+    "parameters": {"type": "object", "properties": {"text": {"type": "string", "description": "What to do"}},
+                   "required": ["text"]}}}
+TODO_LIST = {"type": "function", "function": {
+    "name": "list_todos", "description": "List the items on the user's to-do list.",
+    "parameters": {"type": "object", "properties": {}}}}
+TODO_DELETE = {"type": "function", "function": {
+    "name": "delete_todo", "description": "Delete an item from the user's to-do list.",
+    "parameters": {"type": "object", "properties": {"text": {"type": "string", "description": "The item"}},
+                   "required": ["text"]}}}
+
+
+@pytest.mark.parametrize("text", ["Remove the todo 'walk the dog'", "Delete all my todos", "Cancel my to-do 'call mum'",
+                                  "删除待办：遛狗"])
+def test_a_verb_opposite_to_the_tools_verb_declines(client, text):
+    got = calls(client, text, [TODO_ADD, TODO_LIST])
+    assert isinstance(got, str) and ("none of my tools" in got or "都不适合" in got), got
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Remove the todo 'walk the dog'", [("delete_todo", {"text": "walk the dog"})]),
+    ("删除待办：遛狗", [("delete_todo", {"text": "遛狗"})]),
+    ("Add 'walk the dog' to my todos", [("add_todo", {"text": "walk the dog"})]),
+    ("Remind me to walk the dog", [("add_todo", {"text": "walk the dog"})]),      # remind me ~ a to-do to add
+    ("提醒我明天遛狗", [("add_todo", {"text": "明天遛狗"})]),
+    ("What are my todos?", [("list_todos", {})]),                                 # a question reads, adds nothing
+    ("Clear the cache and list my todos", [("list_todos", {})]),                 # the verb of the tool's own noun
+])
+def test_the_tool_whose_verb_matches_is_chosen(client, text, want):
+    assert calls(client, text, [TODO_ADD, TODO_LIST, TODO_DELETE]) == want
+
+
+AGENDA = {"type": "function", "function": {
+    "name": "create_event", "description": "Add an event to the user's calendar.",
+    "parameters": {"type": "object", "properties": {
+        "title": {"type": "string", "description": "Event title"},
+        "date": {"type": "string", "description": "Day, YYYY-MM-DD"},
+        "start_time": {"type": "string", "description": "Start time, HH:MM"}},
+        "required": ["title", "date"]}}}
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Put a dentist appointment in my calendar on 2026-12-03 at 14:30",
+     {"title": "dentist appointment", "date": "2026-12-03", "start_time": "14:30"}),
+    ("Schedule 'Team lunch' on 2026-12-05", {"title": "Team lunch", "date": "2026-12-05"}),
+    ("Add a meeting with Bob to my calendar on 2026-12-03 at 14:30",
+     {"title": "meeting with Bob", "date": "2026-12-03", "start_time": "14:30"}),
+    ("在日历上加一个会议，12月3日下午2点半", {"title": "会议", "date": f"{dt.date.today().year}-12-03", "start_time": "14:30"}),
+])
+def test_appointments_and_meetings_are_calendar_events(client, text, want):
+    assert calls(client, text, [WEATHER, TODO_ADD, TODO_LIST, AGENDA]) == [("create_event", want)]
+    assert calls(client, text, [AGENDA]) == [("create_event", want)]                # also as the only tool

@@ -762,6 +762,15 @@ _ZH_VENUE = re.compile(r"(?:^|[，,。；\s]|在|去|到)(?:今天|明天|今晚
 _ZH_VENUE_LAST = re.compile(r"(?:^|[，,；;\s])在((?:(?!今天|明天|今晚|明晚|晚上|中午|下午|早上|上午)[\u4e00-\u9fff]){2,10})"
                             r"(?=\s*(?:[，,。；;！!？?]|$))")
 _ZH_BOOKING = re.compile(r"订|预订|预约|定|吃")
+#: "Put a dentist appointment in my calendar", "add a meeting with Bob to...", 加一个会议: the thing put on a
+#: calendar or list is the words after the verb and its article, up to where, when or for whom.
+_ITEM_AFTER_VERB = re.compile(
+    r"\b(?:put|add|schedule|create|set up|plan|arrange|make|book)\s+(?:a|an|my|the|our)\s+"
+    r"((?:(?!(?:in|into|to|on|at|for|from|tomorrow|today|tonight|next|this|every)\b)[A-Za-z][\w'-]*\s?){1,5}?"
+    r"(?:\s?with\s+(?:[A-Z][\w'-]*|the\s+\w+|my\s+\w+)(?:\s+(?:and\s+)?[A-Z][\w'-]*)?)?)"
+    r"(?=\s+(?:in|into|to|on|at|for|tomorrow|today|tonight|next|this|every)\b|\s*[,.;!?]|\s*$)", re.I)
+_ZH_ITEM_AFTER_VERB = re.compile(r"(?:加|添加|安排|创建|新建|建)(?:一个|一场|一次|个|场|次)?([\u4e00-\u9fff]{2,8}?)(?=[，,。；;！!？?]|$|在)")
+_ITEM_TOOLS = frozenset({"event", "meet", "appointment", "calendar"})
 
 
 _QUARTER = re.compile(r"\bQ([1-4])\b|\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b|第?([一二三四1-4])季度", re.I)
@@ -1760,7 +1769,9 @@ _TODO_RX = re.compile(r"\b(?:remind(?:s|er)?\s+(?:me|us|them|him|her)\s+to|remin
                       r"(?:task|to-?do|note)\s+to)\s+([^:;.!?]{2,80})|"
                       # "a task: fix the login bug", "任务：写周报": what follows the colon, to the clause's end
                       r"(?:\b(?:task|to-?do|note|reminder|title|item)|任务|待办|事项|提醒|标题|笔记)\s*[:：]\s*"
-                      r"([^:;.!?,，。；！？]{2,80})", re.I)
+                      r"([^:;.!?,，。；！？]{2,80})|"
+                      # 提醒我明天买牛奶, 记得交房租: what to do follows 提醒我/记得
+                      r"(?:提醒(?:我|我们|他|她|一下)?|记得|别忘了)\s*([^:;.!?,，。；！？：]{2,40})", re.I)
 
 #: "for Ada", "assign it to Bob": the person a task or message is for (a capitalised name).
 _FOR_PERSON = re.compile(r"\b(?:for|assign(?:ed)?(?:\s+(?:it|this|them))?\s+to)\s+([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\b"
@@ -1846,6 +1857,10 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 for m in _ZH_VENUE_LAST.finditer(reading.text):
                     if _ZH_BOOKING.search(reading.text[:m.start()]) and not gz.PLACE_ZH.fullmatch(m.group(1)):
                         cands.append((3.0, s, m.group(1), (), Evidence("venue", m.group(0))))
+            if s.role == "title" and tool_words & _ITEM_TOOLS:
+                for rx in (_ITEM_AFTER_VERB, _ZH_ITEM_AFTER_VERB):
+                    for m in rx.finditer(reading.text):
+                        cands.append((3.0, s, m.group(1).strip(), (), Evidence("what is put on the calendar", m.group(0))))
     used_spans = [(m.start, m.end) for m in mentions if m.kind not in ("phrase",)]
     phrases = _phrases(reading, vocab, used_spans)
     all_mentions = list(mentions) + phrases
@@ -1885,7 +1900,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 asked := _asked_aspect(reading.text, vocab)):
             cands.append((3.0, s, asked, (), Evidence("what is asked for", asked)))
         if s.kind == "string" and s.keys & _TASK_KEYS and (todo := _TODO_RX.search(reading.text)):
-            what = (todo.group(1) or todo.group(2)).strip(" .!?")
+            what = (todo.group(1) or todo.group(2) or todo.group(3)).strip(" .!?")
             cands.append((4.5, s, what, (), Evidence("the thing to do", todo.group(0).strip(" .!?"))))
         if s.kind == "string" and not s.options and s.role not in ("query", "text") and lang.is_chinese(reading.text):
             for label, value, words in _zh_labelled(reading.text, s.keys):  # 负责人小王, 标题：周报

@@ -45,6 +45,73 @@ QUANTITIES: tuple[tuple[str, ...], ...] = (
     ("timezone", "sunrise", "sunset"),
 )
 
+#: Opposite actions on a thing: a tool that adds does not remove, and the other way round.
+_ADDING = frozenset("add create insert book schedule put make new append register save post set".split())
+_REMOVING = frozenset("remove delete cancel drop clear erase unschedule unregister discard purge".split())
+_READING = frozenset("list get search find show read fetch view query lookup count check".split())
+_ACTION_RX = re.compile(r"\b(add|create|insert|book|schedule|put|append|register|remind|remove|delete|cancel|drop|clear|"
+                        r"erase|unschedule|unregister|discard|purge|get rid of)\b|(删除|删掉|删了|移除|取消|清空|去掉)|"
+                        r"(添加|加上|加一|新建|创建|预订|订|提醒)|\b(list|show|read|view|see|check|what|which|how many|"
+                        r"any)\b|(查看|看看|看一下|列出|有哪些|有什么)", re.I)
+
+
+def _actions(text: str) -> list[tuple[int, str]]:
+    """``(position, "add" | "remove" | "read")`` of every action verb of the request, in order."""
+    out = []
+    for m in _ACTION_RX.finditer(text):
+        if m.group(1):
+            word = m.group(1).lower()
+            out.append((m.start(), "remove" if word in _REMOVING or word == "get rid of" else "add"))
+        else:
+            out.append((m.start(), "remove" if m.group(2) else "add" if m.group(3) else "read"))
+    return out
+
+
+def _request_action(text: str, objects: frozenset[str]) -> str | None:
+    """"add", "remove" or "read": what the request does to the tool's thing ("Clear the cache and *list* my
+    todos": the verb nearest before the first word naming the thing), else its first action verb."""
+    acts = _actions(text)
+    if not acts:
+        return None
+    for m in re.finditer(r"[A-Za-z][\w'-]*", text):
+        if lang.stem(m.group(0).lower()) in objects:
+            before = [a for pos, a in acts if pos < m.start()]
+            return before[-1] if before else None
+    return acts[0][1]
+
+
+@lru_cache(maxsize=4096)
+def _name_verbs(name: str) -> frozenset[str]:
+    """Stems of the words of a tool's name that can be its verb: the first two ("add_todo",
+    "calendar_create_event"), not a noun at its end ("sports_match_schedule")."""
+    return frozenset(lang.stem(w) for w in lang.split_identifier(name)[:2])
+
+
+def _opposite_action(text: str, name_stems: frozenset[str], tool_stems: frozenset[str],
+                     verbs: frozenset[str]) -> str | None:
+    """Why a tool whose name's verb does the opposite of what the request asks does not fit, or None:
+    "Remove the todo" of ``add_todo``, "What are my todos?" of ``add_todo``, "Add..." of ``delete_x``."""
+    adds = {lang.stem(w) for w in _ADDING}
+    removes = {lang.stem(w) for w in _REMOVING}
+    reads = {lang.stem(w) for w in _READING}
+    action = _request_action(text, name_stems - adds - removes - reads)
+    if action == "remove" and not tool_stems & removes:
+        if verbs & adds:
+            return "asks to remove, the tool adds"
+        if verbs & reads:
+            return "asks to remove, the tool only reads"
+    elif action == "add" and verbs & removes and not verbs & adds:
+        return "asks to add, the tool removes"
+    elif action == "read" and verbs & (adds | removes) and not name_stems & reads and not _ADDS_IN_WORDS.search(text):
+        return "asks to see, the tool changes"
+    return None
+
+
+#: A question may still ask for a change ("Can you add...?", "what if I book..."): then it is no mere reading.
+_ADDS_IN_WORDS = re.compile(r"\b(?:add|create|insert|book|schedule|put|append|register|remove|delete|cancel|make|"
+                            r"set|new|save|remind)\b|添加|新建|创建|订|删除|提醒", re.I)
+
+
 _CALCULATORS = frozenset("calculate calc compute solve convert play estimate simulate".split())
 _PERSON_WORDS = re.compile(r"\b(?:who|person|people|name|player|winner|author|individual|founder|inventor|"
                            r"discoverer|president|leader|champion|scientist|artist|director|member)s?\b", re.I)
@@ -112,6 +179,9 @@ def mismatch(text: str, name: str, description: str) -> str | None:
             other = alt[1] & name_stems
             if other:
                 return f"asks for {st}, {name} gives {', '.join(sorted(other))}"
+    opposite = _opposite_action(text, name_stems, tool_stems, _name_verbs(name))
+    if opposite:
+        return opposite.replace("the tool", name)
     target = target_words(text)
     heads = [lang.stem(w) for w in target if lang.stem(w) in _QTY]
     if heads:
