@@ -136,7 +136,7 @@ def test_chinese_unit_names_alone_are_units(client):
 
 def test_one_unit_named_asks_for_the_other_instead_of_repeating_it(client):
     reply = calls(client, "Convert 12 kilograms please", [CONVERT])
-    assert isinstance(reply, str) and "to unit" in reply and "from unit" not in reply
+    assert isinstance(reply, str) and "unit to convert to" in reply and "convert from" not in reply
 
 
 def test_a_decimal_point_ends_no_clause_and_each_tool_gets_its_call(client):
@@ -752,3 +752,96 @@ AGENDA = {"type": "function", "function": {
 def test_appointments_and_meetings_are_calendar_events(client, text, want):
     assert calls(client, text, [WEATHER, TODO_ADD, TODO_LIST, AGENDA]) == [("create_event", want)]
     assert calls(client, text, [AGENDA]) == [("create_event", want)]                # also as the only tool
+
+
+KB_SEARCH = {"type": "function", "function": {
+    "name": "search_wiki", "description": "Search the company wiki for pages matching a query.",
+    "parameters": {"type": "object", "properties": {"query": {"type": "string", "description": "Search terms"}},
+                   "required": ["query"]}}}
+
+
+@pytest.mark.parametrize("text, query", [
+    ("Find our expense policy in the company wiki", "expense policy"),      # the tool's own scope is no topic
+    ("Search the wiki for parental leave", "parental leave"),
+    ("Not the weather: search the wiki for onboarding", "onboarding"),     # the search starts after the aside
+    ("What does the wiki say about onboarding?", "onboarding"),
+    ("在公司wiki里搜索报销流程", "报销流程"),
+])
+def test_a_search_query_keeps_only_the_topic(client, text, query):
+    assert calls(client, text, [KB_SEARCH, WEATHER]) == [("search_wiki", {"query": query})]
+
+
+SKY = {"Lyon": {"temp_c": 13, "condition": "showers"}, "Seville": {"temp_c": 24, "condition": "sunny"},
+       "Tromsø": {"temp_c": -3, "condition": "snow"}, "巴黎": {"temp_c": 13, "condition": "阵雨"},
+       "北京": {"temp_c": -8, "condition": "晴"}, "广州": {"temp_c": 22, "condition": "多云"}}
+
+
+def weather_round(client, messages: list[dict]) -> list[dict]:
+    """The assistant's tool calls on ``messages`` answered from :data:`SKY`, appended to them."""
+    msg = client.chat.completions.create(model="mock", messages=messages, tools=[WEATHER]).choices[0].message
+    assert msg.tool_calls, msg.content
+    messages = messages + [{"role": "assistant", "content": None, "tool_calls": [
+        {"id": c.id, "type": "function", "function": {"name": c.function.name, "arguments": c.function.arguments}}
+        for c in msg.tool_calls]}]
+    for c in msg.tool_calls:
+        city = json.loads(c.function.arguments)["city"]
+        messages.append({"role": "tool", "tool_call_id": c.id, "content": json.dumps(SKY[city], ensure_ascii=False)})
+    return messages
+
+
+@pytest.mark.parametrize("first, follow_up, want", [
+    ("What's the weather in Lyon?", "Thanks! Should I take an umbrella?",
+     "Yes, take an umbrella: Lyon reports showers, 13 °C."),
+    ("How is the weather in Seville?", "Do I need sunglasses?", "Yes, take sunglasses: Seville reports sunny, 24 °C."),
+    ("How is the weather in Seville?", "Should I bring an umbrella?", "No umbrella needed: Seville reports sunny, 24 °C."),
+    ("巴黎天气怎么样？", "要带伞吗？", "要带伞：巴黎现在是阵雨，13 °C。"),
+])
+def test_a_question_about_a_result_already_given_is_answered_without_a_call(client, first, follow_up, want):
+    messages = weather_round(client, [{"role": "user", "content": first}])
+    answer = reply(client, messages, [WEATHER])
+    messages += [{"role": "assistant", "content": answer}, {"role": "user", "content": follow_up}]
+    assert reply(client, messages, [WEATHER]) == want
+
+
+def test_a_new_city_after_a_result_is_a_new_call(client):
+    messages = weather_round(client, [{"role": "user", "content": "What's the weather in Lyon?"}])
+    messages += [{"role": "assistant", "content": reply(client, messages, [WEATHER])},
+                 {"role": "user", "content": "Should I take an umbrella in Seville?"}]
+    assert reply(client, messages, [WEATHER]) == [("get_weather", {"city": "Seville"})]
+
+
+@pytest.mark.parametrize("question, cities, want", [
+    ("Is it colder in Tromsø than in Seville?", ["Tromsø", "Seville"],
+     "Yes: Tromsø (-3 °C) is colder than Seville (24 °C)."),
+    ("Is Seville colder than Lyon?", ["Seville", "Lyon"], "No: Seville (24 °C) is not colder than Lyon (13 °C)."),
+    ("Is Lyon warmer than Tromsø?", ["Lyon", "Tromsø"], "Yes: Lyon (13 °C) is warmer than Tromsø (-3 °C)."),
+    ("北京比广州冷吗？", ["北京", "广州"], "是的，北京比广州冷：北京 -8 °C，广州 22 °C。"),
+])
+def test_a_comparison_calls_for_both_places_and_answers_the_question(client, question, cities, want):
+    messages = weather_round(client, [{"role": "user", "content": question}])
+    assert [json.loads(c["function"]["arguments"])["city"] for c in messages[1]["tool_calls"]] == cities
+    assert reply(client, messages, [WEATHER]) == want
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Convert 100 USD", "To use convert_currency I need the target (ISO code of the currency wanted). Could you tell me?"),
+    ("Reserve a table", "To use reserve_table I need the restaurant, guests and when. Could you tell me?"),
+])
+def test_a_clarifying_question_names_the_argument_as_a_person_would(client, text, want):
+    assert calls(client, text, [FOREX if "USD" in text else RESERVE]) == want
+
+
+@pytest.mark.parametrize("text", ["Tell me a joke", "Write a poem about spring", "讲个笑话"])
+def test_a_call_forced_on_an_unrelated_request_invents_values_but_takes_no_word_as_one(client, text):
+    got = calls(client, text, [RESERVE], tool_choice="required")
+    assert got == [("reserve_table", {"restaurant": "unknown", "guests": 1, "when": dt.date.today().isoformat()})]
+    forced = {"type": "function", "function": {"name": "get_weather"}}
+    assert calls(client, text, [WEATHER], tool_choice=forced) == [("get_weather", {"city": "London"})]
+
+
+def test_a_forced_call_still_takes_the_values_the_request_names(client):
+    forced = {"type": "function", "function": {"name": "get_weather"}}
+    assert calls(client, "Tell me a joke about Paris", [WEATHER], tool_choice=forced) == [
+        ("get_weather", {"city": "Paris"})]
+    assert calls(client, "Reserve Nopa for 2 at 7pm", [RESERVE, WEATHER], tool_choice="required") == [
+        ("reserve_table", {"restaurant": "Nopa", "guests": 2, "when": at(0, "19:00")})]

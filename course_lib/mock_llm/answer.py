@@ -20,6 +20,7 @@ A conversion says what the value is in the other unit: "100 F is 37.78 C."
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -346,6 +347,94 @@ def _describe_zh(name: str, args: dict, result: Any) -> str:
     return f"{subject}：{_fmt_value(result)}" if subject else _fmt_value(result)
 
 
+#: "Should I take an umbrella?": what each thing one takes along is for, read from a weather result.
+_ADVICE = (
+    (re.compile(r"umbrella|raincoat|rain ?jacket|wellies|雨伞|带伞|伞|雨衣", re.I),
+     re.compile(r"rain|drizzl|shower|storm|thunder|雨", re.I), "rain"),
+    (re.compile(r"sunscreen|sun ?cream|sunglasses|\bhat\b|防晒|墨镜|太阳镜", re.I),
+     re.compile(r"sun|clear|晴", re.I), "sun"),
+    (re.compile(r"\b(?:coat|jacket|sweater|jumper|scarf|gloves)\b|外套|大衣|毛衣|围巾", re.I), None, "cold"),
+)
+_TEMP_KEYS = ("temp_c", "temperature_c", "temp", "temperature", "temp_f", "temperature_f")
+#: "Is it colder in Oslo than in Madrid?", "哪个更冷": a comparison of two results by temperature.
+_COMPARE = re.compile(r"\b(colder|cooler|chillier|warmer|hotter)\b|(更冷|更凉|更暖和?|更热|冷一些|热一些|"
+                      r"(?<=[\u4e00-\u9fff])(?:冷|凉|暖和|热)(?=吗|么|不|[？?]))", re.I)
+
+
+def _temperature(result: Any) -> float | None:
+    if not isinstance(result, dict):
+        return None
+    for k in _TEMP_KEYS:
+        if isinstance(result.get(k), (int, float)):
+            return float(result[k])
+    return None
+
+
+def _condition(result: Any) -> str:
+    if not isinstance(result, dict):
+        return str(result)
+    return " ".join(str(v) for k, v in result.items() if isinstance(v, str) and k.lower() in (
+        "condition", "conditions", "summary", "weather", "description", "forecast", "sky"))
+
+
+def advice(results: list[tuple[str, dict, Any]], question: str) -> str | None:
+    """A yes/no answer to "Should I take an umbrella?" read from weather results already given, or None.
+
+    Rain words in the condition say yes to an umbrella, sun to sunscreen, a temperature under 12 °C to a
+    coat; the answer quotes the values it rests on (lesson 01: the model answers only from tool results).
+    """
+    zh = lang.is_chinese(question)
+    for asked, rx, kind in _ADVICE:
+        thing = asked.search(question)
+        if not thing:
+            continue
+        for name, args, content in results:
+            result = _parse(content)
+            cond, temp = _condition(result), _temperature(result)
+            if kind == "cold":
+                if temp is None:
+                    continue
+                yes = temp < 12
+            else:
+                if not cond:
+                    continue
+                yes = bool(rx.search(cond))
+            subject = _subject(name, args)
+            said = ("，" if zh else ", ").join(x for x in (cond, f"{_fmt_value(temp)} °C" if temp is not None else "") if x)
+            if zh:
+                return (f"{'要' if yes else '不用'}带{thing.group(0).lstrip('带')}：{subject}现在是{said}。")
+            what = thing.group(0).lower()
+            article = "" if what.endswith("s") or what in ("sunscreen", "sun cream") else \
+                "an " if what[0] in "aeiou" else "a "
+            return (f"Yes, take {article}{what}: {subject} reports {said}." if yes else
+                    f"No {what} needed: {subject} reports {said}.")
+    return None
+
+
+def comparison(results: list[tuple[str, dict, Any]], question: str) -> str | None:
+    """"Is it colder in Oslo than in Madrid?" answered from two temperature results, or None."""
+    m = _COMPARE.search(question)
+    temps = [(_subject(n, a), _temperature(_parse(c))) for n, a, c in results]
+    temps = [(who, t) for who, t in temps if t is not None]
+    if not m or len(temps) != 2:
+        return None
+    word = (m.group(1) or m.group(2)).lower()
+    warmer_asked = word in ("warmer", "hotter") or any(w in word for w in ("暖", "热"))
+    (a, ta), (b, tb) = temps
+    if ta == tb:
+        return f"{a}和{b}一样：都是 {_fmt_value(ta)} °C。" if lang.is_chinese(question) else \
+            f"Neither: {a} and {b} are both {_fmt_value(ta)} °C."
+    first_is = (ta > tb) if warmer_asked else (ta < tb)
+    if lang.is_chinese(question):
+        adj = "热" if warmer_asked else "冷"
+        lead = f"是的，{a}比{b}{adj}" if first_is else f"不，{a}没有{b}{adj}"
+        return f"{lead}：{a} {_fmt_value(ta)} °C，{b} {_fmt_value(tb)} °C。"
+    adjective = word if m.group(1) else ("warmer" if warmer_asked else "colder")
+    if first_is:
+        return f"Yes: {a} ({_fmt_value(ta)} °C) is {adjective} than {b} ({_fmt_value(tb)} °C)."
+    return f"No: {a} ({_fmt_value(ta)} °C) is not {adjective} than {b} ({_fmt_value(tb)} °C)."
+
+
 def compose_answer(results: list[tuple[str, dict, Any]], question: str) -> str:
     """The final answer for a list of ``(tool name, arguments, tool message content)``.
 
@@ -361,6 +450,10 @@ def compose_answer(results: list[tuple[str, dict, Any]], question: str) -> str:
         'Shanghai: 28 °C, humidity 65 %.'
     """
     zh = lang.is_chinese(question)
+    if not any(error_of(_parse(c)) for _, _, c in results):
+        special = comparison(results, question) or advice(results, question)
+        if special:
+            return special
     describe = _describe_zh if zh else _describe_en
     parsed = [(name, args, _parse(content)) for name, args, content in results]
     sentences = []

@@ -153,8 +153,27 @@ _ZH_PLACE = re.compile(r"^(?:帮我|请|麻烦)?(?:在|从)[^，。,？?]{1,15}?
 _ZH_VERB = re.compile(r"^(?:帮我|请|麻烦)?(?:搜索|查找|查一下|查询|检索|搜一下|找一下|找)(?:一下)?(?:关于)?")
 
 
+#: "in the company wiki", "on the web", "from our docs" at the end: where to search (the tool's own scope), not what.
+_SCOPE_TAIL = re.compile(r"\s+(?:in|on|from|within|inside|across|through)\s+(?:the\s+|our\s+|my\s+)?(?:company(?:'s)?\s+|team\s+|"
+                         r"internal\s+|online\s+)?(?:wiki|docs?|documentation|knowledge ?base|database|intranet|web|"
+                         r"internet|confluence|notion)\b[\s?.!]*$", re.I)
+#: "Not the weather: search the wiki for onboarding": the search asked for starts after a clause's end.
+_LATER_LEAD = re.compile(r"[:;,.!?]\s+(?=(?:please\s+|can you\s+|could you\s+)?(?:search|look up|find|query|google)\b)", re.I)
+
+
+#: "What does the wiki say about X?", "what do our docs say on X": the topic is X.
+_SAYS_ABOUT = re.compile(r"^(?:what|how)\s+(?:does|do|did)\s+(?:the\s+|our\s+|my\s+)?(?:company\s+)?[\w-]+\s+"
+                         r"(?:say|says|tell us|mention|write)\s+(?:about|on|regarding|of)\s+", re.I)
+
+
 def _query(text: str) -> str:
-    q = _LEAD.sub("", text.strip())
+    text = text.strip()
+    if not _LEAD.match(text) and (later := _LATER_LEAD.search(text)):
+        text = text[later.end():]
+    q = _LEAD.sub("", text)
+    q = _SCOPE_TAIL.sub("", q)
+    q = _SAYS_ABOUT.sub("", q)
+    q = re.sub(r"^(?:our|my)\s+(?=\w)", "", q, flags=re.I)
     q = re.sub(r"^(?:for|about)\s+", "", q, flags=re.I)
     q = _QUANTITY.sub("", q)
     q = _ZH_VERB.sub("", _ZH_PLACE.sub("", q))
@@ -2380,7 +2399,7 @@ def _number_rule(m: Mention) -> str:
     return "number"
 
 
-_MANY = re.compile(r"\b(?:and|another|also|respectively|each|both|then|same|as well|vs\.?|versus|or)\b|,|、|和|跟|与|以及|分别",
+_MANY = re.compile(r"\b(?:and|another|also|respectively|each|both|then|same|as well|vs\.?|versus|or|than)\b|,|、|和|跟|与|以及|分别|比",
                    re.I)
 
 

@@ -39,7 +39,7 @@ from . import gazetteer as gz
 from . import language as lang
 from . import purpose
 from . import unit_enums
-from .answer import compose_answer, error_of
+from .answer import advice, compose_answer, error_of
 from .arguments import Evidence, LOCATION_HINTS, fill_arguments, labelled, slots_of
 from .reading import AT_REST, read
 from .wire import ChatRequest, ToolSpec
@@ -1244,8 +1244,70 @@ def _bare_answers(reply: str, missing: list[str], props: dict, evidence: dict) -
     return list(zip(slots, free))
 
 
-def _clarify(call: PlannedCall, question: str) -> str:
-    what = " and ".join(m.replace("_", " ") for m in call.missing)
+def _earlier_results(messages: list[dict], last_user: int) -> list[tuple[str, dict, str]]:
+    """``(tool name, arguments, result)`` of the last round of tool calls before the user's last message."""
+    for i in range(last_user - 1, -1, -1):
+        m = messages[i]
+        if m["role"] == "assistant" and m.get("tool_calls"):
+            results = {r["tool_call_id"]: r["content"] if isinstance(r.get("content"), str) else _text_of(r)
+                       for r in messages[i + 1 : last_user] if r["role"] == "tool"}
+            return [(c["function"]["name"], _args_of(c), results[c["id"]]) for c in m["tool_calls"] if c["id"] in results]
+    return []
+
+
+def _from_earlier_results(messages: list[dict], turn: _Turn, plan: list[PlannedCall]) -> str | None:
+    """"Thanks! Should I take an umbrella?" after a weather result: the answer is in the conversation already.
+
+    Used only when the question names nothing new for a call (no complete call with other arguments
+    than the ones already made), as a model rereads its context before calling again.
+    """
+    if turn.done or turn.last_user < 1:
+        return None
+    earlier = _earlier_results(messages, turn.last_user)
+    if not earlier:
+        return None
+    made = {name + json.dumps(args, sort_keys=True, ensure_ascii=False) for name, args, _ in earlier}
+    if any(not c.missing and c.key() not in made for c in plan):
+        return None  # a new city, a new thing: call again
+    return advice(earlier, turn.question)
+
+
+def _said_as(name: str, tool: str) -> str:
+    """An argument's name as a person says it: ``to_currency`` of ``convert_currency`` -> "currency to convert
+    to", ``from_date`` -> "from date" when the tool's name starts with no verb; ``party_size`` -> "party size"."""
+    words = lang.split_identifier(name)
+    verb = (lang.split_identifier(tool) or [""])[0]
+    if len(words) >= 2 and words[0] in ("to", "from", "into") and verb in _PHRASE_VERBS:
+        return f"{' '.join(words[1:])} to {verb} {words[0]}"
+    return " ".join(words)
+
+
+def _described(spec: Any) -> str:
+    """" (ISO code of the currency wanted)": a one-word argument name explained by its description's first
+    phrase, when the description is short enough to say; else ""."""
+    desc = str(spec.get("description", "")) if isinstance(spec, dict) else ""
+    head = re.split(r"[.;(]|,?\s+e\.g\.|,\s+(?:such as|like|for example)\b", desc, maxsplit=1)[0].strip()
+    if head[1:2].islower():
+        head = head[:1].lower() + head[1:]
+    return f" ({head})" if head and len(head.split()) <= 8 else ""
+
+
+#: Argument names that say little by themselves: the question adds their description.
+_VAGUE_NAMES = frozenset("target source value q input output key data item to from src dst dest kind type mode "
+                         "arg args param params x y z".split())
+
+
+#: Verbs a tool's name starts with that read well in "the currency to convert to".
+_PHRASE_VERBS = frozenset("convert translate send move transfer copy change switch exchange fly travel ship "
+                          "export import migrate redirect forward".split())
+
+
+def _clarify(call: PlannedCall, question: str, tools: list[ToolSpec] = ()) -> str:
+    tool = next((t for t in tools if t.name == call.name), None)
+    props = (tool.parameters.get("properties") or {}) if tool else {}
+    said = [_said_as(m, call.name) + (_described(props.get(m)) if m.lower() in _VAGUE_NAMES else "")
+            for m in call.missing]
+    what = ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0]
     if lang.is_chinese(question):
         return f"要调用 {call.name}，我还需要知道：{'、'.join(call.missing)}。请补充一下？"
     return f"To use {call.name} I need the {what}. Could you tell me?"
@@ -1337,8 +1399,11 @@ def decide(req: ChatRequest) -> Decision:
         return _after_results(req, turn, plan, decision)
     if req.tool_choice == "function":
         tool = req.tool(req.forced_tool)
-        calls = [c for c in plan if c.name == tool.name] or _calls_for(tool, turn.question)
+        calls = [c for c in plan if c.name == tool.name] or _unfit_guesses_dropped(_calls_for(tool, turn.question))
         return _emit(req, decision, calls, f"tool_choice forces {tool.name}")
+    if req.tool_choice == "auto" and (said := _from_earlier_results(req.messages, turn, plan)):
+        decision.content, decision.reason = said, "answered from a tool result already in the conversation"
+        return decision
     courtesy = courtesy_reply(turn.question) if not plan and req.tool_choice != "required" else None
     if courtesy:
         decision.content, decision.reason = courtesy, "thanks or goodbye: nothing to do, no tool"
@@ -1363,7 +1428,8 @@ def decide(req: ChatRequest) -> Decision:
     if not plan:
         if req.tool_choice == "required":
             best = score_tools(turn.question, req.tools)[0][0]
-            return _emit(req, decision, _calls_for(best, turn.question), "tool_choice='required': best-scoring tool")
+            return _emit(req, decision, _unfit_guesses_dropped(_calls_for(best, turn.question)),
+                         "tool_choice='required': best-scoring tool")
         decision.content, decision.reason = _no_tool_answer(turn.question, req.tools)
         if why_not:
             decision.reason += f" ({why_not})"
@@ -1378,7 +1444,7 @@ def decide(req: ChatRequest) -> Decision:
             decision.content = unsupported
             decision.reason = f"{incomplete[0].name} has no such unit in its enum: say so, no call"
             return decision
-        decision.content = _clarify(incomplete[0], turn.question)
+        decision.content = _clarify(incomplete[0], turn.question, req.tools)
         decision.reason = f"required argument(s) {incomplete[0].missing} not in the request: ask"
         return decision
     reason = decision.reason or f"best match: {plan[0].name} (score {scores[plan[0].name]})"
@@ -1434,6 +1500,18 @@ def invented_value(name: str, spec: dict) -> Any:
     return "unknown"
 
 
+def _unfit_guesses_dropped(calls: list[PlannedCall]) -> list[PlannedCall]:
+    """A call forced on a request its tool does not fit ("Tell me a joke" -> book_table) keeps only the values
+    the request really names (a place, a number, a date, quoted text): a free word read as a best guess
+    ("joke" as the restaurant) is no value, so the argument is invented like any other missing one."""
+    for call in calls:
+        for k, e in list(call.evidence.items()):
+            if isinstance(e, Evidence) and e.rule.startswith("best reading") and k in call.arguments:
+                del call.arguments[k], call.evidence[k]
+                call.missing.append(k)
+    return calls
+
+
 def _invent_missing(req: ChatRequest, calls: list[PlannedCall]) -> None:
     """A forced call never goes out without its required arguments: fill them as a model would."""
     for call in calls:
@@ -1445,6 +1523,9 @@ def _invent_missing(req: ChatRequest, calls: list[PlannedCall]) -> None:
             call.arguments[m] = invented_value(m, props.get(m, {}))
             call.evidence[m] = Evidence("invented: tool_choice forces a call", "not in the request")
         call.missing = []
+        order = list(props)  # in the schema's order, as a model writes them
+        call.arguments = dict(sorted(call.arguments.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order
+                                     else len(order)))
 
 
 def _emit(req: ChatRequest, decision: Decision, calls: list[PlannedCall], reason: str) -> Decision:

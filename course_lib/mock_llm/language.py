@@ -61,10 +61,12 @@ ZH_LEXICON: dict[str, str] = {
 IMPLIED: dict[str, tuple[str, ...]] = {
     **{w: ("weather",) for w in ("rain", "rainy", "snow", "snowy", "sunny", "umbrella", "forecast", "storm",
                                  "stormy", "windy", "cloudy", "foggy", "drizzl", "thunderstorm", "hail")},
-    **{w: ("weather", "temperatur") for w in ("hot", "cold", "warm", "chilly")},
+    **{w: ("weather", "temperatur") for w in ("hot", "cold", "warm", "chilly", "colder", "warmer", "hotter",
+                                              "cooler", "chillier")},
     # a meeting or an appointment is an event; putting one on a calendar is scheduling it
     "appointment": ("event",), "meet": ("event",), "schedul": ("event",), "calendar": ("event",),
-    "remind": ("todo", "task"),  # "remind me to buy milk", 提醒我: a to-do to keep
+    "remind": ("todo", "task"),
+    **{w: ("weather",) for w in ("sunglass", "sunscreen", "raincoat")},  # "remind me to buy milk", 提醒我: a to-do to keep
     "mark": ("updat", "status"), "fly": ("flight",), "flie": ("flight",), "airlin": ("flight",), "airfar": ("flight",), "seat": ("book",),
 }
 

@@ -1111,7 +1111,10 @@ def _coordinations(text: str, mentions: list[Mention]) -> list[list[int]]:
                 same = False
             if same and (re.fullmatch(r"\s*(?:(?:,|，|、|;)\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+|(?:和|跟|同|及|与|以及|或|还有))"
                                       r"\s*(?:also\s+)?(?:the\s+)?(?:for\s+|in\s+|of\s+|at\s+)?", gap, re.I)
-                         or _repeats_lead(text, mentions[current[0]], gap)):
+                         or _repeats_lead(text, mentions[current[0]], gap)
+                         # "colder in Oslo than in Madrid": two places compared are two of a kind
+                         or {prev.kind, m.kind} <= {"place", "name"} and re.fullmatch(
+                             r"\s*(?:(?:is\s+)?(?:\w+er|more\s+\w+|less\s+\w+)\s+)?than\s+(?:in\s+|at\s+)?|\s*比\s*", gap, re.I)):
                 current.append(i)
                 continue
             if len(current) > 1:
