@@ -17,6 +17,11 @@ Theory of operation. For the user's last message the engine
    ``parallel_tool_calls`` is false, an alternative tool when one failed), or writes
    the final answer from the results (:mod:`.answer`).
 
+In a conversation it also reads the turns before: the user's answer to its own clarifying
+question completes the call it asked about (values from both messages), and a question that a
+tool result already in the conversation answers ("Should I take an umbrella?") gets its answer
+without a new call.
+
 A clause that refers back to what earlier clauses produce ("get the 2024 revenue, then
 save *a summary* to the wiki") waits for their results: its text argument (``content``,
 ``text``, ``summary``...) is written from those results, as a model writes a summary of
