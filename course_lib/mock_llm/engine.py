@@ -1410,6 +1410,10 @@ def decide(req: ChatRequest) -> Decision:
         decision.content, decision.reason = said, "answered from a tool result already in the conversation"
         return decision
     courtesy = courtesy_reply(turn.question) if not plan and req.tool_choice != "required" else None
+    if not courtesy and not plan and turn.asked and req.tool_choice != "required" and _WITHDRAWN.search(turn.question):
+        # "never mind" after its own question: the request is dropped, which needs no tool and no apology
+        courtesy = ("好的，那就不办了。还有别的需要吗？" if lang.is_chinese(turn.question) else
+                    "All right, I'll leave it. Anything else I can do?")
     if courtesy:
         decision.content, decision.reason = courtesy, "thanks or goodbye: nothing to do, no tool"
         return decision
