@@ -845,3 +845,19 @@ def test_a_forced_call_still_takes_the_values_the_request_names(client):
         ("get_weather", {"city": "Paris"})]
     assert calls(client, "Reserve Nopa for 2 at 7pm", [RESERVE, WEATHER], tool_choice="required") == [
         ("reserve_table", {"restaurant": "Nopa", "guests": 2, "when": at(0, "19:00")})]
+
+
+@pytest.mark.parametrize("first, answer, want", [
+    ("Add a todo", "walk the dog", [("add_todo", {"text": "walk the dog"})]),   # "Add a todo" alone says no text
+    ("Add a todo", "遛狗", [("add_todo", {"text": "遛狗"})]),
+    ("Put an event in my calendar", "Dentist on 2026-12-03 at 10:00",
+     [("create_event", {"title": "Dentist", "date": "2026-12-03", "start_time": "10:00"})]),
+])
+def test_a_request_naming_only_the_tool_asks_for_its_text(client, first, answer, want):
+    tools = [TODO_ADD, TODO_LIST, AGENDA]
+    assert after_question(client, first, answer, tools) == want
+
+
+def test_an_answer_naming_two_places_makes_two_calls(client):
+    assert after_question(client, "What's the weather like?", "Paris and Tokyo", [WEATHER]) == [
+        ("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]

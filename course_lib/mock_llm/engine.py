@@ -748,6 +748,7 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     text = resolve_own_places(text)
     vocab = _profile(tool).vocab
     filled = fill_arguments(tool.parameters, text, tool_words=vocab)
+    _no_echo_of_the_tool(filled, vocab)
     base = PlannedCall(tool.name, filled.arguments, filled.evidence, filled.missing)
     spread = any(len(v) >= 2 for v in filled.spread.values())
     if spread and _respective_columns(filled, text):
@@ -759,6 +760,20 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     if spread:
         return _combine(tool.name, filled, text)
     return [base]
+
+
+def _no_echo_of_the_tool(filled, vocab: frozenset[str]) -> None:
+    """"Add a todo" with ``add_todo(text)``: a text read from the request that says nothing but the tool's own
+    words names no value; a required one is asked for ("what should it say?") instead of echoing the request."""
+    for k, v in list(filled.arguments.items()):
+        e = filled.evidence.get(k)
+        if not isinstance(v, str) or not isinstance(e, Evidence) or not re.search(r"framing|words|put on the", e.rule):
+            continue
+        stems = set(lang.content_stems(v))
+        if stems and all(lang.matches_any(st, vocab) for st in stems) and not lang.is_chinese(v):
+            del filled.arguments[k]
+            filled.evidence.pop(k, None)
+            filled.missing.append(k)
 
 
 _RECURRING = frozenset({"number", "place", "name", "quoted", "group", "date", "code", "time"})
@@ -1210,7 +1225,8 @@ def _answered_question(turn: _Turn, tools: list[ToolSpec], plan: list[PlannedCal
     if tool is None or (plan and plan[0].name != tool.name):
         return []
     before = next((c for c in earlier if c.name == tool.name), None) or _calls_for(tool, turn.asked_after)[0]
-    reply = _calls_for(tool, turn.question)[0]
+    replies = _calls_for(tool, turn.question)
+    reply = replies[0]
     joined = _calls_for(tool, f"{turn.asked_after.rstrip(' .?!。？！')}. {turn.question}")[0]
     args = {**joined.arguments, **before.arguments, **reply.arguments}
     evidence = {**joined.evidence, **before.evidence, **reply.evidence}
@@ -1220,6 +1236,9 @@ def _answered_question(turn: _Turn, tools: list[ToolSpec], plan: list[PlannedCal
         args[name], evidence[name] = words, Evidence("the reply to the question about it", words)
     if len(args) == len(before.arguments):
         return []  # the reply gives nothing for this tool
+    if len(replies) > 1:  # "Paris and Tokyo": one call each, with what the first message gave
+        return [PlannedCall(tool.name, {k: v for k, v in {**args, **r.arguments}.items()}, {**evidence, **r.evidence},
+                            [q for q in required if q not in {**args, **r.arguments}]) for r in replies]
     return [PlannedCall(tool.name, {k: args[k] for k in props if k in args}, evidence,
                         [r for r in required if r not in args])]
 
@@ -1310,8 +1329,10 @@ _PHRASE_VERBS = frozenset("convert translate send move transfer copy change swit
 def _clarify(call: PlannedCall, question: str, tools: list[ToolSpec] = ()) -> str:
     tool = next((t for t in tools if t.name == call.name), None)
     props = (tool.parameters.get("properties") or {}) if tool else {}
+    order = list(props)
+    missing = sorted(call.missing, key=lambda m: order.index(m) if m in order else len(order))
     said = [_said_as(m, call.name) + (_described(props.get(m)) if m.lower() in _VAGUE_NAMES else "")
-            for m in call.missing]
+            for m in missing]
     what = ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0]
     if lang.is_chinese(question):
         return f"要调用 {call.name}，我还需要知道：{'、'.join(call.missing)}。请补充一下？"
