@@ -861,3 +861,20 @@ def test_a_request_naming_only_the_tool_asks_for_its_text(client, first, answer,
 def test_an_answer_naming_two_places_makes_two_calls(client):
     assert after_question(client, "What's the weather like?", "Paris and Tokyo", [WEATHER]) == [
         ("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
+
+
+@pytest.mark.parametrize("question, cities, want", [
+    ("Which is colder, Tromsø or Seville?", ["Tromsø", "Seville"], "Tromsø is colder: Tromsø -3 °C, Seville 24 °C."),
+    ("北京和广州哪个更热？", ["北京", "广州"], "广州更热：北京 -8 °C，广州 22 °C。"),
+])
+def test_which_is_colder_names_the_place(client, question, cities, want):
+    messages = weather_round(client, [{"role": "user", "content": question}])
+    assert [json.loads(c["function"]["arguments"])["city"] for c in messages[1]["tool_calls"]] == cities
+    assert reply(client, messages, [WEATHER]) == want
+
+
+@pytest.mark.parametrize("text, want", [
+    ("哈尔滨冷吗", ["哈尔滨"]), ("里昂天气怎么样？", ["里昂"]), ("Weather in Lyon and Geneva", ["Lyon", "Geneva"]),
+])
+def test_more_world_cities_are_places(client, text, want):
+    assert calls(client, text, [WEATHER]) == [("get_weather", {"city": c}) for c in want]

@@ -425,6 +425,12 @@ def comparison(results: list[tuple[str, dict, Any]], question: str) -> str | Non
         return f"{a}和{b}一样：都是 {_fmt_value(ta)} °C。" if lang.is_chinese(question) else \
             f"Neither: {a} and {b} are both {_fmt_value(ta)} °C."
     first_is = (ta > tb) if warmer_asked else (ta < tb)
+    if re.search(r"\b(?:which|where)\b|哪个|哪里|哪儿|哪边", question, re.I):  # "which is colder?": name it
+        who = a if first_is else b
+        if lang.is_chinese(question):
+            return f"{who}更{'热' if warmer_asked else '冷'}：{a} {_fmt_value(ta)} °C，{b} {_fmt_value(tb)} °C。"
+        adjective = m.group(1).lower() if m.group(1) else ("warmer" if warmer_asked else "colder")
+        return f"{who} is {adjective}: {a} {_fmt_value(ta)} °C, {b} {_fmt_value(tb)} °C."
     if lang.is_chinese(question):
         adj = "热" if warmer_asked else "冷"
         lead = f"是的，{a}比{b}{adj}" if first_is else f"不，{a}没有{b}{adj}"

@@ -28,6 +28,10 @@ CITIES: dict[str, str] = {
     "Dublin": "都柏林", "Barcelona": "巴塞罗那", "Milan": "米兰", "Munich": "慕尼黑", "Prague": "布拉格",
     "Warsaw": "华沙", "Athens": "雅典", "Edinburgh": "爱丁堡", "Manchester": "曼彻斯特", "Venice": "威尼斯",
     "Florence": "佛罗伦萨", "Jakarta": "雅加达", "Manila": "马尼拉", "Hanoi": "河内", "Kuala Lumpur": "吉隆坡",
+    "Harbin": "哈尔滨", "Qingdao": "青岛", "Xiamen": "厦门", "Dalian": "大连", "Kunming": "昆明", "Changsha": "长沙",
+    "Zhengzhou": "郑州", "Shenyang": "沈阳", "Jinan": "济南", "Hefei": "合肥", "Lhasa": "拉萨", "Sanya": "三亚",
+    "Guilin": "桂林", "Lyon": "里昂", "Marseille": "马赛", "Frankfurt": "法兰克福", "Geneva": "日内瓦",
+    "Brussels": "布鲁塞尔",
 }
 
 #: US cities a request often names without their state, -> state code.
