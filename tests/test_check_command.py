@@ -92,6 +92,8 @@ def test_course_check_names_the_stub_cell_of_an_untouched_exercise(pristine, tmp
             "       Write your code in the cell that starts with `def answer_with_tools(client, question):`, "
             "where it says `# YOUR CODE HERE`") in out
     assert "code cell" not in out and "answer, messages = answer_with_tools" not in out
+    # said once: the check's own hint does not repeat the ⚠️ line's advice
+    assert out.count("# YOUR CODE HERE") == 1 and "hint: the exercise's stub is still in place (⚠️ above)." in out
     assert out.rstrip().endswith("0/1 checks pass: not yet: fix the first ⚠️ above and run `course check 01` again.")
 
 
@@ -161,7 +163,8 @@ def test_course_check_counts_the_hints_already_seen_and_says_a_stub_failure_once
     out = done.stdout
     assert done.returncode == 1, out + done.stderr
     assert "(hint 3 of 3)" in out and "hint 1 of 3" not in out
-    assert out.count("hint: Write your code where the exercise says") == 1, out
+    # the stub's advice once: in the ⚠️ line; the grouped ❌ line's hint points at it
+    assert out.count("# YOUR CODE HERE") == 1 and out.count("hint: the exercise's stub is still in place") == 1, out
     assert ("❌ 17 checks fail for one reason: rpc call with positional parameters, rpc call with positional "
             "parameters (2), rpc call with named parameters and 14 more") in out
     assert "0/17 checks pass" in out

@@ -228,6 +228,9 @@ def _error_lines(run: CheckRun, cell: CellOutcome, after_syntax_error: bool) -> 
     return out
 
 
+_STUB_AGAIN = "       hint: the exercise's stub is still in place (⚠️ above)."
+
+
 def report_lines(run: CheckRun, number: str, more_help: str | None = None) -> list[str]:
     """The text ``course check`` prints for ``run``: each cell's problems and checks, then the verdict.
 
@@ -244,10 +247,14 @@ def report_lines(run: CheckRun, number: str, more_help: str | None = None) -> li
     out: list[str] = []
     first_problem = None  # the symbol of the first problem listed: the verdict points at it
     syntax_error = False
+    stub_said = False  # a ⚠️ already told the learner to replace the stub: a check's hint saying it again is noise
     for cell in run.cells:
         if cell.check:
             out.append(f"[{cell.check['exercise']}]")
-            out += grouped_lines(cell.check["results"], indent="  ")
+            lines = grouped_lines(cell.check["results"], indent="  ")
+            if stub_said:
+                lines = [_STUB_AGAIN if l.lstrip().startswith("hint:") and "# YOUR CODE HERE" in l else l for l in lines]
+            out += lines
             if not all(r["passed"] for r in cell.check["results"]):
                 first_problem = first_problem or "❌"
             if not cell.check["passed"] and cell.check.get("more_help"):
@@ -261,6 +268,7 @@ def report_lines(run: CheckRun, number: str, more_help: str | None = None) -> li
                 first_problem = first_problem or "❗"
             else:
                 out += _error_lines(run, cell, syntax_error)
+                stub_said = stub_said or cell.error.startswith("NotImplementedError")
                 first_problem = first_problem or "⚠️"
     total, ok = len(run.checks), sum(r["passed"] for r in run.checks)
     again = f"run `course check {number}` again"
