@@ -878,3 +878,24 @@ def test_which_is_colder_names_the_place(client, question, cities, want):
 ])
 def test_more_world_cities_are_places(client, text, want):
     assert calls(client, text, [WEATHER]) == [("get_weather", {"city": c}) for c in want]
+
+
+# An argument with a vague name ("start") that its description calls an ISO 8601 moment is a date-time,
+# not a place to start from.
+EVENT_AT = {"type": "function", "function": {
+    "name": "create_event", "description": "Add an event to the user's calendar.",
+    "parameters": {"type": "object", "properties": {
+        "title": {"type": "string", "description": "Event title"},
+        "start": {"type": "string", "description": "ISO 8601 start"},
+        "duration_minutes": {"type": "integer", "description": "Length in minutes"}},
+        "required": ["title", "start"]}}}
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Put a dentist appointment in my calendar on 2026-12-03 at 10am for 45 minutes",
+     {"title": "dentist appointment", "start": "2026-12-03T10:00", "duration_minutes": 45}),
+    ("Create a calendar event 'Team sync' starting 2026-12-01T09:00 for 30 minutes",
+     {"title": "Team sync", "start": "2026-12-01T09:00", "duration_minutes": 30}),
+])
+def test_a_start_described_as_iso_8601_is_a_date_time(client, text, want):
+    assert calls(client, text, [EVENT_AT]) == [("create_event", want)]

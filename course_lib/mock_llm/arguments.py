@@ -303,7 +303,10 @@ def _role(name: str, desc: str, kind: str) -> str:
     words = lang.split_identifier(name)
     if name.lower() in _VAGUE_NAMES:
         low = desc.lower()
-        for role, hints in (("email", ("email", "e-mail")), ("date", ("date", "yyyy", "mm-dd", "dd/mm", "mm/dd")),
+        # "start": "ISO 8601 start" is a moment (an ISO 8601 duration is no date)
+        for role, hints in (("email", ("email", "e-mail")),
+                            ("date", ("date", "yyyy", "mm-dd", "dd/mm", "mm/dd", "iso 8601", "iso8601", "date-time",
+                                      "datetime", "timestamp") if "duration" not in low else ()),
                             ("path", ("file path", "url"))):
             if any(re.search(rf"\b{h}\b", low) for h in hints):
                 return role
