@@ -11,6 +11,7 @@ UV      := $(shell command -v uv 2>/dev/null)
 PYTHON  ?= python3
 JOBS    ?= 2
 PORT    ?= 8888
+LAB_ARGS ?=
 
 .PHONY: setup lab test test-lib test-notebooks browser lock exercises clean-notebooks bench clean help
 
@@ -39,13 +40,17 @@ endif
 
 setup: $(STAMP)
 
-# The repository is JupyterLab's root (lessons link to exercises/ and solutions/), lesson 00 opens first.
+# The repository is JupyterLab's root (lessons link to exercises/ and solutions/), lesson 00 opens first:
+# LabApp.default_url makes both the browser JupyterLab opens and the URL it prints (for a machine with no
+# browser) .../lab/tree/notebooks/00_welcome.ipynb?token=..., not the Launcher's /lab?token=...
+# `make lab LAB_ARGS=--no-browser` passes more options to JupyterLab.
 # .venv/bin goes first on PATH so `course check 01` works as typed in a JupyterLab terminal.
 # JupyterLab refuses to start as root unless told; containers and some cloud machines run as root.
+FIRST_LESSON := notebooks/00_welcome.ipynb
 lab: setup
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
 	  --ServerApp.root_dir="$(CURDIR)" $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True) \
-	  notebooks/00_welcome.ipynb
+	  --LabApp.default_url=/lab/tree/$(FIRST_LESSON) $(LAB_ARGS)
 
 # COURSE_LLM=mock: tests must not reach a real endpoint even if OPENAI_API_KEY is set.
 test: setup
