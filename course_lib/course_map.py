@@ -27,6 +27,7 @@ from pathlib import Path
 import nbformat
 
 from .notebooks import ROOT
+from .text_table import Table, inline_markdown_html
 
 LESSON_GLOB = "[0-9][0-9]_*.ipynb"
 _TITLE = re.compile(r"^#\s+(?:Lesson|Exercise)\s+(\d+)\s*[·:\-–—]\s*(.+?)\s*$", re.M)
@@ -191,35 +192,40 @@ class CourseMap:
         s = self.status.get(e.key)
         return {"passed": " ✅", "attempted": " ⏳"}.get(s or "", "")
 
-    def text(self) -> str:
-        rows = self.rows()
-        w = max([len(r["lesson"]) for r in rows] + [6])
-        lines = [f"{'#':<3} {'lesson':<{w}} {'time':>8}  exercise"]
-        lines += [f"{r['#']:<3} {r['lesson']:<{w}} {r['time']:>8}  {r['exercise']}" for r in rows]
-        lines.append(f"{len(self.lessons)} lessons, about {_fmt_minutes(self.total_minutes)} with exercises"
-                     + (f"; {len(self.interviews)} interview notebooks" if self.interviews else ""))
-        return "\n".join(lines)
+    def _footer(self) -> str:
+        foot = f"{len(self.lessons)} lessons, about {_fmt_minutes(self.total_minutes)} with exercises"
+        if self.interviews:
+            foot += "; interview practice: " + ", ".join(f"[{p.stem.replace('_', ' ')}]({self._rel(p)})"
+                                                        for p in self.interviews)
+        return foot
 
-    def _link(self, path: Path, label: str) -> str:
-        try:
-            rel = path.relative_to(self.base).as_posix()
-        except ValueError:
-            rel = "../" + path.relative_to(self.base.parent).as_posix()
-        return f"<a href='{html.escape(rel)}'>{html.escape(label)}</a>"
-
-    def _repr_html_(self) -> str:
-        body = []
+    def table(self) -> Table:
+        """The map as a :class:`~course_lib.text_table.Table`: HTML with links and goals, or aligned text."""
+        html_cells = []
         for l in self.lessons:
             ex = "<br>".join(f"{self._link(e.path, e.title)} ({_fmt_minutes(e.minutes)}){self._mark(e)}"
                              for e in l.exercises) or "–"
-            body.append(f"<tr><td>{l.number}</td><td>{self._link(l.path, l.title)}<br>"
-                        f"<small>{html.escape(l.goal)}</small></td><td>{_fmt_minutes(l.minutes)}</td>"
-                        f"<td>{ex}</td></tr>")
-        foot = f"{len(self.lessons)} lessons, about {_fmt_minutes(self.total_minutes)} with exercises"
-        if self.interviews:
-            foot += "; interview practice: " + ", ".join(self._link(p, p.stem.replace("_", " ")) for p in self.interviews)
-        return ("<table><thead><tr><th>#</th><th>lesson</th><th>time</th><th>exercise</th></tr></thead>"
-                f"<tbody>{''.join(body)}</tbody></table><p>{foot}</p>")
+            html_cells.append([l.number, f"{self._link(l.path, l.title)}<br><small>{inline_markdown_html(l.goal)}</small>",
+                               _fmt_minutes(l.minutes), ex])
+        rows = [[r["#"], r["lesson"], r["time"], r["exercise"]] for r in self.rows()]
+        return Table(["#", "lesson", "time", "exercise"], rows, align=["<", "<", ">", "<"], footer=self._footer(),
+                     html_cells=html_cells)
+
+    def text(self) -> str:
+        """The map as plain text, columns aligned by display width (a Chinese title takes two columns a character)."""
+        return self.table().text()
+
+    def _rel(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.base).as_posix()
+        except ValueError:
+            return "../" + path.relative_to(self.base.parent).as_posix()
+
+    def _link(self, path: Path, label: str) -> str:
+        return f"<a href='{html.escape(self._rel(path))}'>{inline_markdown_html(label)}</a>"
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
 
     def __repr__(self) -> str:
         return self.text()
