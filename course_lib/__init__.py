@@ -10,6 +10,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from . import lazy_formats as _lazy_formats
+
+_lazy_formats.install()  # jsonschema, when something imports it, skips a 0.85 s grammar (see lazy_formats)
+
 __version__ = "0.1.0"
 
 _EXPORTS = {

@@ -112,3 +112,33 @@ def test_a_base_url_that_is_no_url_says_so_and_how_to_apply_the_fix(env, monkeyp
     assert message.startswith("OPENAI_BASE_URL='not-a-url' is not a URL: it starts with http:// or https://")
     assert message.endswith("set the variable in a cell (%env NAME=value) and run the cell again, or restart "
                             "JupyterLab from a shell where it is set.")
+
+
+_GRAMMAR_PROBE = r"""
+import json, sys
+from course_lib.llm_client import get_client
+import course_lib.tool_schemas, course_lib.mock_llm.wire
+from jsonschema import Draft202012Validator, FormatChecker
+seen = {m: m in sys.modules for m in ("jsonschema", "rfc3987_syntax", "lark")}
+iri = Draft202012Validator({"format": "iri"}, format_checker=FormatChecker())
+uri = Draft202012Validator({"format": "uri"}, format_checker=Draft202012Validator.FORMAT_CHECKER)
+print(json.dumps({"imported": seen,
+                  "iri_ok": iri.is_valid("https://例子.测试/路径"), "iri_bad": iri.is_valid("no iri at all"),
+                  "uri_bad": uri.is_valid("no scheme"), "uri_ok": uri.is_valid("https://example.com/a?b=1"),
+                  "grammar_after_iri_check": "rfc3987_syntax" in sys.modules}))
+"""
+
+
+def test_importing_the_client_does_not_build_the_iri_grammar_and_iri_formats_still_check():
+    """Issue 15: jsonschema's [format-nongpl] iri checker builds a lark grammar at import (0.85 s)."""
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _GRAMMAR_PROBE], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    facts = json.loads(out.stdout)
+    assert facts["imported"] == {"jsonschema": True, "rfc3987_syntax": False, "lark": False}
+    # the iri formats are still checked, by the lazy checker that imports the grammar on first use
+    assert (facts["iri_ok"], facts["iri_bad"], facts["grammar_after_iri_check"]) == (True, False, True)
+    assert (facts["uri_ok"], facts["uri_bad"]) == (True, False)
