@@ -153,8 +153,12 @@ class Reply:
     error: str | None = None  # the request failed (HTTP error, unparsable arguments)
 
 
-def _norm(s: str) -> str:
+def normalize(s: str) -> str:
+    """A string as BFCL compares it: lower case, without spaces and ``,./-_*^``."""
     return _STRIP.sub("", s).lower()
+
+
+_norm = normalize
 
 
 def _type_of(schema: dict | None) -> str | None:
