@@ -2,9 +2,11 @@
 
 1. BFCL accuracy of the mock LLM through the ``openai`` SDK, beside the placeholder
    baseline (a TestModel-style mock), per category (:mod:`benchmarks.bfcl`);
-2. latency of the mock beside the SDK's own floor, in-process and over loopback HTTP
+2. the learner-request suite (tutorials' own tools and requests, English and Chinese): accuracy
+   and precision per category (:mod:`benchmarks.learner_suite`);
+3. latency of the mock beside the SDK's own floor, in-process and over loopback HTTP
    (:mod:`benchmarks.latency`);
-3. speed-up of parallel tool calls and of lesson 06's dependency graph over serial execution
+4. speed-up of parallel tool calls and of lesson 06's dependency graph over serial execution
    (:mod:`benchmarks.orchestration`).
 
 Results print as tables and go to ``benchmarks/results/*.json``; ``benchmarks/README.md``
@@ -19,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import bfcl, latency, orchestration  # noqa: E402
+from benchmarks import bfcl, latency, learner_suite, orchestration  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
           f"Python {platform.python_version()}\n")
     print("## BFCL (AST accuracy through the openai SDK)")
     bfcl.main(argv[:1] + ["--baseline", "--json"])
+    print("\n## Learner-request suite (accuracy and precision through the openai SDK)")
+    learner_suite.main(["--baseline", "--json"])
     print("\n## Latency (median ms per call through the openai SDK)")
     latency.main(["--json"])
     print("\n## Orchestration (parallel vs serial tool calls, share of the ideal speed-up)")
