@@ -23,9 +23,11 @@ per parameter a list of accepted values, ``""`` = may be left out, strings compa
 
 Per category the harness prints the items, the accuracy, the **precision** (right calls among
 the replies that make a call), the wrong calls, the replies without a call and the failure
-kinds. Usage::
+kinds. ``--base-url`` scores any OpenAI-compatible endpoint instead (a real model, to check that
+the expected replies are fair). Usage::
 
     python benchmarks/learner_suite.py [--categories single,zh] [--lang zh] [--show KIND] [--json [PATH]]
+    OPENAI_API_KEY=... python benchmarks/learner_suite.py --base-url https://api.openai.com/v1 --model gpt-4.1
 """
 from __future__ import annotations
 
@@ -274,6 +276,30 @@ class Stats:
         return f"Stats({self.label}: {self.passed}/{self.total} = {self.accuracy:.1%})"
 
 
+def endpoint_model(base_url: str, model: str, api_key: str | None = None, max_retries: int = 2) -> bfcl.Model:
+    """A ``bfcl.Model`` asking an OpenAI-compatible endpoint through the ``openai`` SDK.
+
+    The key comes from ``api_key`` or ``$OPENAI_API_KEY`` (a placeholder when neither is set, as
+    local servers need none). A request that cannot reach the endpoint is a reply with
+    ``error="connection: ..."`` (scored ``error:connection``), so one bad request stops nothing.
+    """
+    import os
+
+    import openai
+
+    client = openai.OpenAI(base_url=base_url, api_key=api_key or os.environ.get("OPENAI_API_KEY") or "none",
+                           max_retries=max_retries)
+    ask = bfcl.sdk_model(client, model)
+
+    def guarded(messages: list[dict], tools: list[dict]) -> bfcl.Reply:
+        try:
+            return ask(messages, tools)
+        except openai.APIConnectionError as e:
+            return bfcl.Reply(error=f"connection: {e}")
+
+    return guarded
+
+
 def run(cases: Iterable[Case], model: bfcl.Model) -> list[Outcome]:
     """Ask ``model`` (``bfcl.Model``: messages, tools -> Reply) every case and score the replies."""
     return [Outcome(c, reply, score_case(c, reply)) for c in cases for reply in [model(c.messages, c.tools)]]
@@ -357,13 +383,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--categories", default=",".join(CATEGORIES))
     p.add_argument("--lang", help="only cases in this language (en, zh)")
     p.add_argument("--baseline", action="store_true", help="also score the placeholder mock (TestModel-style)")
+    p.add_argument("--base-url", help="score this OpenAI-compatible endpoint instead of the mock ($OPENAI_API_KEY)")
+    p.add_argument("--model", default="gpt-4.1-mini", help="the model name sent with --base-url")
+    p.add_argument("--max-retries", type=int, default=2, help="the SDK's retries with --base-url")
     p.add_argument("--json", nargs="?", const=str(RESULTS / "learner_suite.json"), help="write JSON results here")
     p.add_argument("--show", metavar="KIND", help="print the failures whose kind starts with KIND (all: every failure)")
     p.add_argument("--show-n", type=int, default=15)
     args = p.parse_args(argv)
     cats = {c for c in args.categories.split(",") if c}
     cases = [c for c in load_suite(Path(args.suite)) if c.category in cats and (not args.lang or c.lang == args.lang)]
-    models = {"course mock": bfcl.mock_model()}
+    if args.base_url:
+        models = {f"endpoint {args.model}": endpoint_model(args.base_url, args.model, max_retries=args.max_retries)}
+    else:
+        models = {"course mock": bfcl.mock_model()}
     if args.baseline:
         models["placeholder"] = bfcl.placeholder_model()
     results = {}
@@ -375,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
         print(table(results[label]))
         print()
     if args.show:
-        print(show(results["course mock"], args.show, args.show_n))
+        print(show(next(iter(results.values())), args.show, args.show_n))
     if args.json:
         path = Path(args.json)
         path.parent.mkdir(parents=True, exist_ok=True)

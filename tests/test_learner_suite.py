@@ -408,3 +408,19 @@ def test_main_prints_the_table_and_writes_json(tmp_path, capsys, small_dir):
     data = json.loads(out.read_text())
     assert set(data["course mock"]["categories"]) <= set(ls.CATEGORIES)
     assert len(data["course mock"]["cases"]) == len(SMALL_DATA["cases"])
+
+
+def test_an_endpoint_that_cannot_be_reached_gives_error_kinds(tmp_path, capsys, small_dir):
+    """--base-url scores another endpoint through the SDK; an unreachable one is an error per case."""
+    import socket
+
+    with socket.socket() as s:  # a free port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    model = ls.endpoint_model(f"http://127.0.0.1:{port}/v1", "any", max_retries=0)
+    outcomes = ls.run(SMALL or ls.load_suite(small_dir), model)
+    assert {o.kind for o in outcomes} == {"error:connection"}
+    out = tmp_path / "r.json"
+    assert ls.main(["--suite", str(small_dir), "--base-url", f"http://127.0.0.1:{port}/v1", "--model", "m",
+                    "--max-retries", "0", "--json", str(out)]) == 0
+    assert set(json.loads(out.read_text())) == {"endpoint m"}
