@@ -13,7 +13,8 @@ per parameter a list of accepted values, ``""`` = may be left out, strings compa
 :func:`benchmarks.bfcl.normalize`, parallel calls in any order. Two additions, both general:
 
 * an expected call may name several tools (``{"read_text_file": {...}, "read_file": {...}}``):
-  any one of them is right (a server that lists a deprecated twin of a tool);
+  any one of them is right (a server that lists a deprecated twin of a tool); or be a list of
+  calls, any one of which is right (``add(a=15, b=27)`` or ``add(a=27, b=15)``);
 * a case that expects no call may list ``answer`` substrings: the reply's text must contain one
   of them (after the same normalisation), or, when ``answer`` is a list of lists, one of each
   inner list (the key values of a tool result, the question mark of a clarifying question);
@@ -90,7 +91,8 @@ def to_chat_tool(tool: dict, shape: str) -> dict:
 class Case:
     """One learner request: the conversation, the tools, what a right reply is, where it comes from.
 
-    ``expected`` lists the accepted calls in BFCL's answer style (``[]``: no call); ``answer``
+    ``expected`` lists the accepted calls in BFCL's answer style (``[]``: no call; an entry may
+    name several tools or be a list of alternatives, see :func:`alternatives`); ``answer``
     lists substrings the reply's text must contain when no call is expected (None: no check).
     """
 
@@ -100,7 +102,7 @@ class Case:
     kind: str
     messages: list[dict]
     tools: list[dict]
-    expected: list[dict]
+    expected: list
     answer: list | None
     source: str
     answer_not: tuple[str, ...] = ()
@@ -153,12 +155,17 @@ def load_suite(folder: Path = SUITE) -> list[Case]:
 
 
 # ---------------------------------------------------------------------------- scoring
-def variants(expected: list[dict]) -> list[list[dict]]:
-    """Every BFCL answer list an expected list stands for (an expected call naming several tools
-    stands for one call to any of them): ``[{"a": P, "b": Q}, {"c": R}]`` ->
-    ``[[{"a": P}, {"c": R}], [{"b": Q}, {"c": R}]]``."""
-    options = [[{name: params} for name, params in call.items()] for call in expected]
-    return [list(combo) for combo in itertools.product(*options)]
+def alternatives(call: dict | list) -> list[dict]:
+    """The one-tool calls an expected entry accepts: a dict naming several tools accepts a call to
+    any of them; a list of such dicts accepts any of its members (the same tool with other values)."""
+    members = call if isinstance(call, list) else [call]
+    return [{name: params} for member in members for name, params in member.items()]
+
+
+def variants(expected: list) -> list[list[dict]]:
+    """Every BFCL answer list an expected list stands for: ``[{"a": P, "b": Q}, {"c": R}]`` ->
+    ``[[{"a": P}, {"c": R}], [{"b": Q}, {"c": R}]]``; ``[[{"a": P}, {"a": P2}]]`` -> ``[[{"a": P}], [{"a": P2}]]``."""
+    return [list(combo) for combo in itertools.product(*(alternatives(c) for c in expected))]
 
 
 def answer_kind(content: str | None, answer: list | None, answer_not: Iterable[str] = ()) -> str | None:

@@ -82,7 +82,7 @@ def good_call(call: dict, tools: dict[str, dict]) -> tuple[str, dict]:
 def good_reply(case: ls.Case) -> bfcl.Reply:
     tools = {t["function"]["name"]: t for t in case.tools}
     if case.expected:
-        return bfcl.Reply(calls=[good_call(c, tools) for c in case.expected])
+        return bfcl.Reply(calls=[good_call(ls.alternatives(c)[0], tools) for c in case.expected])
     if case.answer:
         groups = case.answer if isinstance(case.answer[0], list) else [case.answer]
         return bfcl.Reply(content=" and ".join(g[0] for g in groups) + ".")
@@ -144,8 +144,12 @@ def test_every_tool_is_valid_json_schema_with_an_openai_name_and_a_source():
 def _expected_problems(case: ls.Case) -> list[str]:
     tools = {t["function"]["name"]: t for t in case.tools}
     problems = []
-    for call in case.expected:
-        for name, params in call.items():
+    for entry in case.expected:
+        if not isinstance(entry, (dict, list)) or not ls.alternatives(entry):
+            problems.append(f"{case.id}: an expected call is neither a dict nor a list of them")
+            continue
+        for call in ls.alternatives(entry):
+            (name, params), = call.items()
             if name not in tools:
                 problems.append(f"{case.id}: no tool {name}")
                 continue
@@ -160,13 +164,16 @@ def _expected_problems(case: ls.Case) -> list[str]:
                 if key not in params or first_value(params[key]) is None:
                     problems.append(f"{case.id}: required {name}.{key} has no accepted value")
             for key, options in params.items():
+                prop = {**props.get(key, {}), "$defs": schema.get("$defs", {})}
                 for value in options if isinstance(options, list) else []:
                     if isinstance(value, dict):
                         nested = resolve(props.get(key, {}), schema).get("properties", {})
                         problems += [f"{case.id}: {name}.{key} has no key {k}" for k in value if k not in nested]
-        for name in call:
+                    if value != "" and key in props:  # every accepted value, not only the first
+                        errors = validator_for(prop)(prop).iter_errors(build(value, resolve(prop, schema)))
+                        problems += [f"{case.id}: {name}.{key} accepts {value!r}: {e.message}" for e in errors]
             if name in tools:
-                called, args = good_call({name: call[name]}, tools)
+                called, args = good_call(call, tools)
                 schema = tools[called]["function"]["parameters"]
                 errors = [e.message for e in validator_for(schema)(schema).iter_errors(args)]
                 problems += [f"{case.id}: expected {called}{args} is invalid: {m}" for m in errors]
@@ -232,8 +239,11 @@ def test_the_checks_above_catch_bad_cases():
             "location": ["Paris"], "format": ["kelvin"], "num_days": [3]}}]}),  # not in the enum
         ls.Case(**{**base.__dict__, "expected": [{"get_n_day_weather_forecast": {
             "location": ["Paris"], "format": ["celsius"], "num_days": ["three"], "city": ["x"]}}]}),  # type, property
+        ls.Case(**{**base.__dict__, "expected": [[{"get_n_day_weather_forecast": {
+            "location": ["Paris"], "format": ["celsius", "kelvin"], "num_days": [3]}}]]}),  # a later accepted value
+        ls.Case(**{**base.__dict__, "expected": ["get_n_day_weather_forecast"]}),  # not a call
     ]
-    assert [bool(_expected_problems(c)) for c in broken] == [True] * 4
+    assert [bool(_expected_problems(c)) for c in broken] == [True] * 6
     assert _category_problems(ls.Case(**{**base.__dict__, "expected": base.expected[:1]}))  # "parallel" of one call
     assert _category_problems(ls.Case(**{**base.__dict__, "source": ""}))
 
@@ -381,6 +391,8 @@ def test_precision_counts_right_calls_among_replies_that_call(small):
 def test_variants_expand_alternatives():
     assert ls.variants([{"a": {"x": [1]}, "b": {"y": [2]}}, {"c": {}}]) == \
         [[{"a": {"x": [1]}}, {"c": {}}], [{"b": {"y": [2]}}, {"c": {}}]]
+    assert ls.variants([[{"add": {"a": [1], "b": [2]}}, {"add": {"a": [2], "b": [1]}}]]) == \
+        [[{"add": {"a": [1], "b": [2]}}], [{"add": {"a": [2], "b": [1]}}]]
 
 
 # ---------------------------------------------------------------------------- through the SDK
