@@ -21,7 +21,8 @@ Pieces, each small:
   Starlette app, served on 127.0.0.1 by :func:`course_lib.servers.start_server`, or used
   in-process through ``httpx.ASGITransport`` (which buffers streams: SDK-NOTES §3.6).
 * :class:`CourseRequestHandler`: the SDK's request handler with an idempotent ``CancelTask``
-  (shared/cases C-20: cancelling a canceled task returns the same snapshot).
+  (A2A spec: cancel is idempotent; a2aproject/a2a-js#539 is the same bug in another SDK, where a second
+  cancel of a canceled task failed with TaskNotCancelable instead of returning the same snapshot).
 * :class:`TaskFold`: the client side: stream events folded into one Task, each move checked
   against :data:`course_lib.a2a_states.TRANSITIONS`.
 * :class:`Orchestrator`: fetches cards, discovers skills ("what can you do?"), picks one for a
@@ -417,7 +418,7 @@ def finance_agent_card(base_url: str, *, name: str = "Finance DB agent") -> Agen
 
 
 class CourseRequestHandler(DefaultRequestHandler):
-    """The SDK's ``DefaultRequestHandler`` with an idempotent ``CancelTask`` (shared/cases C-20).
+    """The SDK's ``DefaultRequestHandler`` with an idempotent ``CancelTask`` (a2aproject/a2a-js#539).
 
     ``a2a-sdk`` 1.3 answers a second ``CancelTask`` on a canceled task with
     ``TaskNotCancelableError`` (-32002). Cancel is a request for an outcome the task already

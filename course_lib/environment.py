@@ -3,7 +3,8 @@
 It answers the questions a learner (or an instructor before a workshop) has first: is
 this the course's Python, are the SDK versions the ones the lessons were written for, will
 widgets render (ipywidgets in the kernel and the JupyterLab extension must share a major
-version, C-32), and does a chat completion go through the ``openai`` client?
+version: jupyter-widgets/ipywidgets#3577 is the "Error displaying widget: model not found"
+of a mismatch), and does a chat completion go through the ``openai`` client?
 """
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def _major(v: str | None) -> int | None:
 
 
 def widgets_compatible() -> Item:
-    """Do the kernel's ipywidgets and the front-end's jupyterlab_widgets majors match? (C-32)"""
+    """Do the kernel's ipywidgets and the front-end's jupyterlab_widgets majors match? (jupyter-widgets/ipywidgets#3577)"""
     kernel, frontend = version("ipywidgets"), version("jupyterlab_widgets")
     need = WIDGETS_FRONTEND.get(_major(kernel) or -1)
     ok = need is not None and _major(frontend) == need

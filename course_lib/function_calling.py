@@ -5,7 +5,8 @@
 4. it appends one ``role: "tool"`` message per call, carrying the ``tool_call_id``;
 5. the model writes the final answer from the results (seed 000 §2.1, seed 001 §19.1).
 
-Parsing is defensive because OpenAI-compatible servers differ (C-01): ``""`` or ``null``
+Parsing is defensive because OpenAI-compatible servers differ (vllm-project/vllm#19419: a
+server crashed on the ``""`` of a tool without parameters): ``""`` or ``null``
 arguments mean "no arguments"; JSON that is not an object, or not JSON at all, becomes a
 tool message with an error the model can act on, never an uncaught exception.
 Taught in lesson 01.

@@ -244,7 +244,8 @@ class RegistryMCPServer(CourseMCPServer):
 
     ``tools/list`` returns ``registry.definitions("mcp")``; ``tools/call`` goes through
     ``registry.acall`` (validation, hooks, timeouts), and a registry error becomes a result
-    with ``isError: true``. An unknown or hidden tool is a -32602 protocol error (C-16).
+    with ``isError: true``. An unknown or hidden tool is a -32602 protocol error (MCP spec, Tools,
+    "Error Handling"; modelcontextprotocol/servers#4159 answered it with an ``isError`` result instead).
     """
 
     def __init__(self, registry: ToolRegistry, name: str = "course-tools", *,

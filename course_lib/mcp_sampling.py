@@ -7,7 +7,7 @@ key. The client stays in control: it picks the model, may show the request to th
 and may refuse. **Elicitation** (2025-06-18) is the same idea for the user: the server sends
 a message and a flat JSON Schema, the client renders a form.
 
-Two protocol eras (``../shared/SDK-NOTES.md`` §1.4):
+Two protocol eras (the MCP 2026-07-28 changelog; the ``mcp`` 2.3 SDK's ``Resolve``/``Sample``):
 
 * 2025-11-25 (``mode="legacy"``): the server sends a real ``sampling/createMessage`` or
   ``elicitation/create`` *request* to the client in the middle of a ``tools/call``.

@@ -1,7 +1,8 @@
 """The course's MCP servers, built on the official SDK's ``MCPServer`` and done properly.
 
 * :class:`CourseMCPServer`: ``MCPServer`` with the error semantics the MCP spec asks for
-  and the SDK leaves loose (``../shared/cases/mcp-jsonrpc.md`` C-16, C-17):
+  and the SDK leaves loose (modelcontextprotocol/servers#4159: an unknown tool answered as a tool
+  result; modelcontextprotocol/python-sdk#3067: misspelled arguments silently dropped):
 
   - an **unknown tool** is a protocol error, JSON-RPC ``-32602`` naming the tool (the SDK
     answers with an ``isError`` result instead);
@@ -55,7 +56,7 @@ Status = Literal["todo", "in_progress", "done"]
 
 
 class CourseMCPServer(MCPServer):
-    """``MCPServer`` with strict tool errors (C-16) and strict arguments (C-17).
+    """``MCPServer`` with strict tool errors and strict arguments (see the module docstring).
 
     Accepts every ``MCPServer`` argument; ``log_level`` defaults to ``"WARNING"``.
 
@@ -132,7 +133,7 @@ def argument_problems(schema: dict[str, Any], arguments: Any) -> list[str]:
     problems = []
     allowed = sorted(schema.get("properties", {}))
     extra = sorted(set(arguments) - set(allowed))
-    if extra and schema.get("additionalProperties") is False:  # a misspelled key is named first (C-17)
+    if extra and schema.get("additionalProperties") is False:  # a misspelled key is named first
         problems.append(f"unexpected argument{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"
                         f" (allowed: {', '.join(allowed) or 'none'})")
         arguments = {k: v for k, v in arguments.items() if k not in extra}

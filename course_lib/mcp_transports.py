@@ -1,17 +1,17 @@
 """MCP transports for notebooks: stdio done safely, streamable HTTP and legacy SSE on 127.0.0.1, and your own.
 
 The official SDK provides the transports; this module adds what a notebook needs around
-them (``../shared/SDK-NOTES.md`` §1.6, §2; ``../shared/cases/mcp-jsonrpc.md`` C-10…C-15):
+them (each item names the public bug report of what goes wrong without it):
 
 * :class:`StdioMCP`: start an MCP server as a child process and connect ``mcp.Client`` to
   it. The server's stderr always goes to a **real file** (a kernel's ``sys.stderr`` has no
-  file descriptor under nbval: C-10); if you pass a stream without one (``io.StringIO``,
+  file descriptor under nbval: modelcontextprotocol/python-sdk#1103); if you pass a stream without one (``io.StringIO``,
   the kernel's stderr), a temporary file is used and its text copied into your stream
   afterwards. A server that dies, before or during a call, raises :class:`MCPServerDied`
-  naming its **exit code** and the end of its stderr, within seconds, never a hang (C-11).
+  naming its **exit code** and the end of its stderr, within seconds, never a hang (modelcontextprotocol/python-sdk#428).
 * :func:`run_stdio_server`: serve an ``MCPServer`` over stdio with strict framing: UTF-8
-  **bytes** whatever the locale (C-13), a ``-32700`` reply for a line that is not UTF-8 or
-  not JSON, ``-32600`` for a JSON-RPC batch (MCP removed batching in 2025-06-18: C-18),
+  **bytes** whatever the locale (MemPalace/mempalace#1241), a ``-32700`` reply for a line that is not UTF-8 or
+  not JSON, ``-32600`` for a JSON-RPC batch (MCP removed batching in revision 2025-06-18),
   where the SDK's own stdio server stays silent and the client would wait forever.
 * :func:`start_http` / :func:`start_sse`: streamable HTTP (and, once, the deprecated
   HTTP+SSE transport) through :func:`course_lib.servers.start_server`: a daemon thread,
@@ -37,9 +37,9 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 import anyio
 
 #: Seconds any single request (the first one included) may take before the client gives up. A server
-#: that dies is reported at once (its pipe closes); this bounds a server that hangs (C-11).
+#: that dies is reported at once (its pipe closes); this bounds a server that hangs.
 CALL_TIMEOUT = 30.0
-#: A stdio/TCP line longer than this (bytes) is refused with an error reply; the session stays usable (C-14).
+#: A stdio/TCP line longer than this (bytes) is refused with an error reply; the session stays usable.
 MAX_LINE_BYTES = 16 * 1024 * 1024
 
 _EXIT_MARK = "[course] MCP server exited with code "
@@ -98,7 +98,7 @@ class StdioMCP:
         params: ``mcp.StdioServerParameters`` (see :func:`course_server_params`).
         errlog: where the server's stderr goes: None (a temporary log file, see :attr:`log_path`),
             an open file, or any text stream (a stream without a file descriptor gets the text
-            copied in when the connection closes: C-10).
+            copied in when the connection closes).
         mode: ``"auto"`` (2026-07-28 with an mcp 2.3 server) or ``"legacy"`` (2025-11-25 handshake).
         call_timeout: seconds per request, the discovery/handshake included (default :data:`CALL_TIMEOUT`).
         client_kwargs: more ``mcp.Client`` arguments (callbacks, ``log_level``...).
@@ -190,7 +190,7 @@ class StdioMCP:
         if self._log_file is not None:
             self._log_file.close()
             self._log_file = None
-            if self._user_errlog is not None:  # a stream without a file descriptor: copy the text in (C-10)
+            if self._user_errlog is not None:  # a stream without a file descriptor: copy the text in
                 self._user_errlog.write(self.log_text())
 
     def _translate(self, exc: BaseException) -> BaseException:
@@ -233,7 +233,7 @@ def parse_line(line: bytes) -> tuple[Any, bytes | None]:
     The rules: UTF-8 bytes (invalid UTF-8 → -32700), JSON (else -32700), one object, not a
     batch (an array → -32600: MCP has no batches since 2025-06-18), a valid JSON-RPC message
     (else -32600, echoing the id when there is one), at most :data:`MAX_LINE_BYTES` (else
-    -32600 with the request's id, so that one call fails and the session goes on: C-14).
+    -32600 with the request's id, so that one call fails and the session goes on).
     """
     from mcp import types
     from mcp.shared.message import SessionMessage
@@ -326,7 +326,7 @@ def run_stdio_server(server: Any) -> None:
 # -- HTTP: streamable HTTP (current) and HTTP+SSE (deprecated), via course_lib.servers ----------
 
 #: The biggest SSE event the kit's HTTP client accepts (bytes). The SDK's default is 1 MiB, too small for
-#: a 1 MB tool result, which travels twice (``content`` text and ``structuredContent``): C-14.
+#: a 1 MB tool result, which travels twice (``content`` text and ``structuredContent``).
 MAX_SSE_EVENT_BYTES = 16 * 1024 * 1024
 
 
@@ -348,7 +348,7 @@ def http_client(url: str, *, mode: str = "auto", max_event_bytes: int = MAX_SSE_
 
 
 def refuse_batches(app: Any) -> Any:
-    """ASGI wrapper: a JSON array POSTed to the MCP endpoint gets ``400`` + JSON-RPC ``-32600`` (C-18).
+    """ASGI wrapper: a JSON array POSTed to the MCP endpoint gets ``400`` + JSON-RPC ``-32600`` (batching was removed in MCP 2025-06-18).
 
     MCP removed JSON-RPC batching in 2025-06-18; the SDK answers an array with a -32602
     validation error. The spec's code for "not a valid request object" is -32600.

@@ -1,8 +1,9 @@
 """Notebook housekeeping: clean metadata, execute (once or twice in one kernel), refresh outputs.
 
 Conventions every shipped notebook follows (checked by ``tests/test_notebook_hygiene.py``):
-kernelspec ``python3`` and no other machine-specific metadata (C-31); no execution counts;
-no saved widget state (C-32); lessons keep their deterministic text and image outputs
+kernelspec ``python3`` and no other machine-specific metadata (computationalmodelling/nbval#106:
+``NoSuchKernel`` for a kernel named after someone's conda env); no execution counts;
+no saved widget state; lessons keep their deterministic text and image outputs
 (nbval compares the text), exercises and solutions are saved without outputs.
 """
 from __future__ import annotations
@@ -73,7 +74,7 @@ def _clean_output(output: Any) -> Any:
     output = copy.deepcopy(output)
     data = output.get("data")
     if data is not None and WIDGET_MIME in data:
-        # A widget's view is meaningless without its saved state (C-32): keep only its text fallback.
+        # A widget's view is meaningless without its saved state: keep only its text fallback.
         del data[WIDGET_MIME]
         if not data:
             return None

@@ -11,7 +11,7 @@ conference Wi-Fi or none. The whole run takes a few seconds (under a minute on a
                   ``pyproject.toml`` installed at a version it accepts; the ``course`` command
 ``kernel``        the ``python3`` Jupyter kernel starts, runs *this* Python, imports course_lib
 ``widgets``       ipywidgets (kernel) and jupyterlab_widgets (front end) majors match, and the
-                  JupyterLab extension is installed (else "Error displaying widget", C-32)
+                  JupyterLab extension is installed (else "Error displaying widget", ipywidgets#3577)
 ``mock-llm``      a full tool-call round trip through the ``openai`` client and the mock LLM
 ``mcp-memory``    an MCP ``tools/call`` to an in-process server (``Client(server)``)
 ``mcp-stdio``     the same over stdio, to a server in a subprocess of this Python
@@ -275,7 +275,7 @@ def check_mcp_stdio() -> str:
     from mcp import Client, StdioServerParameters, stdio_client
 
     params = StdioServerParameters(command=sys.executable, args=list(STDIO_SERVER))
-    # A real file for the server's stderr (C-10): a kernel's stderr has no file descriptor.
+    # A real file for the server's stderr (python-sdk#1103): a kernel's stderr has no file descriptor.
     with tempfile.TemporaryFile("w+", encoding="utf-8") as errlog:
         async def go() -> str:
             async with Client(stdio_client(params, errlog=errlog)) as client:

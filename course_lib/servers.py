@@ -1,7 +1,7 @@
 """Starting and stopping local servers from notebook cells, safely and idempotently.
 
 Lessons start HTTP servers (the mock LLM, MCP streamable HTTP, A2A agents) from cells.
-Inside a Jupyter kernel that is delicate (``shared/SDK-NOTES.md`` §2): uvicorn running as
+Inside a Jupyter kernel that is delicate: uvicorn running as
 a task on the kernel's loop calls ``sys.exit`` when its port is busy and kills the kernel,
 and re-running a start cell starts a second server. So every server here:
 

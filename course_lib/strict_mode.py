@@ -14,7 +14,7 @@ strict tool unless (as documented for Structured Outputs):
 strict tools with HTTP 400, like the real API), and :func:`to_strict` rewrites a schema
 so that it passes, remembering the defaults it had to drop; :func:`restore_defaults`
 maps the ``null`` a strict model sends for an omitted optional field back to its
-default. Cases: ``shared/cases/openai-wire.md`` C-02 and C-03. Taught in lesson 02.
+default. Taught in lesson 02.
 """
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ unique name. Two questions are answered at request time, not at registration tim
   the definitions in the Chat Completions, Responses or MCP shape.
   :meth:`ToolRegistry.visibility` says why each hidden tool is hidden.
 * **what happens when the model calls one?** :meth:`ToolRegistry.dispatch` parses the
-  arguments (``""``/``null`` = no arguments, C-01), validates them against the schema
-  (``additionalProperties: false`` rejects misspelled keys, C-17), converts values to the
+  arguments (``""``/``null`` = no arguments, vllm-project/vllm#19419), validates them against the schema
+  (``additionalProperties: false`` rejects misspelled keys, modelcontextprotocol/python-sdk#3067), converts values to the
   handler's annotated types (``"2026-05-04"`` -> ``date``, an object -> a dataclass, with
   pydantic), calls the sync or async handler (with its timeout), serialises the result (dict, dataclass, pydantic model, text)
   and returns the ``role: "tool"`` message. Every failure (unknown tool, hidden tool,
@@ -23,7 +23,7 @@ unique name. Two questions are answered at request time, not at registration tim
 
 Sync and async. :meth:`~ToolRegistry.dispatch` is sync and safe inside a running event loop
 (a notebook): an async handler then runs in a worker thread with its own loop, never
-``asyncio.run`` in the kernel's loop (C-12). In async code use
+``asyncio.run`` in the kernel's loop (deepset-ai/haystack-core-integrations#1621). In async code use
 ``await registry.adispatch(call)``; :meth:`~ToolRegistry.adispatch_all` runs a message's
 calls concurrently (sync handlers in worker threads, as the MCP SDK does).
 
@@ -126,7 +126,7 @@ class ToolEntry:
             ``"network"`` (lesson 05's policy reads it).
         strict: advertise the tool with OpenAI strict mode (the schema is converted with
             :func:`~course_lib.strict_mode.to_strict`; incoming ``null`` for an omitted optional
-            argument is mapped back to its default, C-03).
+            argument is mapped back to its default).
         schema_override: a zero-argument callable returning schema fields to override at
             request time (``{"description": ...}``); see ``dynamic_schema_overrides``.
         meta: free-form extras (MCP ``title``/``annotations``/``outputSchema``, the source server...).
@@ -332,7 +332,7 @@ def run_sync(awaitable: Awaitable[Any], timeout: float | None = None) -> Any:
 
     Without a running loop in this thread it uses ``asyncio.run``; inside one (a Jupyter
     kernel) it runs the coroutine in a worker thread with its own loop instead of failing
-    with "asyncio.run() cannot be called from a running event loop" (C-12; no nest_asyncio).
+    with "asyncio.run() cannot be called from a running event loop" (no nest_asyncio).
 
     Args:
         awaitable: the coroutine.
@@ -943,7 +943,7 @@ def _coerce(arguments: dict, coercers: Mapping[str, Any]) -> dict:
     """``arguments`` with each value converted to its annotated type.
 
     Raises:
-        ValueError: a value does not convert; the message names where and why, not the value (C-17).
+        ValueError: a value does not convert; the message names where and why, not the value.
     """
     out = dict(arguments)
     for name, adapter in coercers.items():

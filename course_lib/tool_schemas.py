@@ -11,7 +11,7 @@ seed 000 §2.2. This module holds what a program needs around that triple:
 * **validation**: :func:`check_schema` (the schema against its metaschema),
   :func:`validate_arguments` (arguments against the schema, with a ``FormatChecker``) and
   :func:`validation_error_content` (errors as a tool message the model can act on; values are
-  not echoed, C-17);
+  not echoed);
 * **provider shapes**: the same tool as a Chat Completions tool, a Responses API function
   tool and an MCP tool (``inputSchema``), one converter each (:func:`to_chat_tool`,
   :func:`to_responses_tool`, :func:`to_mcp_tool`), lossless: ``$defs``/``$ref`` are kept;
@@ -378,7 +378,7 @@ def function_schema(fn: Callable[..., Any], *, name: str | None = None, descript
     from the docstring's ``Args:``); parameters without a default are ``required``; JSON-able
     defaults become ``default``. ``*args``/``**kwargs`` are skipped. The object gets
     ``additionalProperties: false`` so a misspelled argument is an error, not silently
-    dropped (C-17).
+    dropped (modelcontextprotocol/python-sdk#3067).
 
     Args:
         fn: a function or bound method (``self`` is not a parameter).
@@ -641,7 +641,7 @@ _FORMAT_CHECKER = FormatChecker()
 
 
 def _message(err: Any) -> str:
-    """A message for the model: names the rule, not the rejected value (C-17)."""
+    """A message for the model: names the rule, not the rejected value."""
     kw, v = err.validator, err.validator_value
     if kw == "required":
         missing = [m for m in v if isinstance(err.instance, dict) and m not in err.instance]

@@ -3,7 +3,7 @@
 A widget saved in a notebook shows as "Error displaying widget" on a forge, and its view
 has a random model id. So every widget the course shows travels with a plain-text version
 of the same content: JupyterLab renders the widget, while GitHub, ``nbconvert`` and nbval
-see the text (C-32).
+see the text.
 """
 from __future__ import annotations
 

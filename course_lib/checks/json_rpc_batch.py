@@ -2,7 +2,7 @@
 
 The learner writes ``handle(text) -> str | None`` on top of a given ``handle_one(obj)``
 (which already answers a single request or notification). The check sends every example
-of JSON-RPC 2.0 §7 plus the C-18 edge cases and names the rule behind each failure.
+of JSON-RPC 2.0 §7 plus two edge cases libraries get wrong and names the rule behind each failure.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ..json_rpc import SPEC_EXAMPLES, same_reply, spec_dispatcher
 from ..hints import Hints
 from . import CheckReport
 
-#: Extra edge cases (C-18): a batch holding one notification, and a lone notification.
+#: Extra edge cases (shogowada/json-rpc-2.0#60 is a library that got the empty batch wrong): a batch holding one notification, and a lone notification.
 EXTRA_CASES = [
     ("a batch holding one notification",
      '[{"jsonrpc": "2.0", "method": "notify_progress", "params": {}}]', None),
@@ -54,7 +54,7 @@ HINTS = Hints('07_json_rpc_batch', [
 
 
 def check_json_rpc_batch(handle: Callable[[str], Any]) -> CheckReport:
-    """Send the spec's examples (§7) and C-18's edge cases to ``handle``; one sub-check per rule.
+    """Send the spec's examples (§7) and the extra edge cases to ``handle``; one sub-check per rule.
 
     Args:
         handle: the learner's ``handle(text: str) -> str | None``.

@@ -62,7 +62,7 @@ class _Probe:
         return get_weather(city, unit)
 
     async def search(self, query: str = "", limit: int = 5, **extra: Any) -> list[dict]:
-        # **extra: like many real handlers, it would silently drop a misspelled key (C-17)
+        # **extra: like many real handlers, it would silently drop a misspelled key
         self.ran.append("search_docs")
         await asyncio.sleep(0)
         return [{"title": f"{query} guide", "rank": i} for i in range(1, min(limit, 3) + 1)]

@@ -141,7 +141,7 @@ def run_demo(name: str, *, show_code: bool = True) -> Any:
 
     Returns:
         None for a sync demo. For an async demo (:func:`is_async`), an awaitable to ``await``
-        in the notebook (top-level ``await``; never ``asyncio.run`` inside a kernel, C-12).
+        in the notebook (top-level ``await``; never ``asyncio.run`` inside a kernel).
 
     Raises:
         DemoPending: the demo needs a module that has not landed yet (see :data:`PENDING`).

@@ -2030,7 +2030,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             default = s.spec.get("default")
             if s.nullable:
                 # A strict schema lists every field as required and marks the optional ones
-                # nullable: a model sends null for what the user did not say (C-03).
+                # nullable: a model sends null for what the user did not say.
                 out.arguments[s.name] = None
                 out.evidence[s.name] = Evidence("nullable", "not mentioned")
                 out.strength[s.name] = 0.1

@@ -1,6 +1,6 @@
 """Turning a :class:`~.engine.Decision` into Chat Completions JSON and SSE chunks.
 
-Wire facts the SDK relies on (``shared/SDK-NOTES.md`` §4.4): ``arguments`` is a JSON
+Wire facts the SDK relies on (read in ``openai``'s stream helpers): ``arguments`` is a JSON
 *string*; every streamed tool-call delta carries its ``index``; the first delta of a
 call has its ``id`` and function ``name``, later ones only argument fragments; the last
 chunk has ``finish_reason`` and the stream ends with ``data: [DONE]``.

@@ -9,7 +9,7 @@
   ``course llm serve`` (``/v1/chat/completions``, ``/v1/responses``, ``/v1/models``).
 
 Why the transports call ``handle`` and not the ASGI app: a *sync* ``OpenAI`` client in a
-notebook runs inside the kernel's event loop, where an async app cannot be awaited (C-12);
+notebook runs inside the kernel's event loop, where an async app cannot be awaited;
 a pure handler works from both worlds. Taught in lessons 00 and 01.
 """
 from __future__ import annotations
