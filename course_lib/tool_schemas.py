@@ -14,7 +14,9 @@ seed 000 §2.2. This module holds what a program needs around that triple:
   not echoed);
 * **provider shapes**: the same tool as a Chat Completions tool, a Responses API function
   tool and an MCP tool (``inputSchema``), one converter each (:func:`to_chat_tool`,
-  :func:`to_responses_tool`, :func:`to_mcp_tool`), lossless: ``$defs``/``$ref`` are kept;
+  :func:`to_responses_tool`, :func:`to_mcp_tool`), lossless: ``$defs``/``$ref`` are kept, and a
+  tool that is not strict stays non-strict on the Responses API (which makes an omitted ``strict``
+  strict); Anthropic and Gemini shapes live in :mod:`course_lib.provider_shapes`;
 * **REST vs function calling** (seed 000 §2.3): :func:`openapi_to_tool` turns an OpenAPI
   operation (path/query/header parameters and a JSON body) into a tool, and
   :func:`openapi_request` turns the model's call back into the HTTP request.
@@ -830,7 +832,7 @@ def to_chat_tool(tool: Any) -> dict:
     if description is not None:
         fn["description"] = description
     fn["parameters"] = copy.deepcopy(parameters)
-    if strict is not None:
+    if strict:  # `strict: false` is Chat Completions' default: saying it changes nothing
         fn["strict"] = strict
     return {"type": "function", "function": fn}
 
@@ -838,10 +840,20 @@ def to_chat_tool(tool: Any) -> dict:
 def to_responses_tool(tool: Any) -> dict:
     """The tool in the Responses API shape: flat, ``{"type": "function", "name", ...}``.
 
-    Same losslessness as :func:`to_chat_tool`. Taught in lesson 02.
+    The schema is copied as is, but the *meaning* of a missing ``strict`` differs between
+    the two APIs (OpenAI function-calling guide, "Strict mode"): Chat Completions stays
+    non-strict, while the Responses API "will normalize your schema into strict mode",
+    making optional fields required. So a tool that is not strict gets an explicit
+    ``"strict": false`` here, and means on Responses what it meant on Chat; a strict tool
+    stays ``"strict": true``. :func:`to_chat_tool` drops the redundant ``false`` again, so
+    round trips are exact. Taught in lessons 01 and 02.
+
+    Example:
+        >>> to_responses_tool({"type": "function", "function": {"name": "ping", "parameters": {"type": "object"}}})
+        {'type': 'function', 'name': 'ping', 'parameters': {'type': 'object'}, 'strict': False}
     """
     chat = to_chat_tool(tool)["function"]
-    return {"type": "function", **chat}
+    return {"type": "function", **chat, "strict": bool(chat.get("strict"))}
 
 
 def to_mcp_tool(tool: Any, **extras: Any) -> dict:
@@ -867,7 +879,7 @@ def to_mcp_tool(tool: Any, **extras: Any) -> dict:
     out["inputSchema"] = copy.deepcopy(parameters)
     out.update(copy.deepcopy(kept))
     out.update(copy.deepcopy(extras))
-    if strict is not None:
+    if strict:  # only a strict tool needs to say so (non-strict is the default on Chat and in MCP)
         out["_meta"] = {**(out.get("_meta") or {}), _MCP_STRICT: strict}
     return out
 

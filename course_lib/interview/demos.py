@@ -423,7 +423,11 @@ def validate_arguments() -> dict:
 
 @demo
 def strict_mode() -> dict:
-    """Strict mode refuses the seed's schema as written; to_strict fixes it and the API accepts it."""
+    """Strict mode refuses the seed's schema as written; to_strict fixes it and the API accepts it.
+
+    ``portable=True`` also flags ``default``, which api.openai.com now accepts in a strict schema
+    but other deployments (Azure OpenAI) refuse: a portable strict schema has none.
+    """
     import openai
 
     from course_lib.examples import WEB_SEARCH_TOOL
@@ -431,7 +435,7 @@ def strict_mode() -> dict:
     from course_lib.strict_mode import restore_defaults, strict_violations, to_strict
 
     schema = WEB_SEARCH_TOOL["function"]["parameters"]
-    for problem in strict_violations(schema):
+    for problem in strict_violations(schema, portable=True):
         print("✗", problem)
     client = MockLLM().client(max_retries=0)
     question = [{"role": "user", "content": "Search the web for MCP transports, top 3 results"}]
@@ -448,7 +452,7 @@ def strict_mode() -> dict:
     # A strict model must send every field: null when the user did not mention it. Map null back to the default.
     omitted = {"query": "MCP transports", "limit": None}
     print("restore_defaults", omitted, "->", restore_defaults(omitted, schema))
-    return {"violations": strict_violations(schema), "after": strict_violations(strict),
+    return {"violations": strict_violations(schema, portable=True), "after": strict_violations(strict, portable=True),
             "arguments": json.loads(call.function.arguments), "restored": restore_defaults(omitted, schema)}
 
 
