@@ -1,8 +1,9 @@
 """BFCL harness: the Berkeley Function Calling Leaderboard through the real ``openai`` SDK.
 
-Runs the four categories in ``../shared/eval/bfcl`` (``simple_python``, ``multiple``,
-``parallel``, ``irrelevance``) against the course's mock LLM, in-process, and scores the
-tool calls the SDK returns with BFCL's AST rules as ``shared/README.md`` states them:
+Runs the categories in ``../shared/eval/bfcl`` (the synthetic ``simple_python``, ``multiple``,
+``parallel``, ``irrelevance`` and the user-contributed ``live_multiple``) against the course's
+mock LLM, in-process, and scores the tool calls the SDK returns with BFCL's AST rules as
+``shared/README.md`` states them:
 
 * BFCL types map to JSON Schema (``dict`` -> ``object``, ``float`` -> ``number``,
   ``tuple`` -> ``array``, ``any`` -> no type); dotted names map to ``^[a-zA-Z0-9_-]+$`` by
@@ -18,6 +19,12 @@ tool calls the SDK returns with BFCL's AST rules as ``shared/README.md`` states 
 Usage::
 
     python benchmarks/bfcl.py [DATA_DIR] [--baseline] [--json PATH] [--show KIND] [--limit N]
+
+Beside accuracy each category reports **precision**: right replies among the replies that make a
+call. A wrong call is worse than an honest text reply (a learner takes it as a sign their tool is
+broken), so the counts of wrong calls and of replies without a call are shown apart. In
+``irrelevance`` every call is wrong, so its precision is 0 % as soon as it makes one call; its
+accuracy is the share of replies that rightly make none.
 
 The scorer and the runner are plain functions, so ``tests/test_bfcl_harness.py`` can
 prove the scorer with known-good and known-bad fake models on items of its own.
@@ -38,9 +45,11 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script: make course_lib importable without installing
     sys.path.insert(0, str(REPO))
 
-CATEGORIES = ("simple_python", "multiple", "parallel", "irrelevance")
+CATEGORIES = ("simple_python", "multiple", "parallel", "irrelevance", "live_multiple")
 RESULTS = REPO / "benchmarks" / "results"
-TARGETS = {"simple_python": 0.85, "multiple": 0.75, "parallel": 0.65, "irrelevance": 0.85}
+TARGETS = {"simple_python": 0.85, "multiple": 0.75, "parallel": 0.65, "irrelevance": 0.85, "live_multiple": 0.65}
+#: Right replies among those that make a call, in every category (issue 13).
+PRECISION_TARGET = 0.90
 _TYPES = {"dict": "object", "float": "number", "tuple": "array", "int": "integer", "bool": "boolean",
           "str": "string", "list": "array"}
 _STRIP = re.compile(r"[ ,./\-_*^]")
@@ -379,10 +388,28 @@ class CategoryResult:
     passed: int = 0
     failures: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
+    called: int = 0  # replies that made at least one tool call
+    called_right: int = 0  # ... and passed
+    replies: dict[str, Reply] = field(default_factory=dict, repr=False)  # every reply, by item id
 
     @property
     def accuracy(self) -> float:
         return self.passed / self.total if self.total else 0.0
+
+    @property
+    def precision(self) -> float | None:
+        """Right replies among the replies that make a call; None when no reply made one."""
+        return self.called_right / self.called if self.called else None
+
+    @property
+    def wrong_calls(self) -> int:
+        """Replies that made a call and failed (wrong tool, values, count, or any call in irrelevance)."""
+        return self.called - self.called_right
+
+    @property
+    def no_call(self) -> int:
+        """Replies without a call (asked, declined or answered in text), right or wrong."""
+        return self.total - self.called
 
     def kinds(self) -> list[tuple[str, int]]:
         """Failure kinds, commonest first."""
@@ -398,19 +425,28 @@ def run_category(items: Iterable[Item], model: Model, category: str = "") -> Cat
     start = time.perf_counter()
     for item in items:
         result.category = result.category or item.category
-        kind = score_item(item, model(item.messages, item.tools))
+        reply = model(item.messages, item.tools)
+        kind = score_item(item, reply)
+        result.replies[item.id] = reply
         result.total += 1
+        result.called += bool(reply.calls)
         if kind is None:
             result.passed += 1
+            result.called_right += bool(reply.calls)
         else:
             result.failures.append((item.id, kind))
     result.seconds = time.perf_counter() - start
     return result
 
 
-def run(data_dir: Path, model: Model, categories: Iterable[str] = CATEGORIES,
+def run(data_dir: Path, model: Model, categories: Iterable[str] | None = None,
         limit: int | None = None) -> dict[str, CategoryResult]:
-    """Run ``model`` on each category of the data folder; ``limit`` items per category at most."""
+    """Run ``model`` on each category of the data folder; ``limit`` items per category at most.
+
+    ``categories`` None: every one of :data:`CATEGORIES` whose file the folder holds.
+    """
+    if categories is None:
+        categories = [c for c in CATEGORIES if (Path(data_dir) / f"BFCL_v4_{c}.json").exists()]
     out = {}
     for cat in categories:
         items = load_category(data_dir, cat)[:limit]
@@ -420,22 +456,26 @@ def run(data_dir: Path, model: Model, categories: Iterable[str] = CATEGORIES,
 
 def table(results: dict[str, dict[str, CategoryResult]], top: int = 4) -> str:
     """A plain-text table: one row per category and model, with the commonest failure kinds."""
-    lines = [f"{'category':<14} {'model':<12} {'accuracy':>8} {'passed':>9} {'target':>7}  commonest failure kinds",
-             "-" * 100]
+    lines = [f"{'category':<14} {'model':<12} {'accuracy':>8} {'passed':>9} {'target':>7} {'precision':>9} "
+             f"{'wrong calls':>11} {'no call':>7}  commonest failure kinds",
+             "-" * 124]
     for cat in CATEGORIES:
         for label, per_cat in results.items():
             r = per_cat.get(cat)
             if r is None:
                 continue
             kinds = ", ".join(f"{k} {n}" for k, n in r.kinds()[:top]) or "-"
+            precision = "-" if r.precision is None else f"{r.precision:.1%}"
             lines.append(f"{cat:<14} {label:<12} {r.accuracy:>8.1%} {r.passed:>4}/{r.total:<4} "
-                         f"{TARGETS[cat]:>7.0%}  {kinds}")
+                         f"{TARGETS[cat]:>7.0%} {precision:>9} {r.wrong_calls:>11} {r.no_call:>7}  {kinds}")
     return "\n".join(lines)
 
 
 def to_json(results: dict[str, dict[str, CategoryResult]]) -> dict:
     """The results as JSON-ready data (per model, per category: accuracy, kinds, failures)."""
     return {label: {cat: {"accuracy": round(r.accuracy, 4), "passed": r.passed, "total": r.total,
+                          "precision": None if r.precision is None else round(r.precision, 4),
+                          "called": r.called, "wrong_calls": r.wrong_calls, "no_call": r.no_call,
                           "seconds": round(r.seconds, 3), "kinds": dict(r.kinds()),
                           "failures": [{"id": i, "kind": k} for i, k in r.failures]}
                     for cat, r in per_cat.items()}
@@ -467,6 +507,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, help="at most N items per category")
     p.add_argument("--show", metavar="KIND", help="print the failures whose kind starts with KIND")
     p.add_argument("--show-n", type=int, default=15)
+    p.add_argument("--dump", metavar="PATH", help="write every reply (calls, text) as JSON lines, to compare "
+                   "the decisions of two engine versions item by item (diff the files)")
     args = p.parse_args(argv)
     data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
     cats = [c for c in args.categories.split(",") if c]
@@ -482,6 +524,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.show:
         for cat, r in results["course mock"].items():
             _show(data_dir, r, args.show, models["course mock"], args.show_n)
+    if args.dump:
+        with open(args.dump, "w") as f:
+            for cat, r in results["course mock"].items():
+                for item_id, reply in r.replies.items():
+                    f.write(json.dumps({"id": item_id, "calls": reply.calls, "content": reply.content,
+                                        "error": reply.error}, ensure_ascii=False, sort_keys=True) + "\n")
+        print(f"wrote {args.dump}")
     if args.json:
         path = Path(args.json)
         path.parent.mkdir(parents=True, exist_ok=True)

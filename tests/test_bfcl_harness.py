@@ -133,7 +133,8 @@ def test_the_sdk_path_scores_a_scripted_mock(data_dir):
     from course_lib.mock_llm import MockLLM
 
     mock = MockLLM()
-    items = [i for c in bfcl.CATEGORIES for i in bfcl.load_category(data_dir, c)]
+    items = [i for c in bfcl.CATEGORIES if (data_dir / f"BFCL_v4_{c}.json").exists()
+             for i in bfcl.load_category(data_dir, c)]
     good = {case[1]: case[5] for case in CASES}
     for item in items:
         calls = good[item.id]
@@ -146,3 +147,21 @@ def test_placeholder_baseline_calls_every_tool():
     tool = bfcl.to_openai_tool(CONVERT)
     args = bfcl.PlaceholderLLM.placeholder(tool["function"]["parameters"])
     assert args == {"value": 0.0, "to_unit": "m"}
+
+
+def test_precision_counts_right_calls_among_replies_that_call(data_dir):
+    """Precision: right replies among those that make a call; no-call replies are counted apart."""
+    table = {case[2]: case[5] for case in CASES}
+    table["Quiet alarm at 6"] = []  # one honest no-call reply instead of a right call
+    table["Alarms at 5 and at 8"] = [("clock_set_alarm", {"hour": 5})]  # one wrong call
+
+    def ask(messages, tools):
+        return bfcl.Reply(calls=list(table[messages[-1]["content"]]), content="Which hour?")
+
+    results = bfcl.run(data_dir, ask)
+    simple, parallel, irrelevance = results["simple_python"], results["parallel"], results["irrelevance"]
+    assert (simple.called, simple.called_right, simple.no_call, simple.wrong_calls) == (2, 2, 1, 0)
+    assert simple.precision == 1.0 and simple.accuracy == 2 / 3
+    assert (parallel.precision, parallel.wrong_calls) == (0.5, 1)
+    assert irrelevance.precision is None and irrelevance.no_call == 1  # it made no call: nothing to be precise about
+    assert "precision" in bfcl.table({"m": results}) and bfcl.to_json({"m": results})["m"]["parallel"]["precision"] == 0.5

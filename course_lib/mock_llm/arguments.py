@@ -2685,3 +2685,53 @@ _APART = re.compile(r"\b(?:and|or|then|also|vs\.?|versus|another|respectively)\b
 def _same_kind(a: Mention, b: Mention) -> bool:
     names = ("name", "place", "quoted")
     return a.kind == b.kind or (a.kind in names and b.kind in names)
+
+
+def _message_text(message: dict) -> str:
+    content = message.get("content")
+    if isinstance(content, list):  # content parts: keep the text ones
+        return " ".join(p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") in ("text", "input_text"))
+    return content if isinstance(content, str) else ""
+
+
+def fill_schema(schema: dict, messages: list[dict]) -> tuple[dict[str, Any], list[str]]:
+    """Fill a JSON Schema object (a ``response_format`` schema) from a conversation, as tool arguments are filled.
+
+    The readers are the ones that fill tool arguments (:func:`fill_arguments`): the newest user message
+    is read first; a property it does not give is looked for in the user's earlier messages, newest first.
+    System and assistant messages are instructions and replies, never values. A value read only as a
+    guess ("best reading": nothing in the text points at the property) is not taken: what the
+    conversation does not say is reported missing, never invented.
+
+    Args:
+        schema: a JSON Schema with ``type: "object"`` and ``properties`` (``$ref`` into its ``$defs`` allowed).
+        messages: Chat Completions messages (``{"role": ..., "content": str | list of parts}``).
+
+    Returns:
+        ``(values, missing)``: the values found by property name (top level; nested objects filled the same
+        way), and the names of the *required* properties nothing in the conversation gives, in schema order.
+        A nullable required property the conversation does not give is ``None`` in ``values``, not missing.
+
+    Example:
+        >>> fill_schema({"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+        ...              "required": ["city", "days"]},
+        ...             [{"role": "user", "content": "Plan 3 days in Paris"}])
+        ({'city': 'Paris', 'days': 3}, [])
+    """
+    texts = [t for m in reversed(messages or []) if m.get("role") == "user" and (t := _message_text(m).strip())]
+    props = schema.get("properties") or {}
+    values: dict[str, Any] = {}
+    for text in texts:
+        filled = fill_arguments(schema, text, schema)
+        for key, value in filled.arguments.items():
+            rule = filled.evidence[key].rule if key in filled.evidence else ""
+            if key in values and values[key] is not None or rule.startswith("best reading"):
+                continue
+            if rule in ("nullable",) and key in values:
+                continue
+            values[key] = value
+        if all(k in values and values[k] is not None for k in schema.get("required") or []):
+            break
+    values = {k: values[k] for k in props if k in values}
+    missing = [k for k in props if k in (schema.get("required") or []) and k not in values]
+    return values, missing
