@@ -863,7 +863,7 @@ def _place_value(slot: Slot, m: Mention) -> str:
         return state
     wants_state = re.search(r"\b(?:(?i:city and state|city, state|format (?:it )?as city,? state)|"
                             r"[A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z]{2}\b)", desc)
-    if wants_state and slot.role == "place" and m.get("as_written") and "," in m.get("as_written"):
+    if wants_state and slot.role in ("place", "city") and m.get("as_written") and "," in m.get("as_written"):
         return m.get("as_written")  # "Boston, MA" is already a city and its state
     if wants_state and gz.place_kind(name) == "city" and "," not in name:  # "Washington, D.C." is complete
         code = gz.state_code(state) if state else gz.city_state(name)
@@ -1526,7 +1526,7 @@ def _enum_partners(slots: list[Slot], filled: dict, spread: dict, text: str) -> 
 
 
 _NEGATION = re.compile(r"\b(?:no|not|without|exclude|excluding|except|disable|disabled|never|don'?t|do not|"
-                       r"doesn'?t|skip|omit|avoid(?:ing)?|turn off|off|false|hide|minus|ignore|ignoring)\b|不要|不|没有|关闭|无需",
+                       r"(?:does|is|are|should|must|can|would|won|was|were)n'?t|skip|omit|avoid(?:ing)?|turn off|off|false|hide|minus|ignore|ignoring)\b|不要|不|没有|关闭|无需",
                        re.I)
 _BOOL_GENERIC = frozenset("is has include includes including use using enable enabled show get return with "
                           "allow should do flag want need consider the a an of to in".split())

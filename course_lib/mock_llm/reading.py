@@ -981,27 +981,38 @@ def _places(text: str) -> list[Mention]:
             continue  # 晚上海底捞: 上海 is split between 晚上 and 海底, no place
         out.append(Mention("place", m.group(0), m.group(0), m.start(), m.end(),
                            extra=(("kind", gz.place_kind(m.group(0)) or "city"),)))
-    # "Chicago, Illinois" / "Los Angeles, CA": a city and its state as one place
+    return out
+
+
+_STATE_TAIL = re.compile(r",\s*([A-Z]{2,3})(?![A-Za-z])|,\s*([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)")
+
+
+def _with_states(text: str, places: list[Mention]) -> list[Mention]:
+    """A city followed by its state or country is one place: "Chicago, Illinois", "Fremont, CA", "Letterkenny,Ireland".
+
+    Applies to known cities and to names read as places ("in Lagunitas, CA"); the state or country must be one
+    the gazetteer knows, so "in Paris, Berlin" stays two places. The merged place keeps the city as its value and
+    the whole as ``as_written`` (a description asking for "City, State" gets it).
+    """
     merged: list[Mention] = []
     i = 0
-    out.sort(key=lambda p: p.start)
-    while i < len(out):
-        p = out[i]
-        tail = re.match(r",\s*([A-Z]{2,3})(?![A-Za-z])|,\s*([A-Z][a-z]+(?:\s[A-Z][a-z]+)?)", text[p.end:])
+    places = sorted(places, key=lambda p: p.start)
+    while i < len(places):
+        p = places[i]
+        tail = _STATE_TAIL.match(text, p.end) if p.get("kind") in ("city", "guess") and not p.get("state") else None
         state = None
         if tail:
-            state = tail.group(1) if tail.group(1) and (tail.group(1) in gz.US_STATES or tail.group(1) in gz.COUNTRIES) \
-                else None
-            if tail.group(2) and gz.state_code(tail.group(2)):
-                state = tail.group(2)
-            if tail.group(2) and tail.group(2) in gz.COUNTRIES and p.get("kind") == "city":
-                state = tail.group(2)
-        if state and p.get("kind") == "city":
-            end = p.end + text[p.end:].index(state) + len(state)
+            code, word = tail.group(1), tail.group(2)
+            if code and (code in gz.US_STATES or code in gz.COUNTRIES):
+                state = code
+            elif word and (gz.state_code(word) or word in gz.COUNTRIES):
+                state = word
+        if state:
+            end = tail.end()
             merged.append(Mention("place", p.value, text[p.start:end], p.start, end,
                                   extra=(("kind", "city"), ("state", state), ("as_written", text[p.start:end]))))
             i += 1
-            if i < len(out) and out[i].start < end:
+            while i < len(places) and places[i].start < end:
                 i += 1
             continue
         merged.append(p)
@@ -1168,7 +1179,7 @@ def read(text: str) -> Reading:
     taken_names = taken + [(n.start, n.end) for n in numbers if not n.get("words") and n not in numbered]
     names = _names(text, taken_names)
     numbers = [n for n in numbers if n not in numbered or not any(m.start < n.end and n.start < m.end for m in names)]
-    places += _geo_names(text, names, places)
+    places = _with_states(text, places + _geo_names(text, names, places))
     # "Manchester United", "Chicago Bulls": a place followed by more capitalised words is a name
     longer = [n for n in names if any(n.start <= p.start and p.end <= n.end and _extends_place(text, p, n)
                                       for p in places)]

@@ -1,0 +1,51 @@
+"""Kinds of real users' requests (issue 13 item 3) the mock reads like a tool-calling model.
+
+Written in the course's own words, with small tools of its own (no benchmark item): the kinds
+found reading BFCL's live (user-contributed) failures: long system prompts, many tools, enums,
+optional parameters, places written "City, ST". English and Chinese where the kind exists in both.
+"""
+from __future__ import annotations
+
+from course_lib.mock_llm import MockLLM
+
+
+def obj(required=(), **props):
+    return {"type": "object", "properties": props, "required": list(required)}
+
+
+def tool(name, description, parameters):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+
+
+def calls(text, *tools, system=None):
+    messages = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": text}]
+    decision = MockLLM().explain(messages, list(tools))
+    return [(c.name, c.arguments) for c in decision.tool_calls], decision
+
+
+BARBER = tool("find_barber", "Find a barber shop in a city",
+              obj(["city"], city={"type": "string", "description": "City and state, e.g. 'Austin, TX'"},
+                  walk_in={"type": "boolean", "description": "Whether walk-ins are taken"}))
+STORES = tool("store_locations", "List the stores of a chain near a place",
+              obj(["location"], location={"type": "string", "description": "Where to look"}))
+
+
+# ------------------------------------------------------------------ a city with its state is one place
+def test_a_city_and_its_state_code_are_one_place_not_two_calls():
+    got, _ = calls("Find me a barber in Bakersfield, CA please", BARBER)
+    assert got == [("find_barber", {"city": "Bakersfield, CA"})]
+
+
+def test_a_city_and_its_country_without_a_space_are_one_place():
+    got, _ = calls("Which stores are near Tralee,Ireland?", STORES)
+    assert got == [("store_locations", {"location": "Tralee,Ireland"})]
+
+
+def test_two_cities_each_with_its_state_stay_two_calls():
+    got, _ = calls("Find a barber in Bakersfield, CA and in Tulsa, OK", BARBER)
+    assert got == [("find_barber", {"city": "Bakersfield, CA"}), ("find_barber", {"city": "Tulsa, OK"})]
+
+
+def test_a_negated_modal_clears_a_flag():
+    got, _ = calls("Find a barber in Tulsa, OK; it shouldn't take walk-ins", BARBER)
+    assert got == [("find_barber", {"city": "Tulsa, OK", "walk_in": False})]
