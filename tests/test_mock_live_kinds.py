@@ -49,3 +49,39 @@ def test_two_cities_each_with_its_state_stay_two_calls():
 def test_a_negated_modal_clears_a_flag():
     got, _ = calls("Find a barber in Tulsa, OK; it shouldn't take walk-ins", BARBER)
     assert got == [("find_barber", {"city": "Tulsa, OK", "walk_in": False})]
+
+
+# ------------------------------------------------------------------ the day and year the user says they are in
+FORECAST = tool("forecast", "Weather forecast for a city on a date",
+                obj(["city", "date"], city={"type": "string"},
+                    date={"type": "string", "description": "The date, in the format YYYY-MM-DD"}))
+
+
+def test_a_year_the_user_states_applies_to_a_date_without_one():
+    got, _ = calls("What will the weather be in Oslo on the 9th of June? it's 2031 right now", FORECAST)
+    assert got == [("forecast", {"city": "Oslo", "date": "2031-06-09"})]
+
+
+def test_a_year_written_before_day_and_month_applies_to_the_other_dates():
+    trip = tool("book_trip", "Book a round trip", obj(["depart", "back"], depart={"type": "string", "description": "YYYY-MM-DD"},
+                                                      back={"type": "string", "description": "YYYY-MM-DD"}))
+    got, _ = calls("Book a trip departing on the 2031 4th of June and coming back on the 8th of June", trip)
+    assert got == [("book_trip", {"depart": "2031-06-04", "back": "2031-06-08"})]
+
+
+def test_today_is_sets_the_reference_of_relative_dates_and_asks_for_no_date_itself():
+    got, _ = calls("Weather in Oslo tomorrow? today is 2031.2.28", FORECAST)
+    assert got == [("forecast", {"city": "Oslo", "date": "2031-03-01"})]
+
+
+def test_today_is_in_chinese():
+    got, _ = calls("今天是2031年2月28日，明天北京天气怎么样？", FORECAST)
+    assert got == [("forecast", {"city": "北京", "date": "2031-03-01"})]
+    got, _ = calls("今年是2031年，6月9日上海天气怎么样？", FORECAST)
+    assert got == [("forecast", {"city": "上海", "date": "2031-06-09"})]
+
+
+def test_a_version_number_is_no_date():
+    from course_lib.mock_llm.reading import read
+
+    assert not read("install version 2023.1.15 of the package").of_kind("date")

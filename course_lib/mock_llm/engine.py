@@ -545,6 +545,29 @@ def _best(ranked: list[tuple[ToolSpec, float, list[str]]], distinct: dict[str, f
     return max(top, key=lambda r: (_takes_a_date(r[0]) if dates else 0, distinct.get(r[0].name, 0.0), -top.index(r)))
 
 
+#: A runner-up within this share of the best score is as good a reading of the request (chosen on BFCL dev data).
+FILLABLE_SHARE = 0.7
+
+
+def _fillable_choice(ranked: list[tuple[ToolSpec, float, list[str]]], best: tuple[ToolSpec, float, list[str]],
+                     text: str) -> ToolSpec:
+    """The best tool, unless it lacks a required value that a close runner-up does not need.
+
+    "Find action movies in New York" scores ``BuyMovieTickets`` and ``FindMovies`` alike; the ticket tool
+    would have to ask for a count and a date nobody said, the search tool is complete: a model calls the
+    search. Close means within :data:`FILLABLE_SHARE` of the best score.
+    """
+    first = _calls_for(best[0], text)
+    if not any(c.missing for c in first):
+        return best[0]
+    for tool, score, _ in ranked:
+        if tool is best[0] or score < best[1] * FILLABLE_SHARE or score < THRESHOLD:
+            continue
+        if not any(c.missing for c in _calls_for(tool, text)):
+            return tool
+    return best[0]
+
+
 def _takes_a_date(tool: ToolSpec) -> int:
     """1 when one of the tool's parameters is a date."""
     return int(any(s.role == "date" for s in slots_of(tool.parameters)))
@@ -1085,7 +1108,7 @@ def plan_calls(text: str, tools: list[ToolSpec]
             if best[1] >= THRESHOLD:
                 picks.append((best[0], clause))
     if len({t.name for t, _ in picks}) <= 1:
-        picks = [(_best(ranked, distinct, text)[0], text)]
+        picks = [(_fillable_choice(ranked, _best(ranked, distinct, text), text), text)]
     calls: list[PlannedCall] = []
     for index, (tool, clause) in enumerate(picks):
         earlier = any(not c.from_results for c in calls)  # something before it produces results

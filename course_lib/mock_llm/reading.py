@@ -662,11 +662,13 @@ _D0, _D1 = r"(?<![0-9A-Za-z])", r"(?![0-9A-Za-z])"
 _DATE_RXS = [
     (re.compile(_D0 + r"(\d{4})-(\d{1,2})-(\d{1,2})(?:" + _D1 + r"|(?=T\d{1,2}:\d{2}))"), "ymd"),  # also ISO 8601 "...T19:00"
     (re.compile(_D0 + r"(\d{4})/(\d{1,2})/(\d{1,2})" + _D1), "ymd"),
+    (re.compile(r"(?<!version )(?<![vV])" + _D0 + r"((?:19|20)\d{2})\s?\.\s?(\d{1,2})\.(\d{1,2})(?![\d.])"), "ymd"),  # "2023.10.1"
     (re.compile(_D0 + r"(\d{1,2})([/-])(\d{1,2})\2(\d{4})" + _D1), "slash"),
     (re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "ymd"),
     (re.compile(r"\b(" + _MONTH + r")\.?\s*(\d{1,2})(?:st|nd|rd|th)?(?:,|\s)\s*(\d{4})" + _D1, re.I), "Mdy"),
     (re.compile(_D0 + r"(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH + r")\.?,?\s*(\d{4})" + _D1, re.I), "dMy"),
     (re.compile(_D0 + r"(\d{4}),?\s+(" + _MONTH + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?" + _D1, re.I), "yMd"),
+    (re.compile(_D0 + r"((?:19|20)\d{2}),?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+of\s+(" + _MONTH + r")\b", re.I), "ydM"),
     (re.compile(r"\b(" + _MONTH + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?" + _D1 + r"(?!\s*(?:,\s*)?\d{4})", re.I), "Md"),
     (re.compile(_D0 + r"(\d{1,2})(?:st|nd|rd|th)\s+(?:of\s+)?(" + _MONTH + r")\b", re.I), "dM"),
     (re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "md"),
@@ -695,15 +697,24 @@ _RELATIVE_RX = re.compile(gz.starts_with_one_of(("today", "tonight", "tomorrow",
 _ZH_DAYS = {"今天": 0, "今日": 0, "今晚": 0, "明天": 1, "明日": 1, "明晚": 1, "后天": 2, "大后天": 3}
 
 
-def _relative_dates(text: str, taken: list[Mention]) -> list[Mention]:
-    """"tomorrow", "next Friday", 明天: a date counted from today, as a model resolves it (``extra`` relative)."""
+def _relative_dates(text: str, taken: list[Mention], today: tuple[int, int, int] | None = None) -> list[Mention]:
+    """"tomorrow", "next Friday", 明天: a date counted from today, as a model resolves it (``extra`` relative).
+
+    ``today``: the day the user said they are in ("today is 2023.10.1"), else the machine's date.
+    """
     import datetime as _dt
 
-    today = _dt.date.today()
+    said = today is not None
+    try:
+        today = _dt.date(*today) if today else _dt.date.today()
+    except ValueError:
+        today = _dt.date.today()
     out = []
     for m in _RELATIVE_RX.finditer(text):
         if any(d.start <= m.start() < d.end for d in taken):
             continue
+        if said and re.match(r"(?:'s date)?\s*(?:is|=|:|是)", text[m.end():]):
+            continue  # "today is 2024-02-29" says what today is, it asks for no date
         word, lead, weekday, zh = m.group(1), m.group(2), m.group(3), m.group(4)
         if zh:
             ahead = _ZH_DAYS[zh]
@@ -737,7 +748,7 @@ def _date_patterns(text: str) -> list[tuple[re.Pattern[str], str]]:
 
 
 _DIGIT = re.compile(r"\d")
-_MONTH_ORDERS = frozenset({"Mdy", "dMy", "yMd", "Md", "dM"})  # the patterns of _DATE_RXS with a month's name
+_MONTH_ORDERS = frozenset({"Mdy", "dMy", "yMd", "ydM", "Md", "dM"})  # the patterns of _DATE_RXS with a month's name
 
 
 def _dates(text: str) -> list[Mention]:
@@ -764,6 +775,8 @@ def _dates(text: str) -> list[Mention]:
                     d, mo, y = int(g[0]), MONTHS[g[1].lower()[:3]], int(g[2])
                 elif order == "yMd":
                     y, mo, d = int(g[0]), MONTHS[g[1].lower()[:3]], int(g[2])
+                elif order == "ydM":
+                    y, d, mo = int(g[0]), int(g[1]), MONTHS[g[2].lower()[:3]]
                 elif order == "Md":
                     mo, d, y = MONTHS[g[0].lower()[:3]], int(g[1]), 0
                 elif order == "dM":
@@ -775,11 +788,26 @@ def _dates(text: str) -> list[Mention]:
             if not (1 <= mo <= 12 and 1 <= d <= 31):
                 continue
             out.append(Mention("date", (y, mo, d), m.group(0), m.start(), m.end()))
+    today = None
+    for d in out:  # "today is 2023.10.1": the day the user is in, no date to act on
+        if d.value[0] and _TODAY_IS.search(text[:d.start]):
+            today, out = d.value, [x for x in out if x is not d]
+            break
     years = [d.value[0] for d in sorted(out, key=lambda d: d.start) if d.value[0]]
-    if years:  # "from 2023 April 4th to April 8th": a date without a year takes the year said nearby
+    stated = _YEAR_STATED.search(text)
+    years = years or ([int(next(g for g in stated.groups() if g))] if stated else []) or ([today[0]] if today else [])
+    if years:  # "from 2023 April 4th to April 8th", "it's 2023 right now": a date without a year takes the year said
         out = [Mention(d.kind, (years[0], d.value[1], d.value[2]), d.text, d.start, d.end, extra=d.extra)
                if not d.value[0] else d for d in out]
-    return out or _relative_dates(text, out)  # "tomorrow, June 1 2023": the date written out wins
+    return out or _relative_dates(text, out, today)  # "tomorrow, June 1 2023": the date written out wins
+
+
+#: What introduces the day the user is in ("today is", "today's date is", "the current date:").
+_TODAY_IS = re.compile(r"\b(?:today(?:'s date)?|the current date|current date|the date today)\s*(?:is|=|:)\s*$|"
+                       r"(?:今天是|今天|今日是|当前日期是?|现在是)\s*[:：]?\s*$", re.I)
+#: The year the user says they are in: "it's 2023 right now", "the current year is 2023", "2023 now".
+_YEAR_STATED = re.compile(r"\b(?:it'?s|it is|the year is|this year is|current year is|we are in|now is)\s+((?:19|20)\d{2})\b|"
+                          r"\b((?:19|20)\d{2})\s+(?:right\s+)?now\b|(?:现在是|今年是|今年)((?:19|20)\d{2})年", re.I)
 
 
 _TIME_RX = re.compile(_D0 + r"(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])|(?<![0-9A-Za-z:])(\d{1,2}):(\d{2})"
