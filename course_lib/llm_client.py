@@ -26,7 +26,7 @@ import httpx2
 import openai
 
 from .mock_llm import MockLLM
-from .mock_llm.server import HTTPReply, iter_chunks, sleep_for
+from .mock_llm.server import DaemonWorkers, HTTPReply, iter_chunks, sleep_for
 
 MOCK_BASE_URL = "http://mock-llm.invalid/v1"  # never resolved: the transport answers in-process
 DEFAULT_ENDPOINT_MODEL = "gpt-4o-mini"
@@ -127,8 +127,15 @@ class InProcessTransport(httpx2.BaseTransport):
         return httpx2.Response(reply.status, headers=reply.headers, stream=_ReplyStream(reply), request=request)
 
 
+_ASYNC_WORKERS = DaemonWorkers(2)
+
+
 class AsyncInProcessTransport(httpx2.AsyncBaseTransport):
-    """The async twin of :class:`InProcessTransport` (latency via ``asyncio.sleep``)."""
+    """The async twin of :class:`InProcessTransport` (latency via ``asyncio.sleep``).
+
+    The mock's work runs in a worker thread, so a long request does not freeze the event
+    loop it was awaited on (the kernel's, with its other tasks: servers, widgets).
+    """
 
     def __init__(self, mock: MockLLM) -> None:
         self.mock = mock
@@ -137,7 +144,7 @@ class AsyncInProcessTransport(httpx2.AsyncBaseTransport):
         import asyncio
 
         await request.aread()
-        reply = _call(self.mock, request)
+        reply = await _ASYNC_WORKERS.run(_call, self.mock, request)
         if reply.delay:
             await asyncio.sleep(reply.delay)
         return httpx2.Response(reply.status, headers=reply.headers, stream=_AsyncReplyStream(reply), request=request)

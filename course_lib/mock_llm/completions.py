@@ -16,6 +16,7 @@ import time
 from typing import Any, Iterator
 
 from .engine import Decision
+from .options import RequestOptions
 
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 ARGUMENT_FRAGMENT = 12  # characters of ``arguments`` per streamed delta
@@ -49,8 +50,43 @@ def tool_calls_json(decision: Decision, seed: str) -> list[dict]:
     ]
 
 
+def cut_text(text: str, options: RequestOptions) -> tuple[str, str | None]:
+    """``text`` as ``stop`` and the token budget leave it, and why it ends early.
+
+    Returns:
+        ``(text, None)`` when nothing cut it, ``(shorter, "stop")`` when a stop sequence
+        did (the sequence itself is not included, as in the API), ``(shorter, "length")``
+        when the budget of ``max_tokens`` (4 characters a token) ran out first.
+    """
+    cuts = [text.find(s) for s in options.stop if s in text]
+    if cuts:
+        return text[: min(cuts)], "stop"
+    if options.max_tokens is not None and count_tokens(text) > options.max_tokens:
+        return text[: options.max_tokens * 4], "length"
+    return text, None
+
+
+def cut_calls(calls: list[dict], options: RequestOptions) -> tuple[list[dict], bool]:
+    """The tool calls that fit the token budget; the last one may stop mid-``arguments``, as a real model's does.
+
+    Returns:
+        ``(calls, cut)``: ``cut`` is True when the budget ran out (``finish_reason: "length"``).
+    """
+    if options.max_tokens is None:
+        return calls, False
+    budget, kept = options.max_tokens * 4, []
+    for call in calls:
+        args = call["function"]["arguments"]
+        if len(args) > budget:
+            kept.append({**call, "function": {**call["function"], "arguments": args[:budget]}})
+            return kept, True
+        budget -= len(args)
+        kept.append(call)
+    return kept, False
+
+
 def chat_completion(decision: Decision, *, model: str, seed: str, prompt_text: str,
-                    tool_calls: list[dict] | None = None) -> dict:
+                    tool_calls: list[dict] | None = None, options: RequestOptions | None = None) -> dict:
     """A complete ``chat.completion`` object for ``decision``.
 
     Args:
@@ -59,24 +95,28 @@ def chat_completion(decision: Decision, *, model: str, seed: str, prompt_text: s
         seed: a string derived from the request; ids are hashed from it.
         prompt_text: the request's text, for the token counts in ``usage``.
         tool_calls: pre-built ``tool_calls`` (fault injection passes altered ones).
+        options: the request's ``max_tokens``/``stop`` (:mod:`.options`); they cut the answer
+            and set ``finish_reason`` to ``"length"`` or ``"stop"``.
 
     Returns:
         The JSON object the API returns for a non-streaming request.
     """
+    options = options or RequestOptions()
     calls = tool_calls if tool_calls is not None else tool_calls_json(decision, seed)
-    message: dict[str, Any] = {"role": "assistant", "content": None if calls else decision.content,
-                               "refusal": None, "annotations": []}
+    calls, cut = cut_calls(calls, options)
+    content, ended = (None, None) if calls or decision.content is None else cut_text(decision.content, options)
+    finish = "length" if cut or ended == "length" else ("tool_calls" if calls else "stop")
+    message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None, "annotations": []}
     if calls:
         message["tool_calls"] = calls
-    completion_text = decision.content or json.dumps(calls)
+    completion_text = content or json.dumps(calls)
     prompt_tokens, completion_tokens = count_tokens(prompt_text), count_tokens(completion_text)
     return {
         "id": seeded_id("chatcmpl-", seed, 29),
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [{"index": 0, "message": message, "logprobs": None,
-                     "finish_reason": "tool_calls" if calls else "stop"}],
+        "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                   "total_tokens": prompt_tokens + completion_tokens},
         "system_fingerprint": "fp_course_mock",

@@ -13,11 +13,14 @@ A :class:`FaultPlan` holds faults to apply to the next requests, in order. Kinds
 
 Over HTTP the same faults can be asked for per request with the header
 ``X-Mock-Fault: rate_limit; retry_after=2`` (so each client can choose its own).
-Taught in lesson 04.
+``seconds`` and ``retry_after`` are checked: finite numbers from 0 to
+:data:`MAX_FAULT_SECONDS` (a fault that holds a connection for hours is a hung server,
+not a lesson); anything else is a 400 naming the parameter. Taught in lesson 04.
 """
 from __future__ import annotations
 
 import json
+import math
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +30,7 @@ from .errors import MockAPIError
 FAULT_KINDS = ("rate_limit", "server_error", "latency", "malformed_arguments", "hallucinated_tool",
                "missing_required")
 HTTP_FAULTS = ("rate_limit", "server_error")
+MAX_FAULT_SECONDS = 60.0  # the longest injected latency or Retry-After
 
 
 @dataclass
@@ -41,6 +45,16 @@ class Fault:
     def __post_init__(self) -> None:
         if self.kind not in FAULT_KINDS:
             raise ValueError(f"unknown fault kind {self.kind!r}; choose one of {', '.join(FAULT_KINDS)}")
+        if self.times is not None and (isinstance(self.times, bool) or not isinstance(self.times, int)
+                                       or self.times < 1):
+            raise ValueError(f"times must be a positive integer or None (every request), got {self.times!r}")
+        for name in ("seconds", "retry_after"):
+            value = getattr(self, name)
+            if value is None and name == "retry_after":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                    or not 0 <= value <= MAX_FAULT_SECONDS:
+                raise ValueError(f"{name} must be a number of seconds from 0 to {MAX_FAULT_SECONDS:g}, got {value!r}")
 
     def as_error(self) -> MockAPIError:
         """The HTTP error this fault produces (for ``rate_limit`` and ``server_error``)."""
@@ -94,19 +108,34 @@ def parse_fault_header(value: str) -> Fault:
     """``"rate_limit; retry_after=2"`` -> ``Fault("rate_limit", retry_after=2.0)``.
 
     Raises:
-        MockAPIError: 400 for an unknown kind or parameter.
+        MockAPIError: 400 (code ``invalid_fault``) for an empty header, an unknown kind or
+            parameter, a parameter given twice, or a value that is not a number of seconds
+            from 0 to :data:`MAX_FAULT_SECONDS`.
     """
-    kind, *params = [p.strip() for p in value.split(";") if p.strip()]
+    parts = [p.strip() for p in value.split(";") if p.strip()]
+    if not parts:
+        raise _bad_header(f"X-Mock-Fault is empty: name a fault kind ({', '.join(FAULT_KINDS)}), e.g. "
+                          "'X-Mock-Fault: rate_limit; retry_after=2'.")
+    kind, *params = parts
     kwargs: dict[str, Any] = {}
     for p in params:
-        key, _, raw = p.partition("=")
-        if key not in ("retry_after", "seconds"):
-            raise MockAPIError(f"Unknown X-Mock-Fault parameter {key!r}.", param="X-Mock-Fault")
-        kwargs[key] = float(raw)
+        key, eq, raw = (x.strip() for x in p.partition("="))
+        if key not in ("retry_after", "seconds") or not eq:
+            raise _bad_header(f"Unknown X-Mock-Fault parameter {p!r}: use retry_after=SECONDS or seconds=SECONDS.")
+        if key in kwargs:
+            raise _bad_header(f"X-Mock-Fault parameter {key!r} is given twice.")
+        try:
+            kwargs[key] = float(raw)
+        except ValueError:
+            raise _bad_header(f"X-Mock-Fault parameter {key}={raw!r} is not a number of seconds.") from None
     try:
         return Fault(kind, 1, **kwargs)
     except ValueError as e:
-        raise MockAPIError(str(e), param="X-Mock-Fault") from None
+        raise _bad_header(f"X-Mock-Fault: {e}.") from None
+
+
+def _bad_header(message: str) -> MockAPIError:
+    return MockAPIError(message, status=400, param="X-Mock-Fault", code="invalid_fault")
 
 
 def corrupt_tool_calls(kind: str, calls: list[dict], tools: list[Any]) -> list[dict]:

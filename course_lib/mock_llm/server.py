@@ -17,21 +17,27 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import threading
 import time
 from collections import OrderedDict, deque
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
 
-from .completions import chat_completion, sse_lines, stream_chunks, tool_calls_json
+from .completions import chat_completion, count_tokens, seeded_id, sse_lines, stream_chunks, tool_calls_json
 from .engine import Decision, PlannedCall, decide
 from .errors import MockAPIError
 from .faults import HTTP_FAULTS, FaultPlan, corrupt_tool_calls, parse_fault_header, scripted_decision_parts
-from .responses_api import output_items, response_object, stream_events, to_chat_body
+from .limits import Limits, check_context, decode_body, too_large
+from .response_store import ResponseStore
+from .responses_api import as_responses_error, output_items, parse_responses_request, response_object, stream_events
 from .wire import ChatRequest, parse_chat_request, tools_key
 
 DEFAULT_MODEL = "mock-llm"
-LOG_LIMIT = 500  # exchanges kept in MockLLM.log; older ones are dropped
+LOG_LIMIT = Limits().log_limit  # exchanges kept in MockLLM.log; older ones are dropped (also a byte cap)
 MEMO_LIMIT = 256  # decisions remembered per MockLLM (the same request gets the same answer)
+#: One engine decision at a time in this process: the engine keeps module-level caches, and with the
+#: GIL two CPU-bound decisions in parallel would finish no sooner than one after the other.
+_ENGINE_LOCK = threading.Lock()
 
 
 @dataclass
@@ -57,9 +63,32 @@ class Exchange:
     response: Any
     status: int
     decision: Decision | None = None
+    size: int = 0  # bytes of the request and response bodies, for the log's byte cap
 
     def __repr__(self) -> str:
         return f"Exchange({self.path} -> {self.status})"
+
+
+class ExchangeLog(deque):
+    """The exchanges a mock keeps, newest last: at most ``limit`` of them and ``max_bytes`` of bodies.
+
+    A ``deque`` (``log[-1]``, ``len(log)``, iteration) that drops its oldest exchanges when
+    either cap is passed, so a learner's loop of big requests cannot fill the kernel's memory.
+    """
+
+    def __init__(self, limit: int, max_bytes: int) -> None:
+        super().__init__()
+        self.limit, self.max_bytes, self.bytes = limit, max_bytes, 0
+
+    def append(self, exchange: Exchange) -> None:  # type: ignore[override]
+        super().append(exchange)
+        self.bytes += exchange.size
+        while len(self) > 1 and (len(self) > self.limit or self.bytes > self.max_bytes):
+            self.bytes -= self.popleft().size
+
+    def clear(self) -> None:
+        super().clear()
+        self.bytes = 0
 
 
 def _json_reply(status: int, obj: Any, headers: dict[str, str] | None = None) -> HTTPReply:
@@ -107,6 +136,29 @@ def _seed(body: Any, tools_json: str | None = None) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _within_budget(output: list[dict], options: Any) -> tuple[list[dict], str | None]:
+    """Responses output cut to ``max_tool_calls`` and ``max_output_tokens``; the reason when it was cut."""
+    from .completions import cut_calls, cut_text
+
+    calls = [o for o in output if o["type"] == "function_call"]
+    if calls:
+        if options.max_tool_calls is not None:
+            calls = calls[: options.max_tool_calls]
+        chat_calls = [{"function": {"arguments": c["arguments"]}} for c in calls]
+        kept, cut = cut_calls(chat_calls, options)
+        calls = [dict(c, arguments=k["function"]["arguments"], status="incomplete" if cut and c is calls[len(kept) - 1]
+                      else c["status"]) for c, k in zip(calls, kept)]
+        return calls, "max_output_tokens" if cut else None
+    part = output[0]["content"][0]
+    if part["type"] != "output_text":
+        return output, None
+    text, ended = cut_text(part["text"], options)
+    if ended is None:
+        return output, None
+    item = dict(output[0], content=[dict(part, text=text)], status="incomplete" if ended == "length" else "completed")
+    return [item], "max_output_tokens" if ended == "length" else None
+
+
 def _prompt_text(req: ChatRequest) -> str:
     return " ".join(str(m.get("content") or "") for m in req.messages)
 
@@ -119,6 +171,8 @@ class MockLLM:
 
     Args:
         model: the model id reported by ``GET /v1/models`` (any name is accepted in requests).
+        limits: what one request may hold and what the mock keeps (:class:`~.limits.Limits`:
+            request bytes, JSON depth, context tokens, log and store caps).
 
     Example:
         >>> mock = MockLLM()
@@ -129,10 +183,12 @@ class MockLLM:
         'Hello! How can I help you today?'
     """
 
-    def __init__(self, model: str = DEFAULT_MODEL) -> None:
+    def __init__(self, model: str = DEFAULT_MODEL, *, limits: Limits | None = None) -> None:
         self.model = model
+        self.limits = limits or Limits()
         self.faults = FaultPlan()
-        self.log: deque[Exchange] = deque(maxlen=LOG_LIMIT)
+        self.log = ExchangeLog(self.limits.log_limit, self.limits.log_bytes)
+        self.store = ResponseStore(self.limits.store_limit, self.limits.store_bytes)
         self._script: deque[Any] = deque()
         self._memo: OrderedDict[str, Decision] = OrderedDict()
 
@@ -158,11 +214,12 @@ class MockLLM:
         return self
 
     def reset(self) -> None:
-        """Forget the script, the faults and the log."""
+        """Forget the script, the faults, the log and the stored responses."""
         self._script.clear()
         self.faults.clear()
         self.log.clear()
         self._memo.clear()
+        self.store.clear()
 
     def explain(self, messages: list[dict], tools: list[dict] | None = None, **options: Any) -> "Explanation":
         """What the engine would decide for this conversation, and why.
@@ -215,27 +272,52 @@ class MockLLM:
             if route == "/models" and method == "GET":
                 return _json_reply(200, {"object": "list", "data": [
                     {"id": self.model, "object": "model", "created": 0, "owned_by": "agent-tool-systems"}]})
+            if route.startswith("/responses/"):
+                return self._stored(method, route[len("/responses/"):])
             if route not in ("/chat/completions", "/responses"):
                 raise MockAPIError(f"Invalid URL ({method} {path})", status=404, code="unknown_url")
             if method != "POST":
                 raise MockAPIError(f"Method {method} not allowed for {path}; use POST.", status=405)
-            try:
-                data = json.loads(body.decode("utf-8") or "null")
-            except (UnicodeDecodeError, ValueError) as e:
-                raise MockAPIError(f"We could not parse the JSON body of your request ({e}). The body must be "
-                                   "UTF-8 JSON.") from None
+            data = decode_body(body, self.limits)
             fault = self._fault_for(headers)
-            reply = self._chat(data, fault) if route == "/chat/completions" else self._responses(data, fault)
+            with _ENGINE_LOCK:
+                reply, response, decision = (self._chat if route == "/chat/completions" else self._responses)(data, fault)
             if fault is not None and fault.kind == "latency":
                 reply.delay = fault.seconds
+            size = len(body) + (len(reply.body) if reply.chunks is None else sum(map(len, reply.chunks)))
+            self.log.append(Exchange("/v1" + route, data, response, reply.status, decision, size))
             return reply
         except MockAPIError as e:
-            self.log.append(Exchange(path, _safe_json(body), e.body(), e.status))
-            return _json_reply(e.status, e.body(), e.headers)
-        except Exception as e:  # the mock must never crash the learner's kernel
-            err = MockAPIError(f"The course mock failed unexpectedly: {type(e).__name__}: {e}", status=500)
-            self.log.append(Exchange(path, _safe_json(body), err.body(), 500))
-            return _json_reply(500, err.body())
+            return self._error_reply(path, body, e)
+        except Exception as e:  # the mock must never crash the learner's kernel (RecursionError included)
+            err = MockAPIError(f"The course mock failed unexpectedly: {type(e).__name__}: {str(e)[:300]}", status=500)
+            return self._error_reply(path, body, err)
+
+    def _error_reply(self, path: str, body: bytes, error: MockAPIError) -> HTTPReply:
+        reply = _json_reply(error.status, error.body(), error.headers)
+        self.log.append(Exchange(path, _safe_json(body), error.body(), error.status, size=len(body) + len(reply.body)))
+        return reply
+
+
+    def _stored(self, method: str, rest: str) -> HTTPReply:
+        """``GET``/``DELETE /v1/responses/{id}`` and ``GET /v1/responses/{id}/input_items`` on the store."""
+        response_id, _, sub = rest.partition("/")
+        if response_id not in self.store or sub not in ("", "input_items") or (sub and method != "GET"):
+            if sub not in ("", "input_items"):
+                raise MockAPIError(f"Invalid URL ({method} /v1/responses/{rest})", status=404, code="unknown_url")
+            raise MockAPIError(f"Response with id '{response_id}' not found.", status=404, param="response_id")
+        if method == "DELETE":
+            self.store.delete(response_id)
+            return _json_reply(200, {"id": response_id, "object": "response", "deleted": True})
+        if method != "GET":
+            raise MockAPIError(f"Method {method} not allowed for /v1/responses/{rest}; use GET or DELETE.", status=405)
+        entry = self.store.get(response_id)
+        if not sub:
+            return _json_reply(200, entry.response)
+        items = [dict(it, id=it.get("id") or seeded_id("item_", f"{response_id}/{i}"))
+                 for i, it in enumerate(entry.history[: entry.input_count])][::-1]  # newest first, as the API lists
+        return _json_reply(200, {"object": "list", "data": items, "first_id": items[0]["id"] if items else None,
+                                 "last_id": items[-1]["id"] if items else None, "has_more": False})
 
     def _fault_for(self, headers: dict[str, str]):
         header = headers.get("x-mock-fault")
@@ -268,10 +350,11 @@ class MockLLM:
                            "function": {"name": c["name"], "arguments": c["arguments"]}}
                           for i, c in enumerate(calls)]
 
-    def _chat(self, data: Any, fault) -> HTTPReply:
+    def _chat(self, data: Any, fault) -> tuple[HTTPReply, dict, Decision]:
         # the tools are serialised once per request: their key finds the validated tools and their seed text
         key = tools_key(data["tools"]) if isinstance(data, dict) and data.get("tools") is not None else None
         req = parse_chat_request(data, tools_key=key)
+        check_context(count_tokens(_prompt_text(req)) + (len(key) // 4 if key else 0), self.limits)
         seed = _seed(data, _canonical_tools(data["tools"], key) if key is not None else None)
         decision, calls = self._decide(req, seed)
         if calls is None and decision.tool_calls:
@@ -279,29 +362,37 @@ class MockLLM:
         if fault is not None and calls:
             calls = corrupt_tool_calls(fault.kind, calls, req.tools)
         completion = chat_completion(decision, model=req.model, seed=seed, prompt_text=_prompt_text(req),
-                                     tool_calls=calls or [])
-        self.log.append(Exchange("/v1/chat/completions", data, completion, 200, decision))
+                                     tool_calls=calls or [], options=req.options)
         if not req.stream:
-            return _json_reply(200, completion)
-        return HTTPReply(200, {"content-type": "text/event-stream", "cache-control": "no-cache"},
-                         chunks=list(sse_lines(stream_chunks(completion, include_usage=req.include_usage))))
+            reply = _json_reply(200, completion)
+        else:
+            reply = HTTPReply(200, {"content-type": "text/event-stream", "cache-control": "no-cache"},
+                              chunks=list(sse_lines(stream_chunks(completion, include_usage=req.include_usage))))
+        return reply, completion, decision
 
-    def _responses(self, data: Any, fault) -> HTTPReply:
-        chat_body = to_chat_body(data)
-        req = parse_chat_request(chat_body)
-        decision, calls = self._decide(req)
+    def _responses(self, data: Any, fault) -> tuple[HTTPReply, dict, Decision]:
+        rreq = parse_responses_request(data, self.store, self.limits.max_context_tokens)
+        try:
+            req = parse_chat_request(rreq.chat_body)
+        except MockAPIError as e:
+            raise as_responses_error(e) from None
+        check_context(count_tokens(_prompt_text(req)), self.limits, "input")
         seed = _seed(data)
+        decision, calls = self._decide(req, seed)
         output = output_items(decision, seed)
         if calls is not None:  # scripted calls keep their raw arguments
             output = [{"type": "function_call", "id": f"fc_{c['id'][5:]}", "call_id": c["id"],
                        "name": c["function"]["name"], "arguments": c["function"]["arguments"], "status": "completed"}
                       for c in calls]
-        response = response_object(decision, body=data, seed=seed, prompt_text=_prompt_text(req), output=output)
-        self.log.append(Exchange("/v1/responses", data, response, 200, decision))
-        if not chat_body["stream"]:
-            return _json_reply(200, response)
+        output, incomplete = _within_budget(output, rreq.options)
+        response = response_object(decision, body=data, seed=seed, prompt_text=_prompt_text(req), output=output,
+                                   text_format=rreq.text_format, incomplete=incomplete)
+        if rreq.store:
+            self.store.put(response, tuple(rreq.items), rreq.new_items)
+        if not rreq.chat_body["stream"]:
+            return _json_reply(200, response), response, decision
         return HTTPReply(200, {"content-type": "text/event-stream", "cache-control": "no-cache"},
-                         chunks=list(stream_events(response)))
+                         chunks=list(stream_events(response))), response, decision
 
     # ------------------------------------------------------------------ adapters
     def client(self, **kwargs: Any):
@@ -324,18 +415,84 @@ class MockLLM:
         return _ASGIApp(self)
 
 
-def _safe_json(body: bytes) -> Any:
-    try:
-        return json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        return body[:200].decode("utf-8", "replace")
+def _safe_json(body: bytes, limit: int = 1024 * 1024) -> Any:
+    """The body as JSON for the log, or its first 200 characters when it is not JSON (or over ``limit`` bytes)."""
+    if len(body) <= limit:
+        try:
+            return json.loads(body)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            pass
+    return body[:200].decode("utf-8", "replace")
+
+
+class DaemonWorkers:
+    """A few daemon threads that run blocking calls for an event loop (the mock's request handling).
+
+    Daemon threads, not the loop's default executor: a process asked to stop (SIGTERM, Ctrl+C)
+    exits at once even while a long request is still being read, instead of joining its worker
+    at exit. The threads start on first use and wait on a queue between requests.
+
+    Args:
+        size: how many calls run at once; more wait in the queue.
+    """
+
+    def __init__(self, size: int = 4) -> None:
+        import queue
+
+        self.size = size
+        self._queue: "queue.SimpleQueue" = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    def _start(self) -> None:
+        with self._lock:
+            while len(self._threads) < self.size:
+                t = threading.Thread(target=self._work, daemon=True, name=f"mock-llm-worker-{len(self._threads)}")
+                t.start()
+                self._threads.append(t)
+
+    def _work(self) -> None:
+        while True:
+            loop, future, fn, args = self._queue.get()
+            try:
+                outcome = (True, fn(*args))
+            except BaseException as e:  # handed to the awaiting task
+                outcome = (False, e)
+            try:
+                loop.call_soon_threadsafe(_settle, future, *outcome)
+            except RuntimeError:  # the loop closed meanwhile: nobody waits for this answer
+                pass
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``await`` ``fn(*args)`` run in a worker thread (its exception is raised here)."""
+        if len(self._threads) < self.size:
+            self._start()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._queue.put((loop, future, fn, args))
+        return await future
+
+
+def _settle(future: "asyncio.Future", ok: bool, value: Any) -> None:
+    if not future.done():
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
 
 
 class _ASGIApp:
-    """A thin ASGI adapter around :meth:`MockLLM.handle` (HTTP only; lifespan accepted)."""
+    """A thin ASGI adapter around :meth:`MockLLM.handle` (HTTP only; lifespan accepted).
 
-    def __init__(self, mock: MockLLM) -> None:
+    ``GET`` requests are answered on the event loop (they are instant); a ``POST`` is read
+    up to the mock's ``max_request_bytes`` (a larger one gets its 413 without being read
+    whole) and handled in a worker thread, so one long request never keeps the server from
+    answering ``GET /v1/models`` or accepting a shutdown.
+    """
+
+    def __init__(self, mock: MockLLM, workers: int = 4) -> None:
         self.mock = mock
+        self.workers = DaemonWorkers(workers)
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -346,26 +503,58 @@ class _ASGIApp:
                 elif message["type"] == "lifespan.shutdown":
                     await send({"type": "lifespan.shutdown.complete"})
                     return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+        if scope["type"] != "http":
+            return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        reply = self.mock.handle(scope["method"], scope["path"], headers, body)
+        body = await self._read_body(receive, headers, scope["path"])
+        if isinstance(body, HTTPReply):
+            reply = body
+        elif scope["method"] == "POST":
+            reply = await self.workers.run(self.mock.handle, scope["method"], scope["path"], headers, body)
+        else:
+            reply = self.mock.handle(scope["method"], scope["path"], headers, body)
         if reply.delay:
             await asyncio.sleep(reply.delay)
-        raw_headers = [(k.encode(), v.encode()) for k, v in reply.headers.items()]
-        if reply.chunks is None:  # a known length: one write, no chunked framing
-            raw_headers.append((b"content-length", str(len(reply.body)).encode()))
-        await send({"type": "http.response.start", "status": reply.status, "headers": raw_headers})
-        if reply.chunks is None:
-            await send({"type": "http.response.body", "body": reply.body})
-            return
-        for chunk in reply.chunks:
-            await send({"type": "http.response.body", "body": chunk, "more_body": True})
-        await send({"type": "http.response.body", "body": b""})
+        await _send_reply(send, reply)
+
+    async def _read_body(self, receive: Any, headers: dict[str, str], path: str) -> bytes | HTTPReply:
+        """The request body, or the 413 reply when it is (or says it is) over the limit."""
+        cap = self.mock.limits.max_request_bytes
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > cap:
+            return self._too_large(int(declared), path)
+        parts, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > cap:
+                return self._too_large(size, path)
+            parts.append(chunk)
+            if not message.get("more_body"):
+                break
+        return b"".join(parts)
+
+    def _too_large(self, size: int, path: str) -> HTTPReply:
+        error = too_large(size, self.mock.limits)
+        reply = _json_reply(413, error.body(), {"connection": "close"})
+        self.mock.log.append(Exchange(path, "(body not read)", error.body(), 413, size=len(reply.body)))
+        return reply
+
+
+async def _send_reply(send: Any, reply: HTTPReply) -> None:
+    raw_headers = [(k.encode(), v.encode()) for k, v in reply.headers.items()]
+    if reply.chunks is None:  # a known length: one write, no chunked framing
+        raw_headers.append((b"content-length", str(len(reply.body)).encode()))
+    await send({"type": "http.response.start", "status": reply.status, "headers": raw_headers})
+    if reply.chunks is None:
+        await send({"type": "http.response.body", "body": reply.body})
+        return
+    for chunk in reply.chunks:
+        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+    await send({"type": "http.response.body", "body": b""})
 
 
 def iter_chunks(reply: HTTPReply) -> Iterator[bytes]:

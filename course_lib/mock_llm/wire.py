@@ -21,6 +21,7 @@ from jsonschema.exceptions import SchemaError
 
 from ..strict_mode import strict_violations
 from .errors import MockAPIError
+from .options import RequestOptions, chat_options
 
 ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -52,6 +53,8 @@ class ChatRequest:
     parallel_tool_calls: bool = True
     stream: bool = False
     include_usage: bool = False
+    options: RequestOptions = field(default_factory=RequestOptions)
+    response_format: dict | None = None
 
     def tool(self, name: str) -> ToolSpec | None:
         """The tool called ``name``, or None."""
@@ -90,12 +93,38 @@ def _check_messages(messages: Any) -> list[dict]:
         if role == "tool" and "tool_call_id" not in m:
             raise _bad(f"Missing required parameter: 'messages[{i}].tool_call_id'.",
                        f"messages[{i}].tool_call_id", "missing_required_parameter")
+        if isinstance(content, list):
+            _check_parts(i, content)
+        for key in ("name", "tool_call_id"):
+            if m.get(key) is not None and not isinstance(m[key], str):
+                raise _bad(f"Invalid type for 'messages[{i}].{key}': expected a string, but got "
+                           f"{_json_type(m[key])} instead.", f"messages[{i}].{key}", "invalid_type")
     _check_tool_turns(messages)
     return messages
 
 
 def _json_type(value: Any) -> str:
-    return {dict: "an object", bool: "a boolean", int: "a number", float: "a number"}.get(type(value), "a value")
+    return {dict: "an object", bool: "a boolean", int: "a number", float: "a number", list: "an array",
+            str: "a string", type(None): "null"}.get(type(value), "a value")
+
+
+PART_TYPES = ("text", "image_url", "input_audio", "file", "refusal")
+
+
+def _check_parts(i: int, parts: list) -> None:
+    """Content parts: objects with a known ``type``; a text part carries its ``text`` as a string."""
+    for j, p in enumerate(parts):
+        where = f"messages[{i}].content[{j}]"
+        if not isinstance(p, dict):
+            raise _bad(f"Invalid type for '{where}': expected an object, but got {_json_type(p)} instead.", where,
+                       "invalid_type")
+        if p.get("type") not in PART_TYPES:
+            shown = ", ".join(f"'{t}'" for t in PART_TYPES)
+            raise _bad(f"Invalid value: '{p.get('type')}'. Supported values are: {shown}.", f"{where}.type",
+                       "invalid_value")
+        if p["type"] == "text" and not isinstance(p.get("text"), str):
+            raise _bad(f"Invalid type for '{where}.text': expected a string, but got {_json_type(p.get('text'))} "
+                       "instead.", f"{where}.text", "invalid_type")
 
 
 def _check_tool_turns(messages: list[dict]) -> None:
@@ -130,6 +159,7 @@ def _check_tool_turns(messages: list[dict]) -> None:
                     raise _bad(f"Invalid 'messages[{i}].tool_calls[{j}]': each tool call needs an 'id' "
                                "and a 'function' with 'name' and 'arguments'.",
                                f"messages[{i}].tool_calls[{j}]", "invalid_value")
+                _check_call(i, j, c, pending)
                 pending[c["id"]] = i
             open_at = i
     if pending:
@@ -137,6 +167,64 @@ def _check_tool_turns(messages: list[dict]) -> None:
         raise _bad("An assistant message with 'tool_calls' must be followed by tool messages responding "
                    f"to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
                    f"{ids}", f"messages.[{open_at}].role")
+
+
+def _check_call(i: int, j: int, call: dict, pending: dict[str, int]) -> None:
+    """One assistant tool call: a string id used once, a string name, ``arguments`` a JSON *string*."""
+    where = f"messages[{i}].tool_calls[{j}]"
+    call_id, fn = call["id"], call["function"]
+    if not isinstance(call_id, str):
+        raise _bad(f"Invalid type for '{where}.id': expected a string, but got {_json_type(call_id)} instead.",
+                   f"{where}.id", "invalid_type")
+    if call_id in pending:
+        raise _bad(f"Invalid 'messages[{i}].tool_calls': duplicate tool call id '{call_id}'. Each tool call needs "
+                   "its own id, which its tool message answers.", f"{where}.id", "invalid_value")
+    if not isinstance(fn.get("name"), str):
+        raise _bad(f"Invalid type for '{where}.function.name': expected a string, but got "
+                   f"{_json_type(fn.get('name'))} instead.", f"{where}.function.name", "invalid_type")
+    if not isinstance(fn.get("arguments", ""), str):
+        raise _bad(f"Invalid type for '{where}.function.arguments': expected a string, but got "
+                   f"{_json_type(fn['arguments'])} instead (arguments travel as JSON text: json.dumps them).",
+                   f"{where}.function.arguments", "invalid_type")
+
+
+def unresolved_ref(schema: Any) -> str | None:
+    """The first ``$ref`` in ``schema`` that does not point inside it (``#/$defs/...``), or None.
+
+    The API resolves only local references (JSON Pointers from the schema's root, RFC 6901);
+    a remote one (``https://...``, ``other.json#...``) or a pointer to nothing is refused.
+    The walk is iterative, so a deep schema cannot overflow the stack.
+    """
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not _resolves(schema, ref):
+                return ref
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None
+
+
+def _resolves(root: Any, ref: str) -> bool:
+    from urllib.parse import unquote
+
+    if ref == "#":
+        return True
+    if not ref.startswith("#/"):
+        return False
+    node = root
+    for token in ref[2:].split("/"):
+        token = unquote(token).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return False
+    return True
 
 
 #: Tools already validated, by their canonical JSON: agents send the same tools on every
@@ -185,6 +273,11 @@ def _check_tool_uncached(i: int, tool: Any) -> ToolSpec:
         path = "/".join(str(p) for p in e.path) or "(root)"
         raise _bad(f"Invalid schema for function '{name}': {e.message} (at {path}).",
                    f"{where}.function.parameters", "invalid_function_parameters") from None
+    ref = unresolved_ref(params)
+    if ref is not None:
+        raise _bad(f"Invalid schema for function '{name}': reference '{ref}' can't be resolved. Only references "
+                   "inside the schema itself ('#/$defs/Name') are allowed.", f"{where}.function.parameters",
+                   "invalid_function_parameters")
     strict = bool(fn.get("strict"))
     if strict:
         problems = strict_violations(params)
@@ -272,8 +365,11 @@ def parse_chat_request(body: Any, *, tools_key: str | None = None) -> ChatReques
         MockAPIError: HTTP 400 with the message, ``param`` and ``code`` the real API
             uses, for: a body that is not an object, a missing ``model`` or ``messages``,
             an unknown role, a ``tool`` message that answers nothing, unanswered or
-            non-contiguous tool calls, an unknown ``tool_call_id``, an invalid tool name
-            or schema, a strict tool that breaks strict mode, a bad ``tool_choice``.
+            non-contiguous tool calls, an unknown or duplicate ``tool_call_id``, ``arguments``
+            that are not a string, an invalid tool name or schema (an unresolvable ``$ref``
+            included), a strict tool that breaks strict mode, a bad ``tool_choice``, and any
+            other parameter :func:`~.options.chat_options` refuses (unknown, wrong type, out of
+            range, unsupported).
 
     Example:
         >>> parse_chat_request({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).tool_choice
@@ -283,6 +379,9 @@ def parse_chat_request(body: Any, *, tools_key: str | None = None) -> ChatReques
         raise _bad("We could not parse the JSON body of your request: expected a JSON object.")
     if not body.get("model"):
         raise _bad("you must provide a model parameter", "model", "missing_required_parameter")
+    if not isinstance(body["model"], str):
+        raise _bad(f"Invalid type for 'model': expected a string, but got {_json_type(body['model'])} instead.",
+                   "model", "invalid_type")
     messages = _check_messages(body.get("messages"))
     tools = _check_tools(body.get("tools"), tools_key)
     choice, forced = _check_tool_choice(body.get("tool_choice"), tools)
@@ -290,11 +389,18 @@ def parse_chat_request(body: Any, *, tools_key: str | None = None) -> ChatReques
     if not isinstance(parallel, bool):
         raise _bad("Invalid type for 'parallel_tool_calls': expected a boolean.", "parallel_tool_calls", "invalid_type")
     stream = body.get("stream", False)
+    if stream is None:
+        stream = False
     if not isinstance(stream, bool):
         raise _bad("Invalid type for 'stream': expected a boolean.", "stream", "invalid_type")
-    if body.get("n", 1) not in (1, None):
-        raise _bad("The course's mock LLM only produces one choice: use n=1.", "n", "unsupported_value")
-    opts = body.get("stream_options") or {}
+    options = chat_options(body)
+    opts = body.get("stream_options")
+    if opts is not None and not stream:
+        raise _bad("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options",
+                   "invalid_value")
+    if opts is not None and not isinstance(opts, dict):
+        raise _bad("Invalid type for 'stream_options': expected an object.", "stream_options", "invalid_type")
+    opts = opts or {}
     return ChatRequest(
         model=str(body["model"]),
         messages=messages,
@@ -303,5 +409,6 @@ def parse_chat_request(body: Any, *, tools_key: str | None = None) -> ChatReques
         forced_tool=forced,
         parallel_tool_calls=parallel,
         stream=stream,
-        include_usage=bool(isinstance(opts, dict) and opts.get("include_usage")),
+        include_usage=bool(opts.get("include_usage")),
+        options=options,
     )

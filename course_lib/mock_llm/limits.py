@@ -1,0 +1,151 @@
+"""The mock LLM's limits on what it reads and keeps, answered as the OpenAI API answers.
+
+A server a learner can crash with one request teaches the wrong lesson (lessons 04 and 05
+are about exactly that). So, before the engine sees a request:
+
+=============================== ======================== ==========================================
+limit                           default                  answer when passed
+=============================== ======================== ==========================================
+``max_request_bytes``           4 MiB (4,194,304 B)      413, ``request_too_large``
+``max_json_depth``              64 nested arrays/objects 400, ``invalid_json``
+``max_context_tokens``          128,000 (gpt-4o-mini's)  400, ``context_length_exceeded``
+lone surrogates in strings      refused                  400, ``invalid_value`` (not valid Unicode)
+=============================== ======================== ==========================================
+
+and, for what the mock keeps between requests:
+
+=============================== ======================== ==========================================
+``log_limit`` / ``log_bytes``   500 exchanges / 32 MiB   the oldest exchanges are dropped
+``store_limit`` / ``store_bytes`` 1,000 responses / 64 MiB the oldest stored responses are dropped
+=============================== ======================== ==========================================
+
+Set them with ``MockLLM(limits=Limits(max_request_bytes=...))`` or ``course llm serve
+--max-request-bytes N --max-context-tokens N``. Tokens are counted as the mock counts them
+everywhere (4 characters a token, :func:`~.completions.count_tokens`).
+
+Every check here is linear in the size of the body and never recurses, so a body nested
+3,000 levels deep is refused instead of raising ``RecursionError``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import MockAPIError
+
+MiB = 1024 * 1024
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one :class:`~.server.MockLLM` accepts and keeps (bytes, counts and tokens)."""
+
+    max_request_bytes: int = 4 * MiB
+    max_json_depth: int = 64
+    max_context_tokens: int = 128_000
+    log_limit: int = 500
+    log_bytes: int = 32 * MiB
+    store_limit: int = 1000
+    store_bytes: int = 64 * MiB
+
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"Limits.{name} must be a positive integer, got {value!r}")
+
+
+def too_large(size: int, limits: Limits) -> MockAPIError:
+    """The 413 for a body of ``size`` bytes."""
+    return MockAPIError(f"Request too large: the body is {size:,} bytes and the course mock accepts at most "
+                        f"{limits.max_request_bytes:,} (MockLLM(limits=Limits(max_request_bytes=...)) or "
+                        "course llm serve --max-request-bytes N).", status=413, code="request_too_large")
+
+
+def decode_body(body: bytes, limits: Limits) -> Any:
+    """The JSON value of a request body, checked against ``limits``.
+
+    Args:
+        body: the raw body (UTF-8 JSON; empty means ``null``).
+        limits: the server's :class:`Limits`.
+
+    Returns:
+        The decoded value (any JSON value: the endpoint checks its shape).
+
+    Raises:
+        MockAPIError: 413 for a body over ``max_request_bytes``; 400 for a body that is not
+            UTF-8 JSON, nests deeper than ``max_json_depth``, or holds a lone surrogate
+            (``"\\ud800"``), with ``param`` naming where.
+    """
+    if len(body) > limits.max_request_bytes:
+        raise too_large(len(body), limits)
+    try:
+        value = json.loads(body.decode("utf-8") or "null")
+    except RecursionError:
+        raise _too_deep(limits) from None
+    except (UnicodeDecodeError, ValueError) as e:
+        raise MockAPIError(f"We could not parse the JSON body of your request ({e}). The body must be "
+                           "UTF-8 JSON.", code="invalid_json") from None
+    check_tree(value, limits.max_json_depth)
+    return value
+
+
+def _too_deep(limits: Limits, where: str | None = None) -> MockAPIError:
+    return MockAPIError(f"Invalid JSON body: arrays and objects nest more than {limits.max_json_depth} levels deep"
+                        f"{f' (at {where})' if where else ''}; the course mock refuses deeper bodies "
+                        "(MockLLM(limits=Limits(max_json_depth=...))).", param=where, code="invalid_json")
+
+
+def check_tree(value: Any, max_depth: int) -> None:
+    """Walk a decoded JSON value once (no recursion): depth at most ``max_depth``, no lone surrogates.
+
+    Raises:
+        MockAPIError: 400 naming the path of the first offending node.
+    """
+    stack: list[tuple[Any, int, tuple]] = [(value, 0, ())]
+    while stack:
+        node, depth, path = stack.pop()
+        if isinstance(node, str):
+            if _SURROGATE.search(node):
+                _lone_surrogate(path)
+            continue
+        if not isinstance(node, (dict, list)):
+            continue
+        if depth >= max_depth:
+            raise _too_deep(Limits(max_json_depth=max_depth), json_path(path))
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if _SURROGATE.search(k):
+                    _lone_surrogate(path + (k,))
+                stack.append((v, depth + 1, path + (k,)))
+        else:
+            stack.extend((v, depth + 1, path + (i,)) for i, v in enumerate(node))
+
+
+def _lone_surrogate(path: tuple) -> None:
+    where = json_path(path) or "the body"
+    raise MockAPIError(f"Invalid value for '{where}': the string holds a lone UTF-16 surrogate (such as \\ud800), "
+                       "which is not valid Unicode text. Send UTF-8 text, and escape only complete surrogate pairs.",
+                       param=json_path(path) or None, code="invalid_value")
+
+
+def json_path(path: tuple) -> str:
+    """``("messages", 0, "content")`` -> ``"messages[0].content"`` (the API's way of naming a field)."""
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def check_context(tokens: int, limits: Limits, what: str = "messages") -> None:
+    """Refuse a prompt of ``tokens`` over ``max_context_tokens`` with the API's 400.
+
+    Raises:
+        MockAPIError: 400 ``context_length_exceeded``, worded as the OpenAI API words it.
+    """
+    if tokens > limits.max_context_tokens:
+        raise MockAPIError(f"This model's maximum context length is {limits.max_context_tokens} tokens. However, your "
+                           f"{what} resulted in {tokens} tokens. Please reduce the length of the {what}.",
+                           param=what, code="context_length_exceeded")

@@ -1,0 +1,268 @@
+"""The mock LLM against hostile and clumsy input (issue 14, mock side): clear 4xx, never a crash.
+
+Each request is one a learner or an attacker really sends: a wrong type, an out-of-range value,
+a body nested 3,000 levels deep, a lone surrogate, a bad fault header, an oversized body. The
+answer is the OpenAI error body (``{"error": {message, type, param, code}}``) with the status
+the API uses, and the server keeps answering.
+"""
+from __future__ import annotations
+
+import json
+import threading
+
+import httpx
+import openai
+import pytest
+
+from conftest import WEATHER
+from course_lib.mock_llm import MockLLM
+from course_lib.mock_llm.faults import MAX_FAULT_SECONDS
+from course_lib.mock_llm.limits import Limits
+from course_lib.servers import start_server, stop_server
+
+HI = [{"role": "user", "content": "Hello"}]
+
+
+def post(mock: MockLLM, body, path: str = "/v1/chat/completions", headers: dict | None = None):
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+    reply = mock.handle("POST", path, headers or {}, raw)
+    return reply.status, json.loads(reply.body)
+
+
+def error_of(mock: MockLLM, body, path: str = "/v1/chat/completions", headers: dict | None = None):
+    status, payload = post(mock, body, path, headers)
+    assert set(payload) == {"error"} and set(payload["error"]) == {"message", "type", "param", "code"}
+    return status, payload["error"]
+
+
+@pytest.mark.parametrize("field, value, param, code", [
+    ("temperature", "hot", "temperature", "invalid_type"),
+    ("temperature", 5, "temperature", "decimal_above_max_value"),
+    ("top_p", -0.5, "top_p", "decimal_below_min_value"),
+    ("max_tokens", -1, "max_tokens", "integer_below_min_value"),
+    ("max_completion_tokens", 2.5, "max_completion_tokens", "invalid_type"),
+    ("seed", "42", "seed", "invalid_type"),
+    ("stop", ["a", "b", "c", "d", "e"], "stop", "array_above_max_length"),
+    ("presence_penalty", True, "presence_penalty", "invalid_type"),
+    ("metadata", {"k": 1}, "metadata.k", "invalid_type"),
+    ("n", 0, "n", "integer_below_min_value"),
+])
+def test_wrong_types_and_ranges_get_the_apis_400(mock, field, value, param, code):
+    status, err = error_of(mock, {"model": "m", "messages": HI, field: value})
+    assert (status, err["param"], err["code"], err["type"]) == (400, param, code, "invalid_request_error")
+    assert f"'{param}'" in err["message"]
+
+
+def test_an_unknown_parameter_is_refused_as_each_api_words_it(mock):
+    assert error_of(mock, {"model": "m", "messages": HI, "top_k": 5}) == (
+        400, {"message": "Unrecognized request argument supplied: top_k", "type": "invalid_request_error",
+              "param": None, "code": None})
+    status, err = error_of(mock, {"model": "m", "input": "hi", "top_k": 5}, "/v1/responses")
+    assert (status, err["message"], err["param"], err["code"]) == (400, "Unknown parameter: 'top_k'.", "top_k",
+                                                                   "unknown_parameter")
+
+
+@pytest.mark.parametrize("field, value", [("n", 2), ("logprobs", True), ("top_logprobs", 3),
+                                          ("modalities", ["text", "audio"]), ("audio", {"voice": "alloy"}),
+                                          ("functions", [{"name": "f"}]), ("web_search_options", {})])
+def test_what_the_mock_cannot_do_is_a_clear_400_never_silently_ignored(mock, field, value):
+    status, err = error_of(mock, {"model": "m", "messages": HI, field: value})
+    assert status == 400 and err["param"] == field
+    assert err["code"] in ("unsupported_parameter", "unsupported_value")
+    assert err["message"].startswith("The course's mock LLM does not support")
+
+
+def test_parameters_a_deterministic_mock_cannot_change_are_checked_then_change_nothing(client):
+    plain = client.chat.completions.create(model="m", messages=HI)
+    tuned = client.chat.completions.create(model="m", messages=HI, temperature=0.2, top_p=0.9, seed=7, user="u1",
+                                           presence_penalty=0.5, logprobs=False, n=1, metadata={"lesson": "01"})
+    assert tuned.choices[0].message.content == plain.choices[0].message.content == "Hello! How can I help you today?"
+
+
+def test_max_tokens_cuts_the_answer_and_says_length(client):
+    full = client.chat.completions.create(model="m", messages=HI).choices[0]
+    cut = client.chat.completions.create(model="m", messages=HI, max_tokens=2).choices[0]
+    assert (full.finish_reason, cut.finish_reason) == ("stop", "length")
+    assert cut.message.content == full.message.content[:8] == "Hello! H"
+    call = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "Weather in Shanghai?"}],
+                                          tools=[WEATHER], max_completion_tokens=2).choices[0]
+    assert call.finish_reason == "length" and call.message.tool_calls[0].function.arguments == '{"city":'
+
+
+def test_stop_ends_the_text_where_the_sequence_first_appears(client):
+    r = client.chat.completions.create(model="m", messages=HI, stop=["How", "!"]).choices[0]
+    assert (r.message.content, r.finish_reason) == ("Hello", "stop")
+
+
+def test_stream_options_without_stream_is_refused(mock):
+    status, err = error_of(mock, {"model": "m", "messages": HI, "stream_options": {"include_usage": True}})
+    assert (status, err["param"]) == (400, "stream_options")
+
+
+def test_duplicate_tool_call_ids_and_object_arguments_are_refused(mock):
+    call = {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+    dup = [{"role": "user", "content": "Weather in Paris twice"},
+           {"role": "assistant", "content": None, "tool_calls": [call, call]},
+           {"role": "tool", "tool_call_id": "call_1", "content": "sunny"}]
+    status, err = error_of(mock, {"model": "m", "messages": dup, "tools": [WEATHER]})
+    assert (status, err["param"]) == (400, "messages[1].tool_calls[1].id")
+    assert "duplicate tool call id 'call_1'" in err["message"]
+    as_object = {**call, "function": {"name": "get_weather", "arguments": {"city": "Paris"}}}
+    msgs = [dup[0], {"role": "assistant", "content": None, "tool_calls": [as_object]}, dup[2]]
+    status, err = error_of(mock, {"model": "m", "messages": msgs, "tools": [WEATHER]})
+    assert (status, err["param"], err["code"]) == (400, "messages[1].tool_calls[0].function.arguments", "invalid_type")
+
+
+def _tool_with(parameters: dict) -> dict:
+    return {"type": "function", "function": {"name": "lookup", "description": "Look a thing up", "parameters": parameters}}
+
+
+@pytest.mark.parametrize("ref", ["#/$defs/Missing", "https://example.com/schema.json", "other.json#/a", "#/properties/x/0"])
+def test_a_ref_that_points_nowhere_inside_the_schema_is_refused(mock, ref):
+    params = {"type": "object", "properties": {"x": {"$ref": ref}}, "$defs": {"Thing": {"type": "string"}}}
+    status, err = error_of(mock, {"model": "m", "messages": HI, "tools": [_tool_with(params)]})
+    assert (status, err["param"], err["code"]) == (400, "tools[0].function.parameters", "invalid_function_parameters")
+    assert f"reference '{ref}' can't be resolved" in err["message"]
+
+
+def test_local_refs_are_followed_as_before(client):
+    params = {"type": "object", "properties": {"city": {"$ref": "#/$defs/City"}}, "required": ["city"],
+              "$defs": {"City": {"type": "string", "description": "A city name"}}}
+    r = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "Look up Paris"}],
+                                       tools=[_tool_with(params)])
+    assert r.choices[0].message.tool_calls[0].function.arguments == '{"city": "Paris"}'
+
+
+def test_a_body_nested_3000_levels_is_a_400_not_a_recursion_error(mock):
+    deep = b'{"model": "m", "messages": ' + b"[" * 3000 + b"]" * 3000 + b"}"
+    status, err = error_of(mock, deep)
+    assert (status, err["code"]) == (400, "invalid_json")
+    assert "nest more than 64 levels" in err["message"]
+    moderate = {"model": "m", "messages": HI, "metadata": None, "tools": [_tool_with(
+        {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "array", "items": {
+            "type": "array", "items": {"type": "array", "items": {"type": "string"}}}}}}}})]}
+    assert post(mock, moderate)[0] == 200
+
+
+def test_a_lone_surrogate_is_a_400_naming_the_field(mock):
+    raw = b'{"model": "m", "messages": [{"role": "user", "content": "hi \\ud800 there"}]}'
+    status, err = error_of(mock, raw)
+    assert (status, err["param"], err["code"]) == (400, "messages[0].content", "invalid_value")
+    assert "lone UTF-16 surrogate" in err["message"]
+    pair = '{"model": "m", "messages": [{"role": "user", "content": "Hello \\ud83d\\ude00"}]}'.encode()
+    assert post(mock, pair)[0] == 200  # a complete pair is one character (an emoji)
+
+
+@pytest.mark.parametrize("value, kind", [(5, "an integer"), (None, "null"), ({"role": "user"}, "an object")])
+def test_responses_input_that_is_neither_text_nor_items_is_a_400(mock, value, kind):
+    status, err = error_of(mock, {"model": "m", "input": value}, "/v1/responses")
+    assert (status, err["param"], err["code"]) == (400, "input", "invalid_type")
+    assert err["message"] == ("Invalid type for 'input': expected one of a string or an array of input items, but "
+                              f"got {kind} instead.")
+
+
+@pytest.mark.parametrize("header, says", [
+    (";", "X-Mock-Fault is empty"),
+    ("latency; seconds=abc", "seconds='abc' is not a number of seconds"),
+    ("latency; seconds=1e9", f"seconds must be a number of seconds from 0 to {MAX_FAULT_SECONDS:g}"),
+    ("latency; seconds=-1", "seconds must be a number of seconds from 0"),
+    ("latency; seconds=nan", "seconds must be a number of seconds from 0"),
+    ("rate_limit; retry_after=inf", "retry_after must be a number of seconds"),
+    ("rate_limit; retry_after=1; retry_after=2", "given twice"),
+    ("latency; pause", "Unknown X-Mock-Fault parameter 'pause'"),
+    ("meltdown", "unknown fault kind 'meltdown'"),
+])
+def test_fault_headers_are_checked_and_capped(mock, header, says):
+    status, err = error_of(mock, {"model": "m", "messages": HI}, headers={"x-mock-fault": header})
+    assert (status, err["param"], err["code"]) == (400, "X-Mock-Fault", "invalid_fault")
+    assert says in err["message"]
+
+
+def test_faults_set_from_python_are_checked_too(mock):
+    with pytest.raises(ValueError, match="seconds must be a number of seconds from 0 to 60"):
+        mock.inject("latency", seconds=1e9)
+    with pytest.raises(ValueError, match="times must be a positive integer"):
+        mock.inject("server_error", times=0)
+    reply = mock.inject("latency", seconds=0.5).handle("POST", "/v1/chat/completions", {},
+                                                       json.dumps({"model": "m", "messages": HI}).encode())
+    assert (reply.status, reply.delay) == (200, 0.5)
+
+
+def test_a_body_over_the_size_limit_is_a_413_and_a_long_prompt_a_context_length_error():
+    mock = MockLLM(limits=Limits(max_request_bytes=2000, max_context_tokens=100))
+    status, err = error_of(mock, {"model": "m", "messages": [{"role": "user", "content": "x" * 3000}]})
+    assert (status, err["code"]) == (413, "request_too_large")
+    assert "at most 2,000" in err["message"] and "max_request_bytes" in err["message"]
+    status, err = error_of(mock, {"model": "m", "messages": [{"role": "user", "content": "word " * 200}]})
+    assert (status, err["code"], err["param"]) == (400, "context_length_exceeded", "messages")
+    assert err["message"] == ("This model's maximum context length is 100 tokens. However, your messages resulted in "
+                              "250 tokens. Please reduce the length of the messages.")
+    status, err = error_of(mock, {"model": "m", "input": "word " * 200}, "/v1/responses")
+    assert (status, err["code"], err["param"]) == (400, "context_length_exceeded", "input")
+
+
+def test_the_request_log_is_bounded_in_count_and_bytes():
+    mock = MockLLM(limits=Limits(log_limit=5, log_bytes=20_000))
+    for i in range(12):
+        post(mock, {"model": "m", "messages": [{"role": "user", "content": f"Hello {i}"}]})
+    assert len(mock.log) == 5 and mock.log[-1].request["messages"][0]["content"] == "Hello 11"
+    for i in range(4):
+        post(mock, {"model": "m", "messages": [{"role": "user", "content": f"Hello {i} " + "y" * 8000}]})
+    assert mock.log.bytes <= 20_000 and len(mock.log) == 2
+    mock.reset()
+    assert (len(mock.log), mock.log.bytes) == (0, 0)
+
+
+def test_the_sdk_raises_its_own_errors_for_these_400s(client):
+    with pytest.raises(openai.BadRequestError) as caught:
+        client.chat.completions.create(model="m", messages=HI, temperature="hot")
+    assert caught.value.status_code == 400 and caught.value.param == "temperature"
+
+
+@pytest.fixture
+def served():
+    mock = MockLLM()
+    server = start_server("test-mock-hostile", mock.asgi_app())
+    try:
+        yield mock, server.url
+    finally:
+        stop_server("test-mock-hostile")
+
+
+def test_over_http_a_long_request_never_stalls_get_models(served):
+    """The POST is held inside the mock until GET /v1/models has answered: on the event loop it never would."""
+    mock, url = served
+    release, entered = threading.Event(), threading.Event()
+    real = mock.handle
+
+    def held(method, path, headers, body):
+        if method == "POST":
+            entered.set()
+            release.wait(30)
+        return real(method, path, headers, body)
+
+    mock.handle = held  # type: ignore[method-assign]
+    answers = {}
+    post_thread = threading.Thread(target=lambda: answers.setdefault("post", httpx.post(
+        url + "/v1/chat/completions", json={"model": "m", "messages": HI}, timeout=60)))
+    post_thread.start()
+    assert entered.wait(10)
+    models = httpx.get(url + "/v1/models", timeout=10)  # answered while the POST is still inside the mock
+    assert models.status_code == 200 and models.json()["data"][0]["id"] == "mock-llm"
+    release.set()
+    post_thread.join(30)
+    assert answers["post"].json()["choices"][0]["message"]["content"] == "Hello! How can I help you today?"
+
+
+def test_over_http_an_oversized_body_gets_its_413_and_the_server_goes_on(served):
+    mock, url = served
+    big = json.dumps({"model": "m", "messages": [{"role": "user", "content": "x" * (5 * 1024 * 1024)}]})
+    r = httpx.post(url + "/v1/chat/completions", content=big, headers={"content-type": "application/json"},
+                   timeout=30)
+    assert r.status_code == 413 and r.json()["error"]["code"] == "request_too_large"
+    deep = b'{"model": "m", "messages": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    r = httpx.post(url + "/v1/chat/completions", content=deep, timeout=30)
+    assert r.status_code == 400 and r.headers["content-type"] == "application/json"
+    assert r.json()["error"]["code"] == "invalid_json"
+    ok = httpx.post(url + "/v1/chat/completions", json={"model": "m", "messages": HI}, timeout=30)
+    assert ok.status_code == 200
