@@ -86,7 +86,8 @@ def cut_calls(calls: list[dict], options: RequestOptions) -> tuple[list[dict], b
 
 
 def chat_completion(decision: Decision, *, model: str, seed: str, prompt_text: str,
-                    tool_calls: list[dict] | None = None, options: RequestOptions | None = None) -> dict:
+                    tool_calls: list[dict] | None = None, options: RequestOptions | None = None,
+                    structured: Any = None) -> dict:
     """A complete ``chat.completion`` object for ``decision``.
 
     Args:
@@ -97,6 +98,9 @@ def chat_completion(decision: Decision, *, model: str, seed: str, prompt_text: s
         tool_calls: pre-built ``tool_calls`` (fault injection passes altered ones).
         options: the request's ``max_tokens``/``stop`` (:mod:`.options`); they cut the answer
             and set ``finish_reason`` to ``"length"`` or ``"stop"``.
+        structured: a :class:`~.structured_output.StructuredAnswer` for a ``response_format``
+            request answered in text: its JSON becomes the ``content``, or its ``refusal``
+            the message's ``refusal`` (``content`` null).
 
     Returns:
         The JSON object the API returns for a non-streaming request.
@@ -104,12 +108,16 @@ def chat_completion(decision: Decision, *, model: str, seed: str, prompt_text: s
     options = options or RequestOptions()
     calls = tool_calls if tool_calls is not None else tool_calls_json(decision, seed)
     calls, cut = cut_calls(calls, options)
-    content, ended = (None, None) if calls or decision.content is None else cut_text(decision.content, options)
+    text = decision.content
+    refusal = None
+    if structured is not None and not calls:
+        text, refusal = structured.content, structured.refusal
+    content, ended = (None, None) if calls or text is None else cut_text(text, options)
     finish = "length" if cut or ended == "length" else ("tool_calls" if calls else "stop")
-    message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None, "annotations": []}
+    message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": refusal, "annotations": []}
     if calls:
         message["tool_calls"] = calls
-    completion_text = content or json.dumps(calls)
+    completion_text = content or refusal or json.dumps(calls)
     prompt_tokens, completion_tokens = count_tokens(prompt_text), count_tokens(completion_text)
     return {
         "id": seeded_id("chatcmpl-", seed, 29),
@@ -139,6 +147,11 @@ def stream_chunks(completion: dict, *, include_usage: bool = False) -> Iterator[
         return {**base, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
 
     yield chunk({"role": "assistant", "content": "" if not msg.get("tool_calls") else None, "refusal": None})
+    if msg.get("refusal"):
+        words = msg["refusal"].split(" ")
+        for j in range(0, len(words), TEXT_FRAGMENT):
+            piece = " ".join(words[j : j + TEXT_FRAGMENT])
+            yield chunk({"refusal": piece if j == 0 else " " + piece})
     for i, call in enumerate(msg.get("tool_calls") or []):
         yield chunk({"tool_calls": [{"index": i, "id": call["id"], "type": "function",
                                      "function": {"name": call["function"]["name"], "arguments": ""}}]})

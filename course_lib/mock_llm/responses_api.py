@@ -24,6 +24,7 @@ from .engine import Decision
 from .errors import MockAPIError
 from .options import RequestOptions, responses_options
 from .response_store import ResponseStore
+from .structured_output import OutputFormat, read_format
 
 ITEM_TYPES = ("message", "function_call", "function_call_output", "reasoning", "item_reference")
 MESSAGE_ROLES = ("user", "system", "developer", "assistant")
@@ -42,7 +43,8 @@ class ResponsesRequest:
         new_items: how many of ``items`` this request sent.
         chat_body: the equivalent Chat Completions body the engine reads.
         store: whether the response is kept for a later ``previous_response_id``.
-        text_format: ``text.format`` (``{"type": "text"}`` when not given).
+        text_format: the checked ``text.format`` (None: plain text).
+        text_format_sent: ``text.format`` as sent (``{"type": "text"}`` when not given), echoed in the response.
         options: ``max_output_tokens``, ``max_tool_calls``, ``truncation`` (:mod:`.options`).
     """
 
@@ -51,7 +53,8 @@ class ResponsesRequest:
     new_items: int
     chat_body: dict
     store: bool = True
-    text_format: dict = field(default_factory=lambda: {"type": "text"})
+    text_format: OutputFormat | None = None
+    text_format_sent: dict = field(default_factory=lambda: {"type": "text"})
     options: RequestOptions = field(default_factory=RequestOptions)
 
 
@@ -206,9 +209,6 @@ def _text_format(text: Any) -> dict:
     if fmt is None:
         return {"type": "text"}
     _want(fmt, dict, "an object", "text.format")
-    if fmt.get("type") not in ("text", "json_object", "json_schema"):
-        raise _bad(f"Invalid value: '{fmt.get('type')}'. Supported values are: 'text', 'json_object', 'json_schema'.",
-                   "text.format.type")
     return fmt
 
 
@@ -319,8 +319,14 @@ def parse_responses_request(body: Any, store: ResponseStore, max_context_tokens:
                    "tool_choice")
     if body.get("parallel_tool_calls") is not None:
         chat["parallel_tool_calls"] = body["parallel_tool_calls"]
-    return ResponsesRequest(body, items, len(new), chat, store=body.get("store") is not False,
-                            text_format=_text_format(body.get("text")), options=options)
+    sent = _text_format(body.get("text"))
+    fmt = read_format(sent, where="text.format", flat=True)
+    if fmt is not None and fmt.kind == "json_object" and not any(
+            "json" in (m.get("content") or "").lower() for m in chat["messages"]):
+        raise _bad("Response input messages must contain the word 'json' in some form to use 'text.format' of type "
+                   "'json_object'.", "input")
+    return ResponsesRequest(body, items, len(new), chat, store=body.get("store") is not False, text_format=fmt,
+                            text_format_sent=sent, options=options)
 
 
 def as_responses_error(error: MockAPIError) -> MockAPIError:

@@ -29,6 +29,7 @@ from .errors import MockAPIError
 from .faults import HTTP_FAULTS, FaultPlan, corrupt_tool_calls, parse_fault_header, scripted_decision_parts
 from .limits import Limits, check_context, decode_body, too_large
 from .response_store import ResponseStore
+from .structured_output import answer as structured_answer
 from .responses_api import as_responses_error, output_items, parse_responses_request, response_object, stream_events
 from .wire import ChatRequest, parse_chat_request, tools_key
 
@@ -361,8 +362,11 @@ class MockLLM:
             calls = tool_calls_json(decision, seed)
         if fault is not None and calls:
             calls = corrupt_tool_calls(fault.kind, calls, req.tools)
+        structured = None
+        if req.response_format is not None and not calls:
+            structured = structured_answer(req.response_format, req.messages, decision.content)
         completion = chat_completion(decision, model=req.model, seed=seed, prompt_text=_prompt_text(req),
-                                     tool_calls=calls or [], options=req.options)
+                                     tool_calls=calls or [], options=req.options, structured=structured)
         if not req.stream:
             reply = _json_reply(200, completion)
         else:
@@ -379,14 +383,18 @@ class MockLLM:
         check_context(count_tokens(_prompt_text(req)), self.limits, "input")
         seed = _seed(data)
         decision, calls = self._decide(req, seed)
-        output = output_items(decision, seed)
+        if rreq.text_format is not None and not decision.tool_calls:
+            sa = structured_answer(rreq.text_format, req.messages, decision.content)
+            output = output_items(decision, seed, text=sa.content, refusal=sa.refusal)
+        else:
+            output = output_items(decision, seed)
         if calls is not None:  # scripted calls keep their raw arguments
             output = [{"type": "function_call", "id": f"fc_{c['id'][5:]}", "call_id": c["id"],
                        "name": c["function"]["name"], "arguments": c["function"]["arguments"], "status": "completed"}
                       for c in calls]
         output, incomplete = _within_budget(output, rreq.options)
         response = response_object(decision, body=data, seed=seed, prompt_text=_prompt_text(req), output=output,
-                                   text_format=rreq.text_format, incomplete=incomplete)
+                                   text_format=rreq.text_format_sent, incomplete=incomplete)
         if rreq.store:
             self.store.put(response, tuple(rreq.items), rreq.new_items)
         if not rreq.chat_body["stream"]:

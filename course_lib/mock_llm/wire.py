@@ -22,6 +22,7 @@ from jsonschema.exceptions import SchemaError
 from ..strict_mode import strict_violations
 from .errors import MockAPIError
 from .options import RequestOptions, chat_options
+from .structured_output import OutputFormat, read_format, require_json_word
 
 ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -54,7 +55,7 @@ class ChatRequest:
     stream: bool = False
     include_usage: bool = False
     options: RequestOptions = field(default_factory=RequestOptions)
-    response_format: dict | None = None
+    response_format: OutputFormat | None = None
 
     def tool(self, name: str) -> ToolSpec | None:
         """The tool called ``name``, or None."""
@@ -401,6 +402,8 @@ def parse_chat_request(body: Any, *, tools_key: str | None = None) -> ChatReques
     if opts is not None and not isinstance(opts, dict):
         raise _bad("Invalid type for 'stream_options': expected an object.", "stream_options", "invalid_type")
     opts = opts or {}
+    fmt = read_format(body.get("response_format"))
+    require_json_word(fmt, [_content_text(m.get("content")) for m in messages])
     return ChatRequest(
         model=str(body["model"]),
         messages=messages,
@@ -411,4 +414,11 @@ def parse_chat_request(body: Any, *, tools_key: str | None = None) -> ChatReques
         stream=stream,
         include_usage=bool(opts.get("include_usage")),
         options=options,
+        response_format=fmt,
     )
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, list):
+        return " ".join(p.get("text", "") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return content if isinstance(content, str) else ""
