@@ -88,8 +88,31 @@ def decode_body(body: bytes, limits: Limits) -> Any:
     except (UnicodeDecodeError, ValueError) as e:
         raise MockAPIError(f"We could not parse the JSON body of your request ({e}). The body must be "
                            "UTF-8 JSON.", code="invalid_json") from None
-    check_tree(value, limits.max_json_depth)
+    if _SURROGATE_ESCAPE.search(body) is not None or _nests_deeper(body, limits.max_json_depth):
+        check_tree(value, limits.max_json_depth)  # the walk that names where
     return value
+
+
+#: A lone surrogate can only come from a ``\uD800``-``\uDFFF`` escape: UTF-8 cannot encode one.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _nests_deeper(body: bytes, max_depth: int) -> bool:
+    """Whether the (valid) JSON text ``body`` nests arrays and objects more than ``max_depth`` deep.
+
+    Fewer opening brackets than the limit cannot nest deeper (the usual request: answered by
+    two ``bytes.count``); otherwise the brackets outside strings are counted.
+    """
+    if body.count(b"{") + body.count(b"[") <= max_depth:
+        return False
+    depth = 0
+    for c in _JSON_STRING.sub(b"", body).translate(None, _NOT_BRACKETS):
+        depth += 1 if c in (91, 123) else -1  # "[" and "{"
+        if depth > max_depth:
+            return True
+    return False
 
 
 def _too_deep(limits: Limits, where: str | None = None) -> MockAPIError:
