@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import arithmetic
 from . import language as lang
 from .phrases import VERBS
 
@@ -293,6 +294,8 @@ def _describe_en(name: str, args: dict, result: Any) -> str:
     err = error_of(result)
     if err:
         return _failed(name, subject, err)
+    if computed := arithmetic.answer(name, args, result):  # "17 × 23 = 391"
+        return computed
     converted = _conversion_sentence(name, args, result)
     if converted:
         return converted
@@ -329,6 +332,8 @@ def _describe_zh(name: str, args: dict, result: Any) -> str:
     err = error_of(result)
     if err:
         return f"{subject}：调用 {name} 失败（{err}）" if subject else f"调用 {name} 失败（{err}）"
+    if computed := arithmetic.answer(name, args, result):
+        return computed
     if isinstance(result, dict) and (done := _done_sentence_zh(name, args, result)):
         return done
     if isinstance(result, dict):

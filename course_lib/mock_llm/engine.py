@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from . import arithmetic
 from . import gazetteer as gz
 from . import language as lang
 from . import purpose
@@ -300,7 +301,7 @@ def _conversion_asked(text: str) -> set[str]:
 def _user_concepts(text: str) -> tuple[frozenset[str], str, dict[str, tuple[str, ...]]]:
     """The request's stems, the initials of its words (for acronyms) and its long stems by first 4 letters."""
     stems = frozenset(lang.content_stems(text)) | frozenset(lang.chinese_concepts(text)) | _conversion_asked(text) \
-        | _asked_for(text)
+        | _asked_for(text) | arithmetic.concepts(text)
     stems |= frozenset(c for st in stems for c in lang.IMPLIED.get(st, ()))
     initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", text.lower()) if w not in ("of", "the", "and", "a"))
     by_prefix: dict[str, tuple[str, ...]] = {}
@@ -771,6 +772,9 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     text = resolve_own_places(text)
     vocab = _profile(tool).vocab
     filled = fill_arguments(tool.parameters, text, tool_words=vocab)
+    computed = arithmetic.calls(tool, text, filled)  # a calculator's expression, an operation tool's numbers
+    if computed is not None:
+        return [PlannedCall(tool.name, *c) for c in computed]
     _no_echo_of_the_tool(filled, vocab)
     base = PlannedCall(tool.name, filled.arguments, filled.evidence, filled.missing)
     spread = any(len(v) >= 2 for v in filled.spread.values())
@@ -1595,6 +1599,9 @@ def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decis
     tried = {c["function"]["name"] for c, _ in turn.done}
     remaining = [c for c in plan if not c.from_results and c.key() not in made and not c.missing]
     remaining += _written_from_results(plan, turn, remaining)
+    if not remaining:  # "(3+4)*2" with add and multiply: the next step, from the results so far
+        remaining = [PlannedCall(t.name, args) for t, args in arithmetic.next_calls(
+            req.tools, turn.question, [(c["function"]["name"], _args_of(c), _maybe_json(r)) for c, r in turn.done])]
     # A failure that a later call of the same tool repaired (a corrected retry) needs no fallback.
     succeeded = {c["function"]["name"] for c, r in turn.done if not error_of(_maybe_json(r))}
     # A refusal ("kind": "denied": a permission or approval policy said no) is final: looking for

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from . import arithmetic
 from . import language as lang
 from .phrases import FUNCTION_WORDS, VERBS
 
@@ -179,7 +180,9 @@ def mismatch(text: str, name: str, description: str) -> str | None:
             other = alt[1] & name_stems
             if other:
                 return f"asks for {st}, {name} gives {', '.join(sorted(other))}"
-    opposite = _opposite_action(text, name_stems, tool_stems, _name_verbs(name))
+    # "what is 3 plus 4" asks for a sum: an ``add`` tool computes it, it adds nothing to a list
+    arithmetic_tool = arithmetic.tool_operation(name) is not None and bool(arithmetic.find(text))
+    opposite = None if arithmetic_tool else _opposite_action(text, name_stems, tool_stems, _name_verbs(name))
     if opposite:
         return opposite.replace("the tool", name)
     target = target_words(text)
