@@ -100,6 +100,21 @@ CURRENCIES: dict[str, str] = {
     "swiss francs": "CHF", "chf": "CHF", "indian rupee": "INR", "indian rupees": "INR", "rupee": "INR",
     "rupees": "INR", "inr": "INR", "won": "KRW", "krw": "KRW", "peso": "MXN", "mexican peso": "MXN",
     "mexican pesos": "MXN", "mxn": "MXN", "hkd": "HKD", "sgd": "SGD", "bitcoin": "BTC", "btc": "BTC",
+    # everyday and slang names, other currencies by name and sign, and their Chinese names
+    "american dollar": "USD", "american dollars": "USD", "greenback": "USD", "greenbacks": "USD", "美金": "USD",
+    "quid": "GBP", "sterling": "GBP", "英磅": "GBP", "euro cents": "EUR", "円": "JPY", "yuan renminbi": "CNY",
+    "人民币元": "CNY", "块钱": "CNY", "hong kong dollar": "HKD", "hong kong dollars": "HKD", "港币": "HKD", "港元": "HKD",
+    "singapore dollar": "SGD", "singapore dollars": "SGD", "新加坡元": "SGD", "新币": "SGD", "加元": "CAD", "加币": "CAD",
+    "澳元": "AUD", "澳币": "AUD", "new zealand dollar": "NZD", "new zealand dollars": "NZD", "nzd": "NZD", "纽元": "NZD",
+    "瑞士法郎": "CHF", "瑞郎": "CHF", "korean won": "KRW", "south korean won": "KRW", "韩元": "KRW", "₩": "KRW",
+    "卢比": "INR", "印度卢比": "INR", "₹": "INR", "russian ruble": "RUB", "russian rubles": "RUB", "ruble": "RUB",
+    "rubles": "RUB", "rouble": "RUB", "roubles": "RUB", "rub": "RUB", "卢布": "RUB", "₽": "RUB", "thai baht": "THB",
+    "baht": "THB", "thb": "THB", "泰铢": "THB", "brazilian real": "BRL", "brazilian reais": "BRL", "reais": "BRL",
+    "brl": "BRL", "雷亚尔": "BRL", "墨西哥比索": "MXN", "比索": "MXN", "swedish krona": "SEK", "swedish kronor": "SEK",
+    "sek": "SEK", "瑞典克朗": "SEK", "norwegian krone": "NOK", "nok": "NOK", "danish krone": "DKK", "dkk": "DKK",
+    "turkish lira": "TRY", "土耳其里拉": "TRY", "south african rand": "ZAR", "zar": "ZAR", "南非兰特": "ZAR",
+    "新台币": "TWD", "台币": "TWD", "twd": "TWD", "new taiwan dollar": "TWD", "new taiwan dollars": "TWD",
+    "比特币": "BTC", "₿": "BTC", "ethereum": "ETH", "eth": "ETH", "以太坊": "ETH",
 }
 
 #: Companies -> ticker symbol (for parameters that ask for a "ticker" or "symbol").
@@ -123,7 +138,7 @@ def _units(dimension: str, canonical: str, *forms: str) -> None:
 
 
 _units("time", "s", "sec", "secs", "second", "seconds", "秒")
-_units("time", "ms", "millisecond", "milliseconds")
+_units("time", "ms", "millisecond", "milliseconds", "毫秒")
 _units("time", "min", "mins", "minute", "minutes", "分钟")
 _units("time", "h", "hr", "hrs", "hour", "hours", "小时")
 _units("time", "day", "days", "天")
@@ -134,22 +149,25 @@ _units("time", "decade", "decades")
 _units("time", "generation", "generations")
 _units("length", "m", "meter", "meters", "metre", "metres", "米")
 _units("length", "km", "kilometer", "kilometers", "kilometre", "kilometres", "公里", "千米")
-_units("length", "cm", "centimeter", "centimeters", "厘米")
-_units("length", "mm", "millimeter", "millimeters")
+_units("length", "cm", "centimeter", "centimeters", "centimetre", "centimetres", "厘米", "公分")
+_units("length", "mm", "millimeter", "millimeters", "millimetre", "millimetres", "毫米")
+_units("length", "dm", "decimeter", "decimeters", "decimetre", "decimetres", "分米")
+_units("length", "µm", "micrometer", "micrometers", "micron", "microns", "微米")
+_units("length", "nmi", "nautical mile", "nautical miles", "海里")
 _units("length", "mi", "mile", "miles", "英里")
 _units("length", "ft", "foot", "feet", "英尺")
 _units("length", "in", "inch", "inches", "英寸")
-_units("length", "yd", "yard", "yards")
+_units("length", "yd", "yard", "yards", "码")
 _units("length", "ly", "light year", "light years", "light-year", "light-years")
 _units("area", "m²", "m^2", "m2", "square meter", "square meters", "square metre", "square metres", "sq m",
-       "sqm", "平方米")
-_units("area", "ft²", "ft^2", "sq ft", "sq. ft", "sq. ft.", "sqft", "square foot", "square feet")
-_units("area", "km²", "km^2", "square kilometer", "square kilometers", "sq km")
-_units("area", "acre", "acres")
-_units("area", "hectare", "hectares", "ha")
-_units("volume", "m³", "m^3", "cubic meter", "cubic meters", "cubic metre", "cubic metres")
-_units("volume", "L", "l", "liter", "liters", "litre", "litres", "升")
-_units("volume", "ml", "mL", "milliliter", "milliliters", "毫升")
+       "sqm", "平方米", "平米")
+_units("area", "ft²", "ft^2", "sq ft", "sq. ft", "sq. ft.", "sqft", "square foot", "square feet", "平方英尺")
+_units("area", "km²", "km^2", "square kilometer", "square kilometers", "sq km", "平方公里", "平方千米")
+_units("area", "acre", "acres", "英亩")
+_units("area", "hectare", "hectares", "ha", "公顷")
+_units("volume", "m³", "m^3", "cubic meter", "cubic meters", "cubic metre", "cubic metres", "立方米")
+_units("volume", "L", "l", "liter", "liters", "litre", "litres", "升", "公升")
+_units("volume", "ml", "mL", "milliliter", "milliliters", "millilitre", "millilitres", "毫升")
 _units("volume", "gal", "gallon", "gallons", "加仑")
 _units("volume", "tsp", "teaspoon", "teaspoons")
 _units("volume", "tbsp", "tablespoon", "tablespoons")
@@ -157,19 +175,20 @@ _units("volume", "cup", "cups")
 _units("volume", "pt", "pint", "pints")
 _units("volume", "qt", "quart", "quarts")
 _units("volume", "fl oz", "fluid ounce", "fluid ounces")
-_units("mass", "kg", "kilogram", "kilograms", "kgs", "公斤", "千克")
-_units("mass", "g", "gram", "grams", "克")
-_units("mass", "mg", "milligram", "milligrams")
+_units("mass", "kg", "kilogram", "kilograms", "kgs", "kilo", "kilos", "kilogramme", "kilogrammes", "公斤", "千克")
+_units("mass", "g", "gram", "grams", "gramme", "grammes", "克")
+_units("mass", "mg", "milligram", "milligrams", "毫克")
 _units("mass", "lb", "lbs", "pound-mass", "磅")
 _units("mass", "oz", "ounce", "ounces", "盎司")
 _units("mass", "t", "ton", "tons", "tonne", "tonnes", "吨")
-_units("speed", "m/s", "meters/second", "meters per second", "metres per second", "mps")
-_units("speed", "km/h", "kmh", "kph", "kilometers per hour", "km per hour", "公里每小时")
-_units("speed", "mph", "miles per hour")
+_units("speed", "m/s", "meters/second", "meters per second", "metres per second", "mps", "米每秒", "米/秒")
+_units("speed", "km/h", "kmh", "kph", "kilometers per hour", "kilometres per hour", "km per hour", "公里每小时",
+       "千米每小时", "公里/小时")
+_units("speed", "mph", "miles per hour", "英里每小时")
 _units("acceleration", "m/s^2", "m/s²", "m/s2", "meters/second^2", "meters per second squared")
 _units("temperature", "°C", "°c", "celsius", "degrees celsius", "degree celsius", "degrees c", "摄氏度", "度")
 _units("temperature", "°F", "°f", "fahrenheit", "degrees fahrenheit", "degree fahrenheit", "degrees f", "华氏度")
-_units("temperature", "K", "kelvin", "kelvins")
+_units("temperature", "K", "kelvin", "kelvins", "degrees kelvin", "开尔文", "开氏度")
 _units("temperature", "degrees", "degree")
 _units("percent", "%", "percent", "per cent", "pct", "％")
 _units("current", "A", "amp", "amps", "ampere", "amperes")
@@ -189,11 +208,11 @@ _units("pressure", "Pa", "pascal", "pascals", "kPa", "atm", "atmosphere", "atmos
 _units("amount", "mol", "mole", "moles")
 _units("angle", "rad", "radian", "radians")
 _units("data", "GB", "MB", "KB", "TB", "bytes")
-_units("money", "USD", "dollar", "dollars", "bucks", "美元")
+_units("money", "USD", "dollar", "dollars", "buck", "bucks", "美元", "美金")
 _units("money", "EUR", "euro", "euros", "欧元")
-_units("money", "GBP", "pounds", "pound")
+_units("money", "GBP", "pounds", "pound", "quid", "英镑")
 _units("money", "JPY", "yen", "日元")
-_units("money", "CNY", "yuan", "rmb", "元", "块")
+_units("money", "CNY", "yuan", "rmb", "元", "块", "块钱", "人民币")
 
 #: Dimension -> words a parameter about that dimension is likely to use.
 DIMENSION_WORDS: dict[str, tuple[str, ...]] = {

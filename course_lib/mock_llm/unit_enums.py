@@ -27,8 +27,9 @@ _TEMPERATURE = {"c": "°C", "°c": "°C", "celsius": "°C", "f": "°F", "°f": "
 _EXTRA_FORMS = {"lb": ("pound", "pounds", "磅"), "°C": ("centigrade", "degrees c", "摄氏度", "摄氏"),
                 "°F": ("degrees f", "华氏度", "华氏"), "ft": ("英尺",), "m": ("米",), "in": ("英寸",),
                 "oz": ("盎司",)}
+_CURRENCY_CODES = frozenset(gz.CURRENCIES.values())
 # Forms too short or common to find without a number before them or the enum's own spelling.
-_AMBIGUOUS = frozenset({"in", "a", "t", "l", "h", "g", "s", "m", "c", "f", "k", "度", "米", "年", "天", "元", "块", "克", "升"})
+_AMBIGUOUS = frozenset({"won", "rub", "eth", "try", "in", "a", "t", "l", "h", "g", "s", "m", "c", "f", "k", "度", "米", "年", "天", "元", "块", "克", "升"})
 #: Slot-name words of the unit converted from / to.
 SOURCE_WORDS = frozenset({"from", "source", "src", "input", "original", "orig", "base", "in"})
 TARGET_WORDS = frozenset({"to", "target", "dest", "destination", "output", "out", "into", "desired", "result"})
@@ -39,10 +40,17 @@ _NUMBER_BEFORE = re.compile(r"(?:\d|[零一二两三四五六七八九十百千�
 
 
 def canonical(value: str) -> str | None:
-    """The gazetteer's symbol for an enum value that names a unit ("Celsius" -> "°C", "mi" -> "mi"), else None."""
+    """The gazetteer's symbol for an enum value that names a unit ("Celsius" -> "°C", "mi" -> "mi"), else None.
+
+    A currency is a unit of money: its ISO 4217 code ("USD", "usd", "US dollar" -> "USD"), so an enum of
+    currency codes reads "in yuan", 人民币, "50 quid" with the same from/to roles as a unit enum.
+    """
     low = value.lower()
     if low in _TEMPERATURE:
         return _TEMPERATURE[low]
+    code = gz.CURRENCIES.get(low)
+    if code is not None and (value.upper() == code or len(low) > 3):
+        return code
     hit = gz.UNITS.get(value) or gz.UNITS.get(low)
     if hit is None or hit[1] in ("money", "percent"):
         return None
@@ -56,6 +64,9 @@ def forms(value: str) -> tuple[str, ...]:
     if canon is None:
         return ()
     out = {value, canon, *_EXTRA_FORMS.get(canon, ())}
+    if canon in _CURRENCY_CODES:  # names, signs and Chinese names of a currency ("yuan", "¥", 人民币)
+        return tuple(sorted(out | {f for f, c in gz.CURRENCIES.items() if c == canon} | {
+            f for f, (c, dim) in gz.UNITS.items() if c == canon and dim == "money"}, key=lambda f: (-len(f), f)))
     out |= {f for f, (c, dim) in gz.UNITS.items() if c == canon and dim not in ("money", "percent")}
     if canon in ("°C", "°F", "K"):
         out |= {k for k, v in _TEMPERATURE.items() if v == canon}
@@ -84,7 +95,7 @@ def _pattern(values: tuple[str, ...]) -> tuple[re.Pattern[str], list[tuple[str, 
     parts = []
     for f, _ in alts:
         esc = re.escape(f)
-        parts.append(esc if re.match(r"[^\x00-\x7f]", f) else rf"(?<![\w'’]){esc}(?![\w'’])")
+        parts.append(esc if re.match(r"[^\x00-\x7f]|[$]", f) else rf"(?<![\w'’]){esc}(?![\w'’])")
     if not parts:
         return re.compile(r"(?!)"), alts
     first = "".join(sorted({re.escape(f[0]) for f, _ in alts}))
