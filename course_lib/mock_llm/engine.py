@@ -44,6 +44,7 @@ from . import arithmetic
 from . import gazetteer as gz
 from . import language as lang
 from . import purpose
+from . import tickers
 from . import unit_enums
 from .answer import advice, compose_answer, error_of
 from .arguments import Evidence, LOCATION_HINTS, fill_arguments, labelled, slots_of
@@ -301,7 +302,7 @@ def _conversion_asked(text: str) -> set[str]:
 def _user_concepts(text: str) -> tuple[frozenset[str], str, dict[str, tuple[str, ...]]]:
     """The request's stems, the initials of its words (for acronyms) and its long stems by first 4 letters."""
     stems = frozenset(lang.content_stems(text)) | frozenset(lang.chinese_concepts(text)) | _conversion_asked(text) \
-        | _asked_for(text) | arithmetic.concepts(text)
+        | _asked_for(text) | arithmetic.concepts(text) | tickers.concepts(text)
     stems |= frozenset(c for st in stems for c in lang.IMPLIED.get(st, ()))
     initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", text.lower()) if w not in ("of", "the", "and", "a"))
     by_prefix: dict[str, tuple[str, ...]] = {}
@@ -773,6 +774,8 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     vocab = _profile(tool).vocab
     filled = fill_arguments(tool.parameters, text, tool_words=vocab)
     computed = arithmetic.calls(tool, text, filled)  # a calculator's expression, an operation tool's numbers
+    if computed is None:
+        computed = tickers.calls(tool, text, filled)  # "MSFT and GOOG": a call per ticker
     if computed is not None:
         return [PlannedCall(tool.name, *c) for c in computed]
     _no_echo_of_the_tool(filled, vocab)

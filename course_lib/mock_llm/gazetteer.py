@@ -126,6 +126,14 @@ TICKERS: dict[str, str] = {
     "jpmorgan": "JPM", "goldman sachs": "GS", "berkshire hathaway": "BRK.A", "alibaba": "BABA",
     "tencent": "TCEHY", "baidu": "BIDU", "uber": "UBER", "paypal": "PYPL", "starbucks": "SBUX",
     "mcdonald's": "MCD", "pfizer": "PFE", "exxon": "XOM", "general electric": "GE", "ford": "F",
+    "jd": "JD", "jd.com": "JD", "pinduoduo": "PDD", "netease": "NTES", "nio": "NIO", "spotify": "SPOT",
+    "airbnb": "ABNB", "shopify": "SHOP", "palantir": "PLTR", "qualcomm": "QCOM", "broadcom": "AVGO", "cisco": "CSCO",
+    # the same companies as Chinese users name them
+    "特斯拉": "TSLA", "苹果公司": "AAPL", "苹果": "AAPL", "微软": "MSFT", "谷歌": "GOOGL", "英伟达": "NVDA",
+    "亚马逊": "AMZN", "脸书": "META", "奈飞": "NFLX", "英特尔": "INTC", "甲骨文": "ORCL", "超威": "AMD", "阿里巴巴": "BABA",
+    "阿里": "BABA", "腾讯": "TCEHY", "百度": "BIDU", "京东": "JD", "拼多多": "PDD", "网易": "NTES", "蔚来": "NIO",
+    "波音": "BA", "可口可乐": "KO", "迪士尼": "DIS", "耐克": "NKE", "星巴克": "SBUX", "麦当劳": "MCD", "辉瑞": "PFE",
+    "高通": "QCOM", "思科": "CSCO", "台积电": "TSM", "tsmc": "TSM",
 }
 
 #: Units: surface form -> (canonical symbol, dimension). Longer forms are tried first.
