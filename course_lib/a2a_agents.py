@@ -40,6 +40,7 @@ import logging
 import re
 import sqlite3
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,19 +53,24 @@ from a2a.helpers import (get_message_text, new_data_part, new_task_from_user_mes
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
-from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.server.routes import create_agent_card_routes, create_rest_routes
+from a2a.server.tasks import TaskUpdater
 from a2a.types import (AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Artifact, CancelTaskRequest,
-                       GetTaskRequest, Message, Role, SendMessageRequest, StreamResponse, Task, TaskState)
+                       GetTaskRequest, ListTasksRequest, ListTasksResponse, Message, Role, SendMessageRequest,
+                       StreamResponse, Task, TaskState)
+from a2a.utils.errors import InvalidParamsError
 from a2a.utils.constants import TransportProtocol
 from google.protobuf.json_format import MessageToDict
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 
+from .a2a_limits import DEFAULT_LIMITS, BoundedTaskStore, Limits, LimitsMiddleware, jsonrpc_routes, truncate_logs
 from .a2a_states import INTERRUPTED, TERMINAL, check_path, state_of
 from .a2a_wire import TracingTransport
 from .diagrams import CourseFigure, figure
-from .examples import FINANCE_ROWS, FINANCE_UNIT, QueryCancelled, query_finance
+from .examples import FINANCE_ROWS, FINANCE_TABLES, FINANCE_UNIT
 from .servers import LocalServer, free_port, start_server
+from .sql_guard import MAX_SECONDS, QueryCancelled, QueryResult, read_only_query, safe_message
 from .tracing import Trace
 
 # The SDK logs every JSON-RPC error it returns to a caller (a wrong version header, an unknown task id)
@@ -132,6 +138,7 @@ _WRITE_SQL = re.compile(r"^\s*(insert|update|delete|drop|create|alter|replace|at
 _READ_SQL = re.compile(r"^\s*(select|with)\b", re.I)
 _YEAR = re.compile(r"(?<!\d)(20\d\d)(?!\d)")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_MAX_SUMMARY_CHARS = 500  # characters of rows quoted in a raw query's one-line answer
 
 
 @dataclass(frozen=True)
@@ -163,15 +170,21 @@ class RunQuery:
     chinese: bool = False
 
     @property
-    def understood(self) -> str:
-        """The first ``working`` update: what the agent understood."""
+    def progress(self) -> str:
+        """The one ``working`` update: what the agent understood and the SQL it runs.
+
+        Example:
+            >>> plan_finance_request(["net profit 2023"]).progress
+            'Net profit for 2023. Running SQL: SELECT year, quarter, net_profit FROM finance WHERE year IN (2023) ORDER BY year, quarter'
+        """
         if not self.metrics:
-            return "收到：执行只读 SQL。" if self.chinese else "Understood: run a read-only SQL query."
+            return f"Running SQL: {self.shown}"
         years = ", ".join(map(str, self.years))
         if self.chinese:
             names = "、".join({"revenue": "营收", "net_profit": "净利润"}[m] for m in self.metrics)
-            return f"收到：查询 {years} 年的{names}。"
-        return f"Understood: {' and '.join(m.replace('_', ' ') for m in self.metrics)} for {years}."
+            return f"查询 {years} 年的{names}。执行 SQL：{self.shown}"
+        what = " and ".join(m.replace("_", " ") for m in self.metrics)
+        return f"{what[0].upper()}{what[1:]} for {years}. Running SQL: {self.shown}"
 
 
 Plan = Union[Reject, AskInput, RunQuery]
@@ -239,7 +252,9 @@ def summarize_rows(plan: RunQuery, rows: list[dict[str, Any]]) -> tuple[dict[str
     """
     data: dict[str, Any] = {"sql": plan.shown, "rows": rows}
     if not plan.metrics:
-        return data, f"{len(rows)} row{'s' * (len(rows) != 1)}: {rows[:5]}" + (" …" if len(rows) > 5 else "")
+        shown = repr(rows[:5])
+        shown = shown if len(shown) <= _MAX_SUMMARY_CHARS else shown[: _MAX_SUMMARY_CHARS - 1] + "…"
+        return data, f"{len(rows)} row{'s' * (len(rows) != 1)}: {shown}" + (" …" if len(rows) > 5 else "")
     missing = [y for y in plan.years if not any(r["year"] == y for r in rows)]
     if missing:
         raise LookupError(f"no finance data for {', '.join(map(str, missing))} "
@@ -290,26 +305,40 @@ def user_texts(context: RequestContext) -> list[str]:
 class FinanceAgentExecutor(AgentExecutor):
     """The database agent of seed 000 §4.2, as an ``a2a-sdk`` ``AgentExecutor``.
 
-    Events it publishes for one request (A2A 1.0 §3.1.2 streaming): the Task (``submitted``),
-    ``working`` "Understood: …", ``working`` "Running SQL: SELECT …", an Artifact named
-    ``finance-result`` (a data part ``{sql, rows, unit, totals}`` and a text part), then
-    ``completed`` with the one-line answer. Other endings: ``input-required`` (no year: the
-    follow-up message with the same ``taskId`` resumes it), ``failed`` (the SQL failed or found
-    no data; the status message gives the reason), ``rejected`` (not a finance question, or SQL
-    that writes), ``canceled`` (``CancelTask``: the running query is interrupted).
+    Events it publishes for one request (A2A 1.0 §3.1.2 streaming), each one telling the client
+    something new: the Task (``submitted``: the ids to follow it by), one ``working`` update (what
+    it understood and the SQL it runs), an Artifact named ``finance-result`` (a data part ``{sql,
+    rows, unit, totals}`` and a text part), then ``completed``. Other endings: ``input-required``
+    (no year: the follow-up message with the same ``taskId`` resumes it), ``failed`` (the SQL failed
+    or found no data; the status message gives the reason), ``rejected`` (not a finance question, or
+    SQL that writes), ``canceled`` (``CancelTask``: the running query is interrupted).
+
+    Bounded like any database exposed to strangers (:mod:`course_lib.sql_guard`): a read-only
+    connection with an authorizer, a statement timeout of ``max_query_seconds``, at most
+    :data:`~course_lib.sql_guard.MAX_ROWS` rows and :data:`~course_lib.sql_guard.MAX_RESULT_BYTES`
+    bytes per result (the artifact says when it was cut), errors without data or paths. Queries run
+    on two small thread pools: the report skill's known queries on one, free SQL on the other, so
+    heavy SQL cannot starve report requests; when ``workers + max_waiting`` queries of one kind are
+    already in flight, a new one fails at once ("busy") instead of queueing without end.
 
     Args:
         db_path: the SQLite file made by :func:`course_lib.examples.create_finance_db`.
-        step_delay: seconds between progress updates, so streaming is visible (0 in tests).
-        max_query_seconds: a running query is stopped after this many seconds.
+        step_delay: seconds of pause before the result, so streaming is visible (0 in tests).
+        max_query_seconds: a running statement is stopped after this many seconds.
+        workers: threads per pool (report, SQL).
+        max_waiting: queries of one kind that may wait for a thread.
 
     Taught in lesson 11.
     """
 
-    def __init__(self, db_path: str | Path, *, step_delay: float = 0.2, max_query_seconds: float = 60.0) -> None:
+    def __init__(self, db_path: str | Path, *, step_delay: float = 0.2, max_query_seconds: float = MAX_SECONDS,
+                 workers: int = 2, max_waiting: int = 8) -> None:
         self.db_path = Path(db_path)
         self.step_delay = step_delay
         self.max_query_seconds = max_query_seconds
+        self.workers, self.max_waiting = workers, max_waiting
+        self._pools: dict[str, ThreadPoolExecutor] = {}
+        self._in_flight = {"report": 0, "sql": 0}
         self._active = 0
         self._lock = threading.Lock()
 
@@ -329,29 +358,49 @@ class FinanceAgentExecutor(AgentExecutor):
             await self._run(plan, task, updater)
 
     async def _run(self, plan: RunQuery, task: Task, updater: TaskUpdater) -> None:
-        await updater.start_work(agent_message(plan.understood, task))
-        await asyncio.sleep(self.step_delay)
-        await updater.update_status(TaskState.TASK_STATE_WORKING, agent_message(f"Running SQL: {plan.shown}", task))
+        await updater.start_work(agent_message(plan.progress, task))
+        lane = "report" if plan.metrics else "sql"
+        with self._lock:
+            busy = self._in_flight[lane] >= self.workers + self.max_waiting
+            if not busy:
+                self._in_flight[lane] += 1
+        if busy:
+            await updater.failed(agent_message("The agent is busy: too many queries are running. Try again later.",
+                                               task))
+            return
         stop = threading.Event()
         try:
-            rows = await asyncio.to_thread(self._query, plan, stop)
-            data, text = summarize_rows(plan, rows)
+            result = await asyncio.get_running_loop().run_in_executor(self._pool(lane), self._query, plan, stop)
+            data, text = summarize_rows(plan, result.rows)
         except asyncio.CancelledError:  # CancelTask: stop the SQLite query thread too, then let the SDK go on
             stop.set()
             raise
         except (sqlite3.Error, QueryCancelled, LookupError) as e:
-            await updater.failed(agent_message(f"The query failed: {e}", task))
+            await updater.failed(agent_message(f"The query failed: {safe_message(e, hide=[str(self.db_path)])}", task))
             return
+        finally:
+            with self._lock:
+                self._in_flight[lane] -= 1
+        if result.truncated:
+            data["truncated"] = f"the result was cut at {result.truncated}"
+            text += f" (cut at {result.truncated})"
         await asyncio.sleep(self.step_delay)
         await updater.add_artifact([new_data_part(data), new_text_part(text)], name="finance-result")
-        await updater.complete(agent_message(text, task))
+        await updater.complete()
 
-    def _query(self, plan: RunQuery, stop: threading.Event) -> list[dict[str, Any]]:
+    def _pool(self, lane: str) -> ThreadPoolExecutor:
+        with self._lock:
+            if lane not in self._pools:
+                self._pools[lane] = ThreadPoolExecutor(self.workers, thread_name_prefix=f"finance-{lane}")
+            return self._pools[lane]
+
+    def _query(self, plan: RunQuery, stop: threading.Event) -> QueryResult:
         # Runs in a worker thread; the counter tells whether a cancelled query really stopped.
         with self._lock:
             self._active += 1
         try:
-            return query_finance(self.db_path, plan.sql, plan.params, cancel=stop, max_seconds=self.max_query_seconds)
+            return read_only_query(self.db_path, plan.sql, plan.params, tables=FINANCE_TABLES, cancel=stop,
+                                   max_seconds=self.max_query_seconds)
         finally:
             with self._lock:
                 self._active -= 1
@@ -367,6 +416,13 @@ class FinanceAgentExecutor(AgentExecutor):
         await TaskUpdater(event_queue, context.task_id, context.context_id).cancel(
             agent_message("Canceled at the caller's request.", task_id=context.task_id,
                           context_id=context.context_id))
+
+    def close(self) -> None:
+        """Stop the worker threads (running statements end at their timeout); safe to call twice."""
+        with self._lock:
+            pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def __repr__(self) -> str:
         return f"FinanceAgentExecutor({str(self.db_path)!r}, step_delay={self.step_delay})"
@@ -418,13 +474,18 @@ def finance_agent_card(base_url: str, *, name: str = "Finance DB agent") -> Agen
 
 
 class CourseRequestHandler(DefaultRequestHandler):
-    """The SDK's ``DefaultRequestHandler`` with an idempotent ``CancelTask`` (a2aproject/a2a-js#539).
+    """The SDK's ``DefaultRequestHandler`` with the kit's corrections, on every transport.
 
-    ``a2a-sdk`` 1.3 answers a second ``CancelTask`` on a canceled task with
-    ``TaskNotCancelableError`` (-32002). Cancel is a request for an outcome the task already
-    has, so the kit returns the canceled Task unchanged instead (a retried cancel, e.g. after a
-    timeout, must not look like a failure). Every other case is the SDK's: a completed, failed
-    or rejected task still gives -32002, an unknown id -32001 (``TaskNotFoundError``).
+    * An idempotent ``CancelTask`` (a2aproject/a2a-js#539): ``a2a-sdk`` 1.3 answers a second
+      ``CancelTask`` on a canceled task with ``TaskNotCancelableError`` (-32002). Cancel is a request
+      for an outcome the task already has, so the kit returns the canceled Task unchanged instead (a
+      retried cancel, e.g. after a timeout, must not look like a failure). Every other case is the
+      SDK's: a completed, failed or rejected task still gives -32002, an unknown id -32001.
+    * A message from the client must be the user's: ``role: ROLE_AGENT`` in ``SendMessage`` is
+      ``InvalidParamsError`` (-32602), not an internal error.
+    * ``ListTasks`` reports as ``pageSize`` the number of tasks on the page it returns (A2A 1.0:
+      "the page size used for this response"; the SDK reports the page size asked for, 50 on an
+      empty page).
     """
 
     async def on_cancel_task(self, params: CancelTaskRequest, context: Any) -> Task | None:  # noqa: D102
@@ -433,31 +494,68 @@ class CourseRequestHandler(DefaultRequestHandler):
             return stored
         return await super().on_cancel_task(params, context)
 
+    @staticmethod
+    def _check_role(params: SendMessageRequest) -> None:
+        if params.HasField("message") and params.message.role == Role.ROLE_AGENT:
+            raise InvalidParamsError(message="A message sent to an agent must have role ROLE_USER "
+                                             "(ROLE_AGENT marks the agent's own replies)")
+
+    async def on_message_send(self, params: SendMessageRequest, context: Any) -> Any:  # noqa: D102
+        self._check_role(params)
+        return await super().on_message_send(params, context)
+
+    async def on_message_send_stream(self, params: SendMessageRequest, context: Any) -> Any:  # noqa: D102
+        self._check_role(params)
+        async for event in super().on_message_send_stream(params, context):
+            yield event
+
+    async def on_list_tasks(self, params: ListTasksRequest, context: Any) -> ListTasksResponse:  # noqa: D102
+        page = await super().on_list_tasks(params, context)
+        page.page_size = len(page.tasks)
+        return page
+
     def __repr__(self) -> str:
         return f"CourseRequestHandler(agent={self._agent_card.name!r})"
 
 
-def build_agent_app(card: AgentCard, executor: AgentExecutor) -> Starlette:
-    """One agent as a Starlette app: the card, JSON-RPC and HTTP+JSON endpoints.
+def build_agent_app(card: AgentCard, executor: AgentExecutor, *, limits: Limits = DEFAULT_LIMITS,
+                    jsonrpc_path: str = JSONRPC_PATH, rest_path: str = REST_PATH,
+                    **handler_options: Any) -> Starlette:
+    """One agent as a Starlette app: the card, JSON-RPC and HTTP+JSON endpoints, behind the kit's limits.
 
     Routes: ``GET /.well-known/agent-card.json``, ``POST /a2a/jsonrpc`` (methods ``SendMessage``,
-    ``SendStreamingMessage``, ``GetTask``, ``CancelTask``…), ``/a2a/rest/...`` (``POST
-    /message:send``, ``GET /tasks/{id}``…). The card's ``supportedInterfaces`` must point at this
-    app's address (see :func:`start_agent`).
+    ``SendStreamingMessage``, ``GetTask``, ``ListTasks``, ``CancelTask``…), ``/a2a/rest/...``
+    (``POST /message:send``, ``GET /tasks/{id}``…). The card's ``supportedInterfaces`` must point at
+    this app's address (see :func:`start_agent`).
 
-    Build a fresh app per server: each has its own in-memory task store. ``app.state.a2a_handler`` is
-    the request handler; the app's lifespan closes it when a server stops.
+    Args:
+        card: the Agent Card to serve.
+        executor: the agent's logic.
+        limits: body size, JSON depth, task store and log bounds (:class:`~course_lib.a2a_limits.Limits`).
+        jsonrpc_path: where the JSON-RPC endpoint is mounted.
+        rest_path: the prefix of the HTTP+JSON endpoints.
+        handler_options: passed to the SDK's request handler (``push_config_store``, ``push_sender``,
+            ``extended_agent_card``...).
+
+    Build a fresh app per server: each has its own bounded in-memory task store. ``app.state.a2a_handler`` is
+    the request handler; the app's lifespan closes it (and the executor's threads) when a server stops.
     """
-    handler = CourseRequestHandler(agent_executor=executor, task_store=InMemoryTaskStore(), agent_card=card)
-    routes = (create_agent_card_routes(card) + create_jsonrpc_routes(handler, rpc_url=JSONRPC_PATH)
-              + create_rest_routes(handler, path_prefix=REST_PATH))
+    truncate_logs(limits)
+    handler = CourseRequestHandler(agent_executor=executor, task_store=BoundedTaskStore(limits), agent_card=card,
+                                   **handler_options)
+    routes = (create_agent_card_routes(card) + jsonrpc_routes(handler, jsonrpc_path)
+              + create_rest_routes(handler, path_prefix=rest_path))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         await handler.aclose()  # a stopping server leaves no task behind (e.g. one waiting for input)
+        if callable(getattr(executor, "close", None)):
+            executor.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(LimitsMiddleware, limits=limits, jsonrpc_paths=(jsonrpc_path,),
+                                           rest_prefix=rest_path)])
     app.state.a2a_handler = handler  # in-process users (no lifespan) call ``await app.state.a2a_handler.aclose()``
     return app
 
@@ -527,6 +625,15 @@ def describe_event(event: StreamResponse) -> str:
     return f"artifact {event.artifact_update.artifact.name!r}: {artifact_text(event.artifact_update.artifact)}"
 
 
+class TaskMismatch(ValueError):
+    """An event about another task reached a :class:`TaskFold` that follows one task."""
+
+    def __init__(self, expected: str, got: str) -> None:
+        super().__init__(f"this fold follows task {expected!r}; an event for task {got!r} does not belong to it "
+                         f"(use one TaskFold per task)")
+        self.expected, self.got = expected, got
+
+
 @dataclass
 class TaskFold:
     """Fold a stream of A2A events into one Task, the way a client must (A2A 1.0 §3.1.2).
@@ -535,7 +642,9 @@ class TaskFold:
     sets ``status`` (the previous status message joins ``history``), an ``artifact_update`` adds
     the artifact or, with ``append``, extends its parts. Every change of state is checked against
     :data:`course_lib.a2a_states.TRANSITIONS`, so an agent that goes ``completed`` → ``working``
-    raises :class:`~course_lib.a2a_states.InvalidTransition`.
+    raises :class:`~course_lib.a2a_states.InvalidTransition`. One fold follows one task: an event
+    about another task (a snapshot or an update with a different ``taskId``) raises
+    :class:`TaskMismatch` instead of silently replacing what was folded so far.
 
     Attributes:
         task: the folded Task (None until the first event carrying one).
@@ -558,6 +667,7 @@ class TaskFold:
         if kind == "message":
             self.message = event.message
         elif kind == "task":
+            self._same_task(event.task.id)
             self.task = Task()
             self.task.CopyFrom(event.task)
             self._saw(self.task.status.state)
@@ -582,7 +692,13 @@ class TaskFold:
     def _task_for(self, task_id: str, context_id: str) -> Task:
         if self.task is None:  # an update before any Task snapshot (e.g. a resumed task's stream)
             self.task = Task(id=task_id, context_id=context_id)
+        self._same_task(task_id)
         return self.task
+
+    def _same_task(self, task_id: str) -> None:
+        if self.task is not None and self.task.id and task_id != self.task.id:
+            self.events.pop()  # the event was not folded in
+            raise TaskMismatch(self.task.id, task_id)
 
     def _saw(self, state: int) -> None:
         self.states.append(state_of(state))
@@ -827,6 +943,6 @@ class Orchestrator:
 
 
 __all__ = ["LAYERS", "protocol_layers", "AskInput", "CourseRequestHandler", "Delegation", "FinanceAgentExecutor", "Orchestrator", "Reject",
-           "RunQuery", "SkillRef", "TaskFold", "agent_interfaces", "agent_message", "artifact_data",
+           "RunQuery", "SkillRef", "TaskFold", "TaskMismatch", "agent_interfaces", "agent_message", "artifact_data",
            "artifact_text", "as_json", "build_agent_app", "describe_event", "finance_agent_card",
            "plan_finance_request", "skill_score", "start_agent", "summarize_rows", "user_message", "user_texts"]

@@ -25,11 +25,12 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-import time
 from contextlib import closing
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Sequence
+
+from .sql_guard import MAX_SECONDS, QueryCancelled, read_only_query
 
 #: Invented but fixed weather, keyed by English city name.
 WEATHER_TABLE: dict[str, dict[str, Any]] = {
@@ -485,8 +486,8 @@ FINANCE_SCHEMA = """CREATE TABLE finance (
 )"""
 
 
-class QueryCancelled(RuntimeError):
-    """A finance query was stopped because its caller cancelled it (or it ran out of time)."""
+#: The tables the finance agent's SQL may read.
+FINANCE_TABLES = ("finance",)
 
 
 def create_finance_db(path: str | Path) -> Path:
@@ -516,19 +517,21 @@ def create_finance_db(path: str | Path) -> Path:
 
 
 def query_finance(path: str | Path, sql: str, params: Sequence[Any] = (), *,
-                  cancel: threading.Event | None = None, max_seconds: float = 60.0) -> list[dict[str, Any]]:
+                  cancel: threading.Event | None = None, max_seconds: float = MAX_SECONDS) -> list[dict[str, Any]]:
     """Run one read-only SQL statement on the finance database; rows as dicts.
 
-    The connection is opened read-only (``mode=ro``), so even a ``DROP TABLE`` sent by another
-    agent cannot change the data. A SQLite progress handler checks ``cancel`` every few
-    thousand virtual-machine steps, so a long query really stops when its task is cancelled.
+    Every guard of :mod:`course_lib.sql_guard` applies: the connection is read-only (even a
+    ``DROP TABLE`` sent by another agent cannot change the data), an authorizer allows only
+    ``SELECT`` on table ``finance`` and harmless functions, a progress handler stops the statement
+    when ``cancel`` is set or after ``max_seconds``, and at most
+    :data:`~course_lib.sql_guard.MAX_ROWS` rows come back.
 
     Args:
         path: the database made by :func:`create_finance_db`.
         sql: one SQL statement (SQLite refuses several at once).
         params: values for the ``?`` placeholders.
         cancel: set this event (from any thread) to stop the query.
-        max_seconds: a safety limit in seconds; the query is stopped after that long.
+        max_seconds: the statement timeout in seconds.
 
     Returns:
         One dict per row, keyed by column name; money values rounded to 0.1 (float sums are
@@ -536,31 +539,12 @@ def query_finance(path: str | Path, sql: str, params: Sequence[Any] = (), *,
 
     Raises:
         QueryCancelled: ``cancel`` was set or ``max_seconds`` passed.
-        sqlite3.Error: the SQL is invalid (``no such column: revnue``), writes, or the file is missing.
+        course_lib.sql_guard.SQLRefused: (a ``sqlite3.Error``) the SQL is invalid (``no such column:
+            revnue``), writes, reads what it may not, or the file is missing.
 
     Taught in lesson 11.
     """
-    deadline = time.monotonic() + max_seconds
-    stopped: list[str] = []
-
-    def progress() -> int:  # a non-zero return makes SQLite abort with "interrupted"
-        if cancel is not None and cancel.is_set():
-            stopped.append("cancelled")
-        elif time.monotonic() > deadline:
-            stopped.append(f"stopped after {max_seconds:g} s")
-        return 1 if stopped else 0
-
-    uri = Path(path).resolve().as_uri() + "?mode=ro"
-    with closing(sqlite3.connect(uri, uri=True, check_same_thread=False)) as conn:
-        conn.row_factory = sqlite3.Row
-        conn.set_progress_handler(progress, 1000)
-        try:
-            rows = conn.execute(sql, tuple(params)).fetchall()
-        except sqlite3.OperationalError as e:
-            if stopped:
-                raise QueryCancelled(f"query {stopped[0]}") from e
-            raise
-    return [{k: round(row[k], 1) if isinstance(row[k], float) else row[k] for k in row.keys()} for row in rows]
+    return read_only_query(path, sql, params, tables=FINANCE_TABLES, cancel=cancel, max_seconds=max_seconds).rows
 
 
 # --------------------------------------------------------------------------- currency conversion

@@ -81,16 +81,15 @@ def test_stream_with_an_input_required_turn(report):
         ("task", "TASK_STATE_SUBMITTED"),
         ("statusUpdate", "TASK_STATE_INPUT_REQUIRED"),
         ("statusUpdate", "TASK_STATE_WORKING"),
-        ("statusUpdate", "TASK_STATE_WORKING"),
         ("artifactUpdate", None),
         ("statusUpdate", "TASK_STATE_COMPLETED"),
     ]
     assert events[1]["text"] == "Which year? The finance database has 2022–2024."
-    assert events[4]["text"] == "2023 revenue: 1078.7 million USD (Q1 252.1, Q2 266.4, Q3 270.9, Q4 289.3)."
+    assert events[3]["text"] == "2023 revenue: 1078.7 million USD (Q1 252.1, Q2 266.4, Q3 270.9, Q4 289.3)."
 
 
 def test_get(report):
-    assert report["get"] == {"state": "TASK_STATE_COMPLETED", "artifacts": 1, "history": 5}
+    assert report["get"] == {"state": "TASK_STATE_COMPLETED", "artifacts": 1, "history": 4}
     assert report["getUnknown"]["reason"] == "TASK_NOT_FOUND"
 
 

@@ -114,9 +114,9 @@ def test_streaming_by_raw_sse(agent):
     events = asyncio.run(go())
     assert {e["id"] for e in events} == {7}
     kinds = [next(iter(e["result"])) for e in events]
-    assert kinds == ["task", "statusUpdate", "statusUpdate", "artifactUpdate", "statusUpdate"]
+    assert kinds == ["task", "statusUpdate", "artifactUpdate", "statusUpdate"]
     assert [e["result"].get("statusUpdate", {}).get("status", {}).get("state") for e in events[1:]] == [
-        "TASK_STATE_WORKING", "TASK_STATE_WORKING", None, "TASK_STATE_COMPLETED"]
+        "TASK_STATE_WORKING", None, "TASK_STATE_COMPLETED"]
 
 
 def test_rest_binding(agent):
@@ -163,11 +163,11 @@ def _traced_stream(transport_for, base):
 
 def test_tracer_records_every_message_without_changing_them(agent):
     trace, events, reply = _traced_stream(httpx.AsyncHTTPTransport(), agent.url)
-    assert len(events) == 5 and reply["error"]["code"] == -32001
+    assert len(events) == 4 and reply["error"]["code"] == -32001
     assert [(e.src, e.dst, e.kind) for e in trace.events] == (
-        [("Me", "Agent", "request")] + [("Agent", "Me", "notification")] * 5
+        [("Me", "Agent", "request")] + [("Agent", "Me", "notification")] * 4
         + [("Me", "Agent", "request"), ("Agent", "Me", "error")])
-    assert [e.payload for e in trace.events[1:6]] == events  # what the tracer saw is what the client got
+    assert [e.payload for e in trace.events[1:5]] == events  # what the tracer saw is what the client got
     assert trace.events[-1].label == "error -32001 Task not found"
 
 
@@ -177,7 +177,7 @@ def test_tracer_in_process_asgi(tmp_path):
     app = ag.build_agent_app(ag.finance_agent_card(base), ag.FinanceAgentExecutor(db, step_delay=0))
     trace, events, reply = _traced_stream(httpx.ASGITransport(app=app), base)
     assert [e.label.split(" ")[0] for e in trace.events] == (
-        ["SendStreamingMessage", "Task", "statusUpdate", "statusUpdate", "artifactUpdate", "statusUpdate",
+        ["SendStreamingMessage", "Task", "statusUpdate", "artifactUpdate", "statusUpdate",
          "GetTask", "error"])
 
 
