@@ -9,7 +9,7 @@ within what it can read:
 
 * the values come from the conversation: tool results first (a field named as the schema's
   property, ``{"temp": 28}`` for ``temp``), then what the user wrote, read by the same
-  readers that fill tool arguments (the engine's :func:`~course_lib.mock_llm.fill_schema`);
+  readers that fill tool arguments (:func:`~course_lib.mock_llm.arguments.fill_schema`);
 * the content is JSON that validates against the schema, or, when a required value is
   nowhere in the conversation, a **refusal** (``message.refusal``, a ``refusal`` content part
   on Responses) that says which value it could not read: never invalid JSON, never an
@@ -36,6 +36,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from ..strict_mode import strict_violations
+from .arguments import fill_schema
 from .errors import MockAPIError
 
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -156,33 +157,6 @@ class StructuredAnswer:
     values: dict | None = None
 
 
-def _fill_schema(schema: dict, messages: list[dict]) -> tuple[dict, list[str]]:
-    """The engine's reader of a whole schema (``course_lib.mock_llm.fill_schema``), or an equivalent.
-
-    Until the engine exposes ``fill_schema`` this adapter reads the user's messages, newest
-    first, with :func:`~.arguments.fill_arguments`, keeping only values the text points at.
-    """
-    from . import arguments
-
-    fill = getattr(arguments, "fill_schema", None)
-    if fill is not None:
-        return fill(schema, messages)
-    values: dict[str, Any] = {}
-    for m in reversed(messages):
-        if m.get("role") != "user":
-            continue
-        text = _text(m)
-        if not text.strip():
-            continue
-        filled = arguments.fill_arguments(schema, text, schema)
-        for key, value in filled.arguments.items():
-            rule = filled.evidence[key].rule if key in filled.evidence else ""
-            if key not in values and not rule.startswith("best reading"):
-                values[key] = value
-    required = schema.get("required") or []
-    return values, [k for k in required if k not in values]
-
-
 def _text(message: dict) -> str:
     content = message.get("content")
     if isinstance(content, list):
@@ -261,7 +235,7 @@ def answer(fmt: OutputFormat, messages: list[dict], text_answer: str | None) -> 
     if not props:  # {"type": "object"} with nothing in it: an empty object is the whole answer
         return StructuredAnswer("{}", None, {})
     from_results = _tool_result_values(schema, messages)
-    read, _ = _fill_schema(schema, messages)
+    read, _ = fill_schema(schema, messages)
     required = list(schema.get("required") or [])
     values: dict[str, Any] = {}
     for name in props:
