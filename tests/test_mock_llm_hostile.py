@@ -266,3 +266,23 @@ def test_over_http_an_oversized_body_gets_its_413_and_the_server_goes_on(served)
     assert r.json()["error"]["code"] == "invalid_json"
     ok = httpx.post(url + "/v1/chat/completions", json={"model": "m", "messages": HI}, timeout=30)
     assert ok.status_code == 200
+
+
+def test_the_caches_keyed_by_tools_text_are_bounded_in_bytes():
+    from course_lib.mock_llm.limits import BoundedCache
+    from course_lib.mock_llm.wire import _VALID_LISTS, parse_chat_request
+
+    cache = BoundedCache(max_items=100, max_bytes=10_000)
+    for i in range(50):
+        cache.put(f"key{i}" + "x" * 500, i)
+    assert cache.bytes <= 10_000 and len(cache) == 19 and cache.get("key49" + "x" * 500) == 49
+    cache.put("huge" + "y" * 5000, "not kept")  # over a quarter of the cap
+    assert cache.get("huge" + "y" * 5000) is None
+    big_tool = _tool_with({"type": "object", "properties": {f"p{i}": {"type": "string", "description": "z" * 200}
+                                                            for i in range(40_000 // 200)}})
+    before = _VALID_LISTS.bytes
+    for i in range(3):
+        parse_chat_request({"model": "m", "messages": HI,
+                            "tools": [dict(big_tool, function=dict(big_tool["function"], name=f"t{i}"))]})
+    assert 3 * 40_000 < _VALID_LISTS.bytes - before < 3 * 50_000  # each list counted by its size
+    assert _VALID_LISTS.bytes <= _VALID_LISTS.max_bytes

@@ -172,3 +172,59 @@ def check_context(tokens: int, limits: Limits, what: str = "messages") -> None:
         raise MockAPIError(f"This model's maximum context length is {limits.max_context_tokens} tokens. However, your "
                            f"{what} resulted in {tokens} tokens. Please reduce the length of the {what}.",
                            param=what, code="context_length_exceeded")
+
+
+class BoundedCache:
+    """A least-recently-used cache bounded in entries *and* bytes, safe to share between threads.
+
+    The wire keeps validated tools and their canonical JSON keyed by the tools' JSON text, so an
+    agent that sends the same tools with every request pays for checking them once. Keyed by text,
+    a cache bounded only in entries could hold hundreds of megabytes of someone's huge tool lists;
+    this one drops its oldest entries past ``max_bytes`` (each counted as ``size`` given to
+    :meth:`put`, the length of its key by default) and never keeps one entry over a quarter of it.
+
+    Args:
+        max_items: the most entries kept.
+        max_bytes: the most bytes kept.
+    """
+
+    def __init__(self, max_items: int, max_bytes: int = 16 * MiB) -> None:
+        from collections import OrderedDict
+        import threading
+
+        self.max_items, self.max_bytes, self.bytes = max_items, max_bytes, 0
+        self._data: "OrderedDict[str, tuple[Any, int]]" = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Any:
+        """The value cached under ``key`` (now the most recent), or None."""
+        with self._lock:
+            hit = self._data.get(key)
+            if hit is None:
+                return None
+            self._data.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: str, value: Any, size: int | None = None) -> None:
+        """Cache ``value`` under ``key``; entries over a quarter of ``max_bytes`` are not kept."""
+        size = len(key) if size is None else size
+        if size > self.max_bytes // 4:
+            return
+        with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self.bytes -= old[1]
+            self._data[key] = (value, size)
+            self.bytes += size
+            while self._data and (len(self._data) > self.max_items or self.bytes > self.max_bytes):
+                _, (_, dropped) = self._data.popitem(last=False)
+                self.bytes -= dropped
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self._lock:
+            self._data.clear()
+            self.bytes = 0

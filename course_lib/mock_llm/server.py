@@ -27,7 +27,7 @@ from .completions import chat_completion, count_tokens, seeded_id, sse_lines, st
 from .engine import Decision, PlannedCall, decide
 from .errors import MockAPIError
 from .faults import HTTP_FAULTS, FaultPlan, corrupt_tool_calls, parse_fault_header, scripted_decision_parts
-from .limits import Limits, check_context, decode_body, too_large
+from .limits import BoundedCache, Limits, check_context, decode_body, too_large
 from .response_store import ResponseStore
 from .structured_output import answer as structured_answer
 from .responses_api import as_responses_error, output_items, parse_responses_request, response_object, stream_events
@@ -106,18 +106,15 @@ def _canonical(value: Any) -> str:
 
 
 #: ``_canonical(tools)`` by :func:`~.wire.tools_key`: the same tools come with every request of a notebook.
-_CANONICAL_TOOLS: OrderedDict[str, str] = OrderedDict()
+_CANONICAL_TOOLS = BoundedCache(MEMO_LIMIT)
 
 
 def _canonical_tools(tools: Any, key: str) -> str:
     """``_canonical(tools)``, cached on the tools' compact JSON ``key`` (which keeps key order, so is exact)."""
     text = _CANONICAL_TOOLS.get(key)
     if text is None:
-        text = _CANONICAL_TOOLS[key] = _canonical(tools)
-        if len(_CANONICAL_TOOLS) > MEMO_LIMIT:
-            _CANONICAL_TOOLS.popitem(last=False)
-    else:
-        _CANONICAL_TOOLS.move_to_end(key)
+        text = _canonical(tools)
+        _CANONICAL_TOOLS.put(key, text, len(key) + len(text))
     return text
 
 

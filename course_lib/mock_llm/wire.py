@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +20,7 @@ from jsonschema.exceptions import SchemaError
 
 from ..strict_mode import strict_violations
 from .errors import MockAPIError
+from .limits import BoundedCache
 from .options import RequestOptions, chat_options
 from .structured_output import OutputFormat, read_format, require_json_word
 
@@ -230,8 +230,7 @@ def _resolves(root: Any, ref: str) -> bool:
 
 #: Tools already validated, by their canonical JSON: agents send the same tools on every
 #: request, and checking a JSON Schema costs milliseconds (far more than the decision).
-_VALID_TOOLS: OrderedDict[str, ToolSpec] = OrderedDict()
-_VALID_TOOLS_MAX = 4096
+_VALID_TOOLS = BoundedCache(4096)
 
 
 def _check_tool(i: int, tool: Any) -> ToolSpec:
@@ -239,14 +238,12 @@ def _check_tool(i: int, tool: Any) -> ToolSpec:
         key = json.dumps(tool, sort_keys=True)
     except (TypeError, ValueError):
         key = None
-    if key is not None and key in _VALID_TOOLS:
-        _VALID_TOOLS.move_to_end(key)
-        return _VALID_TOOLS[key]
+    spec = _VALID_TOOLS.get(key) if key is not None else None
+    if spec is not None:
+        return spec
     spec = _check_tool_uncached(i, tool)
     if key is not None:
-        _VALID_TOOLS[key] = spec
-        if len(_VALID_TOOLS) > _VALID_TOOLS_MAX:
-            _VALID_TOOLS.popitem(last=False)
+        _VALID_TOOLS.put(key, spec, 2 * len(key))  # the key and the parsed schema the spec holds
     return spec
 
 
@@ -288,7 +285,7 @@ def _check_tool_uncached(i: int, tool: Any) -> ToolSpec:
     return ToolSpec(name, str(fn.get("description") or ""), params, strict)
 
 
-_VALID_LISTS: OrderedDict[str, list[ToolSpec]] = OrderedDict()
+_VALID_LISTS = BoundedCache(512)
 
 
 def tools_key(tools: Any) -> str | None:
@@ -309,14 +306,12 @@ def _check_tools(tools: Any, key: str | None = None) -> list[ToolSpec]:
         return []
     if key is None:
         key = tools_key(tools)
-    if key is not None and key in _VALID_LISTS:
-        _VALID_LISTS.move_to_end(key)
-        return list(_VALID_LISTS[key])
+    hit = _VALID_LISTS.get(key) if key is not None else None
+    if hit is not None:
+        return list(hit)
     specs = _check_tools_uncached(tools)
     if key is not None:
-        _VALID_LISTS[key] = specs
-        if len(_VALID_LISTS) > 512:
-            _VALID_LISTS.popitem(last=False)
+        _VALID_LISTS.put(key, specs)  # the specs themselves are shared with _VALID_TOOLS
     return list(specs)
 
 
