@@ -378,8 +378,8 @@ class MockLLM:
         except MockAPIError as e:
             raise as_responses_error(e) from None
         check_context(count_tokens(_prompt_text(req)), self.limits, "input")
-        seed = _seed(data)
-        decision, calls = self._decide(req, seed)
+        seed = _seed(data)  # the response's ids; the decision is remembered by the whole resolved conversation
+        decision, calls = self._decide(req, _seed(rreq.chat_body) if rreq.new_items < len(rreq.items) else seed)
         if rreq.text_format is not None and not decision.tool_calls:
             sa = structured_answer(rreq.text_format, req.messages, decision.content)
             output = output_items(decision, seed, text=sa.content, refusal=sa.refusal)
