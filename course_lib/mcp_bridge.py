@@ -311,7 +311,7 @@ SEARCH_WIKI_SCHEMA: dict[str, Any] = {
 
 
 def serve(registry: ToolRegistry | None = None, *, transport: str = "stdio", port: int = 0,
-          toolsets: Sequence[str] | None = None) -> None:
+          toolsets: Sequence[str] | None = None, server: Any = None) -> None:
     """Serve ``registry`` (default :func:`course_registry`) as an MCP server until stopped.
 
     Args:
@@ -319,10 +319,11 @@ def serve(registry: ToolRegistry | None = None, *, transport: str = "stdio", por
             HTTP on 127.0.0.1; the URL is printed to stderr).
         port: HTTP port (0: a free one).
         toolsets: serve only these toolsets.
+        server: serve this ``MCPServer`` instead (``course mcp serve --profile``, :mod:`course_lib.mcp_profiles`).
     """
     import sys
 
-    server = RegistryMCPServer(registry or course_registry(), toolsets=toolsets)
+    server = server or RegistryMCPServer(registry or course_registry(), toolsets=toolsets)
     if transport == "stdio":
         from .mcp_transports import run_stdio_server
 

@@ -72,6 +72,9 @@ class CourseMCPServer(MCPServer):
     def __init__(self, name: str | None = None, *args: Any, log_level: Any = "WARNING", **kwargs: Any) -> None:
         super().__init__(name, *args, log_level=log_level, **kwargs)
         self.middleware.append(self._strict_tool_calls)
+        from .mcp_features import install
+
+        install(self)  # logging/setLevel, completion/complete, resources/subscribe (lesson 08)
 
     def add_tool(self, fn: Any, name: str | None = None, *args: Any, **kwargs: Any) -> None:
         """Register a tool (see ``MCPServer.add_tool``); its input schema gets ``additionalProperties: false``."""
@@ -102,7 +105,10 @@ class CourseMCPServer(MCPServer):
 
     async def _handle_call_tool(self, ctx: Any, params: Any) -> Any:
         # The SDK logs a full traceback for a tool that raises; a course server logs one line.
-        context = Context(request_context=ctx, mcp_server=self, input_params=params, subscriptions=self._subscriptions)
+        from .mcp_features import LevelFilteringContext  # Context that honours logging/setLevel
+
+        context = LevelFilteringContext(request_context=ctx, mcp_server=self, input_params=params,
+                                        subscriptions=self._subscriptions)
         try:
             return await self.call_tool(params.name, params.arguments or {}, context)
         except MCPError:
@@ -237,6 +243,11 @@ and suggest a concrete fix for each.
 ```"""
 
 
+#: What ``completion/complete`` offers for the code-review prompt's ``language`` argument.
+CODE_REVIEW_LANGUAGES = ["python", "javascript", "typescript", "java", "go", "rust", "c", "cpp", "csharp",
+                         "kotlin", "swift", "ruby", "php", "sql", "shell"]
+
+
 def project_manager_server(db_path: str = ":memory:", *, interactive: bool = False) -> CourseMCPServer:
     """The seed's project-manager MCP server: three tools, a resource (+ template), a prompt.
 
@@ -252,12 +263,21 @@ def project_manager_server(db_path: str = ":memory:", *, interactive: bool = Fal
     store = TaskStore(db_path)
     server.store = store  # type: ignore[attr-defined]
 
+    async def changed(task: Task) -> None:
+        # Subscribers of tasks://all (and of this task) hear of it, in both eras (course_lib.mcp_features).
+        from .mcp_features import resource_updated
+
+        await resource_updated(server, "tasks://all")
+        await resource_updated(server, f"tasks://{task.id}")
+
     @server.tool()
-    def create_task(title: Annotated[str, Field(min_length=1, description="Task title")],
-                    priority: Priority = "medium",
-                    assignee: Annotated[str, Field(description="Who does it")] = "unassigned") -> Task:
+    async def create_task(title: Annotated[str, Field(min_length=1, description="Task title")],
+                          priority: Priority = "medium",
+                          assignee: Annotated[str, Field(description="Who does it")] = "unassigned") -> Task:
         """Create a new task (status 'todo'); returns the task with its id."""
-        return store.create(title, priority, assignee)
+        task = store.create(title, priority, assignee)
+        await changed(task)
+        return task
 
     @server.tool()
     def list_tasks(status: Status | None = None) -> list[Task]:
@@ -265,11 +285,12 @@ def project_manager_server(db_path: str = ":memory:", *, interactive: bool = Fal
         return store.list(status)
 
     @server.tool()
-    def update_task_status(task_id: int, status: Status) -> Task:
+    async def update_task_status(task_id: int, status: Status) -> Task:
         """Change the status of a task; returns the updated task."""
         task = store.update_status(task_id, status)
         if task is None:
             raise ToolError(f"no task with id {task_id}; list_tasks shows the existing ids")
+        await changed(task)
         return task
 
     @server.resource("tasks://all", mime_type="application/json")
@@ -291,6 +312,10 @@ def project_manager_server(db_path: str = ":memory:", *, interactive: bool = Fal
         """A code-review prompt template (seed 001 §19.2, 'code_review')."""
         return CODE_REVIEW_PROMPT.format(code=code, language=language)
 
+    from .mcp_features import add_completer
+
+    add_completer(server, "prompt", "code_review", "language", CODE_REVIEW_LANGUAGES)
+    add_completer(server, "template", "tasks://{task_id}", "task_id", lambda typed, _: [str(t.id) for t in store.list()])
     if interactive:
         add_interactive_tools(server, store)
     return server
@@ -413,6 +438,9 @@ def wiki_server() -> CourseMCPServer:
         """The wiki spaces and their page ids."""
         return json.dumps({s: [p["id"] for p in WIKI_PAGES if p["space"] == s] for s in WIKI_SPACES})
 
+    from .mcp_features import add_completer
+
+    add_completer(server, "template", "wiki://pages/{page_id}", "page_id", [p["id"] for p in WIKI_PAGES])
     return server
 
 

@@ -3,7 +3,8 @@
 ``course mcp serve`` speaks MCP over stdio by default, so an MCP host can start it as a
 child process (Claude Desktop, an IDE, the MCP Inspector:
 ``npx @modelcontextprotocol/inspector --cli course mcp serve --method tools/list``);
-``--transport http`` serves streamable HTTP on 127.0.0.1 instead. Lesson 10.
+``--transport http`` serves streamable HTTP on 127.0.0.1 instead. ``--profile`` picks another
+server (a lesson's, or the official conformance suite's fixtures: ``--profile conformance``). Lesson 10.
 """
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--port", type=int, default=0, help="HTTP port on 127.0.0.1 (default: a free one)")
     serve.add_argument("--toolset", action="append", dest="toolsets", metavar="NAME",
                        help="serve only this toolset (repeatable; default: all)")
+    serve.add_argument("--profile", default="registry", choices=["registry", "project-manager", "wiki", "conformance"],
+                       help="which server: the course registry (default), a lesson's server, or the official "
+                            "conformance suite's fixtures (course_lib.mcp_profiles)")
     serve.set_defaults(func=_serve)
     tools = mcp_sub.add_parser("tools", help="list the tools `course mcp serve` exposes")
     tools.add_argument("--toolset", action="append", dest="toolsets", metavar="NAME")
@@ -33,7 +37,9 @@ def _serve(args: argparse.Namespace) -> int:
     if args.transport != "stdio" and (hint := busy_port_hint(args.port)):
         print(hint, file=sys.stderr)
         return 2
-    serve(transport=args.transport, port=args.port, toolsets=args.toolsets)
+    from ..mcp_profiles import build
+
+    serve(transport=args.transport, port=args.port, server=build(args.profile, args.toolsets))
     return 0
 
 
