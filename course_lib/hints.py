@@ -107,13 +107,20 @@ class Hints:
         return (f"**Stuck?** The worked solution is in [`solutions/{self.exercise}.ipynb`]({where}){section}. "
                 "Read it, close it, then write the code yourself: that is what makes it stick.")
 
-    def pointer(self) -> str:
-        """One line for a failed check: how to get the next hint."""
+    def pointer(self, *, terminal: bool = False) -> str:
+        """One line for a failed check: how to get the next hint.
+
+        Args:
+            terminal: word it for ``course check NN`` in a terminal (``course hint NN``) instead of a
+                notebook, where the exercise's 💡 button (its ``HINTS`` cell) reveals the next hint.
+        """
         n = len(self.steps)
         if self.seen >= n:
             return f"All {n} hints are shown; stuck? see solutions/{self.exercise}.ipynb."
-        return (f"Need a nudge? Run `HINTS.next()` (hint {self.seen + 1} of {n}) or "
-                f"`course hint {self.exercise[:2]}` in a terminal.")
+        if terminal:
+            return f"Need a nudge? Run `course hint {self.exercise[:2]}` (hint {self.seen + 1} of {n})."
+        return (f"Need a nudge? Click “Show hint {self.seen + 1} of {n}” in the 💡 cell above "
+                f"(or run `course hint {self.exercise[:2]}` in a terminal).")
 
     def revealed(self) -> list[str]:
         """The hints revealed so far, numbered (markdown)."""
@@ -136,13 +143,15 @@ class Hints:
             _set_seen(self.exercise, max(self.seen, min(upto, len(self.steps))))
         return HintText(self._markdown(terminal=terminal))
 
-    def _markdown(self, *, terminal: bool = False) -> str:
+    def _markdown(self, *, terminal: bool = False, button: bool = False) -> str:
+        """The revealed hints and what to do for the next; ``button``: under the 💡 button ("click again")."""
         again = f"`course hint {self.exercise[:2]}`" if terminal else "`HINTS.next()`"
         parts = self.revealed() or [f"{len(self.steps)} hints are available: run {again} for the first."]
         if self.seen >= len(self.steps):
             parts.append(self.stuck())
         elif self.seen:
-            parts.append(f"_{len(self.steps) - self.seen} more: run {again} again._")
+            more = len(self.steps) - self.seen
+            parts.append(f"_{more} more: click the button again._" if button else f"_{more} more: run {again} again._")
         return "\n\n".join(parts)
 
     # -- display -----------------------------------------------------------------------------
@@ -157,13 +166,13 @@ class Hints:
             return WithFallback(None, fallback)
         import ipywidgets as w
 
-        view = w.HTML(_md_html(self._markdown()) if self.seen else "")
+        view = w.HTML(_md_html(self._markdown(button=True)) if self.seen else "")
         button = w.Button(description=self._button_label(), icon="lightbulb",
                           layout=w.Layout(width="auto"), tooltip="each hint is more specific than the last")
 
         def reveal(_: Any) -> None:
             self.next()
-            view.value = _md_html(self._markdown())
+            view.value = _md_html(self._markdown(button=True))
             button.description = self._button_label()
 
         button.on_click(reveal)

@@ -1093,8 +1093,9 @@ def approval_widget(request: ApprovalRequest, on_decision: Callable[[Approval], 
     head = w.HTML(f"<b>⚠️ Approval needed</b>: <code>{html.escape(request.tool)}</code>"
                   f"<pre style='margin:4px 0'>{html.escape(json.dumps(request.arguments, indent=1, ensure_ascii=False))}"
                   f"</pre><i>{html.escape(request.reason)}</i>")
-    approve = w.Button(description="Approve", button_style="danger", icon="check")
-    deny = w.Button(description="Deny", button_style="success", icon="times")
+    # the colours every approval dialog uses: go is green, stop is red (the icons say it too, for colour blindness)
+    approve = w.Button(description="Approve", button_style="success", icon="check")
+    deny = w.Button(description="Deny", button_style="danger", icon="times")
     status = w.HTML()
 
     def decide(approved: bool) -> None:

@@ -91,7 +91,8 @@ def test_a_name_clash_says_to_use_a_prefix(tmp_path):
         cap.add_mcp_server(server, "tasks")
 
     failure = _first_failure(_report(clash, tmp_path=tmp_path))
-    assert "raised ValueError" in failure.hint and "prefix='tasks_'" in failure.hint
+    # the exception is one line under the hint; the SDK's message in it names the fix
+    assert failure.error.line.startswith("ValueError") and "prefix='tasks_'" in failure.error.line
 
 
 def test_a_server_built_but_not_added(tmp_path):

@@ -82,7 +82,9 @@ class Reference:
 def hints_of(cls):
     with pytest.raises(CheckFailed) as e:
         check_mini_registry(cls)
-    return [(r.name, r.hint) for r in e.value.report.results if not r.passed]
+    # what the learner reads: the hint, and the one line of the exception their code raised, if it did
+    return [(r.name, r.hint + (f" (your code raised {r.error.line})" if r.error else ""))
+            for r in e.value.report.results if not r.passed]
 
 
 def test_the_reference_passes():

@@ -72,10 +72,49 @@ def test_typical_mistakes_get_their_own_hint(attempt, words):
     assert words in hints
 
 
-def test_unknown_city_from_string_arguments_is_reported():
+def splat_string(client, question):     # get_weather(**arguments): the JSON text is not a mapping
+    messages, msg = _first(client, question)
+    messages.append(as_dict(msg))
+    for c in msg.tool_calls:
+        messages.append({"role": "tool", "tool_call_id": c.id, "content": json.dumps(get_weather(**c.function.arguments))})
+    return "", messages
+
+
+def index_string(client, question):     # arguments["city"]: indexing a string
+    messages, msg = _first(client, question)
+    for c in msg.tool_calls:
+        get_weather(c.function.arguments["city"])
+    return "", messages
+
+
+def get_on_string(client, question):    # arguments.get("city"): a str has no .get
+    messages, msg = _first(client, question)
+    for c in msg.tool_calls:
+        get_weather(c.function.arguments.get("city"))
+    return "", messages
+
+
+@pytest.mark.parametrize("attempt, kind", [(string_arguments, "UnknownCity"), (splat_string, "TypeError"),
+                                           (index_string, "TypeError"), (get_on_string, "AttributeError")])
+def test_a_forgotten_json_loads_gets_the_fix_named(attempt, kind):
+    """Whatever the arguments string was used as (a city, a mapping, a dict), the hint says `json.loads`."""
     with pytest.raises(CheckFailed) as e:
-        check_tool_call_loop(string_arguments)
-    assert "UnknownCity" in e.value.report.results[0].hint
+        check_tool_call_loop(attempt)
+    first = e.value.report.results[0]
+    assert "args = json.loads(call.function.arguments)" in first.hint and "get_weather(**args)" in first.hint
+    assert first.error.line.startswith(kind)   # the exception, in one line under the hint
+    assert kind not in first.hint              # the hint names the fix; it does not echo the exception
+
+
+def test_another_exception_is_one_line_with_the_traceback_kept():
+    def crashes(client, question):
+        return {}["answer"]
+    with pytest.raises(CheckFailed) as e:
+        check_tool_call_loop(crashes)
+    first = e.value.report.results[0]
+    assert first.hint == "Your function must run to the end: fix the line named below."
+    assert first.error.line.startswith("KeyError: 'answer'") and "\n" not in first.error.line
+    assert "Traceback (most recent call last)" in first.error.traceback and "crashes" in first.error.traceback
 
 
 def test_question_is_the_two_city_one():

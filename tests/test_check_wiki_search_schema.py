@@ -168,5 +168,5 @@ def test_a_missing_enum_still_says_so():
 def test_a_failed_check_points_to_the_hints_like_every_exercise():
     with pytest.raises(CheckFailed) as e:
         check_wiki_search_tool(lambda: (_ for _ in ()).throw(NotImplementedError("Your turn")))
-    assert e.value.report.more_help.startswith("Need a nudge? Run `HINTS.next()`")
+    assert e.value.report.more_help.startswith("Need a nudge? Click “Show hint 1 of")
     assert "course hint 02" in e.value.report.text()

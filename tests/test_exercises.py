@@ -47,6 +47,10 @@ def test_solution_passes_and_stub_fails(solution, pristine):
     assert not stub.passed, "the generated exercise passes its checks: a check that cannot fail"
     failing = [r for r in stub.checks if not r["passed"]]
     assert failing and all(r["hint"] for r in failing), "every failing check must give a hint"
+    # Run All on the untouched exercise reaches a check: the first cell that stops it is a check cell
+    # (the "Try it" cell catches the stub's NotImplementedError and says what to do)
+    first_stop = next(c for c in stub.cells if c.raised)
+    assert first_stop.check is not None and first_stop.error.startswith("CheckFailed"), first_stop
 
 
 def test_generated_exercises_are_clean_notebooks(pristine):

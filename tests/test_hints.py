@@ -66,8 +66,12 @@ def test_exercise_01_has_hints_and_a_failed_check_points_to_them():
     assert hints_for(ROOT / "solutions" / "01_tool_call_loop.ipynb") is HINTS
     with pytest.raises(CheckFailed) as e:
         check_tool_call_loop(lambda client, q: (_ for _ in ()).throw(NotImplementedError()))
-    assert "HINTS.next()" in e.value.report.text()
-    assert "course hint 01" in e.value._render_traceback_()[-1]
+    text = e.value.report.text()
+    assert "Click “Show hint 1 of 3” in the 💡 cell above" in text and "course hint 01" in text
+    # one summary and one hint line: the "Not yet" line IPython shows for the exception repeats neither
+    assert text.count(e.value.report.summary()) == 1 and text.count("Need a nudge?") == 1
+    (not_yet,) = e.value._render_traceback_()
+    assert "Not yet" in not_yet and "Need a nudge" not in not_yet and e.value.report.summary() not in not_yet
 
 
 def test_course_hint_cli(capsys):

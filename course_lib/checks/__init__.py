@@ -1,19 +1,28 @@
 """Exercise checks that explain themselves.
 
-A check cell in an exercise calls a function of this package. It runs every sub-check,
-prints one line per sub-check (✅ passed / ❌ failed + a kind, specific hint), and, if any
-failed, raises :class:`CheckFailed`. In Jupyter the exception shows only the summary
-(no traceback wall, thanks to ``_render_traceback_``); under nbval the cell counts as
-failed, which is how ``course check NN`` and the test suite see it.
+A check cell in an exercise calls a function of this package. It runs every sub-check and
+shows one report: the summary once, one line per sub-check (✅ passed / ❌ failed + a kind,
+specific hint), and, when something failed, one "need a nudge?" line. An exception raised inside
+the learner's code is one line naming their function, line and cell, with the full traceback
+collapsed under it (:mod:`course_lib.checks.calm`); the SDKs' own log records are kept out.
+If any sub-check failed, the check raises :class:`CheckFailed`, which IPython shows as a single
+"Not yet" line (``_render_traceback_``), no traceback; under nbval the cell counts as failed,
+which is how ``course check NN`` and the test suite see it. A passing check shows its report
+and nothing else (no ``CheckReport(...)`` repr under it).
 
-Each report is also displayed as ``application/vnd.course.check+json`` so tools can read
-the results without parsing text.
+Each report is displayed as HTML (JupyterLab), plain text (terminals, nbval) and
+``application/vnd.course.check+json``, so tools can read the results without parsing text.
 """
 from __future__ import annotations
 
+import functools
+import html
+import inspect
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
+
+from .calm import LearnerError, learner_error, quiet_sdk_logs, try_it
 
 CHECK_MIME = "application/vnd.course.check+json"
 
@@ -34,10 +43,8 @@ class CheckFailed(AssertionError):
         self.report = report
 
     def _render_traceback_(self) -> list[str]:
-        # IPython shows these lines instead of a traceback: the learner sees hints, not internals.
-        lines = [f"\x1b[1;31mNot yet:\x1b[0m {self.report.summary()}",
-                 "Fix the first ❌ above, then re-run your cell and this one."]
-        return lines + ([self.report.more_help] if self.report.more_help else [])
+        # IPython shows this line instead of a traceback: the report above already said everything once.
+        return ["\x1b[1;31mNot yet:\x1b[0m fix the first ❌ above, then run your cell and this one again."]
 
 
 @dataclass
@@ -47,9 +54,14 @@ class CheckResult:
     name: str
     passed: bool
     hint: str = ""
+    #: when the learner's code raised: what and where in one line, and the full traceback
+    error: LearnerError | None = None
 
     def line(self) -> str:
-        return f"✅ {self.name}" if self.passed else f"❌ {self.name}\n     hint: {self.hint}"
+        if self.passed:
+            return f"✅ {self.name}"
+        raised = f"\n     your code raised {self.error.line}" if self.error else ""
+        return f"❌ {self.name}\n     hint: {self.hint}{raised}"
 
 
 def grouped_lines(results: list[dict], indent: str = "") -> list[str]:
@@ -73,6 +85,7 @@ def grouped_lines(results: list[dict], indent: str = "") -> list[str]:
         ['❌ 5 checks fail for one reason: a, b, c and 2 more', '     hint: write it']
     """
     out: list[str] = []
+    said: set[str] = set()  # hints already shown: a sub-check failing again for the same reason says "as above"
     i = 0
     while i < len(results):
         r = results[i]
@@ -81,7 +94,8 @@ def grouped_lines(results: list[dict], indent: str = "") -> list[str]:
             i += 1
             continue
         j = i
-        while j + 1 < len(results) and not results[j + 1]["passed"] and results[j + 1]["hint"] == r["hint"]:
+        while (j + 1 < len(results) and not results[j + 1]["passed"] and results[j + 1]["hint"] == r["hint"]
+               and results[j + 1].get("error") == r.get("error")):
             j += 1
         names = [x["name"] for x in results[i:j + 1]]
         if len(names) == 1:
@@ -90,7 +104,10 @@ def grouped_lines(results: list[dict], indent: str = "") -> list[str]:
             shown = (f"{', '.join(names[:-1])} and {names[-1]}" if len(names) <= 3
                      else f"{', '.join(names[:3])} and {len(names) - 3} more")
             out.append(f"{indent}❌ {len(names)} checks fail for one reason: {shown}")
-        out.append(f"{indent}     hint: {r['hint']}")
+        out.append(f"{indent}     hint: {'as above.' if r['hint'] in said and len(r['hint']) > 40 else r['hint']}")
+        said.add(r["hint"])
+        if r.get("error"):
+            out.append(f"{indent}     your code raised {r['error']}")
         i = j + 1
     return out
 
@@ -112,21 +129,27 @@ class CheckReport:
     #: shown under a failed report, e.g. how to get the next hint (:mod:`course_lib.hints`)
     more_help: str = ""
 
-    def check(self, name: str, passed: Any, hint: str) -> bool:
-        """Record a sub-check; ``hint`` says what to change when ``passed`` is false."""
-        self.results.append(CheckResult(name, bool(passed), hint))
+    def check(self, name: str, passed: Any, hint: str, *, error: BaseException | None = None) -> bool:
+        """Record a sub-check; ``hint`` says what to change when ``passed`` is false.
+
+        Args:
+            error: the exception the learner's code raised, if that is why it failed: shown as one
+                line naming their function, line and cell, with the traceback one click away
+                (so ``hint`` should say what to change, not repeat the exception).
+        """
+        info = learner_error(error) if error is not None and not passed else None
+        self.results.append(CheckResult(name, bool(passed), hint, info))
         return bool(passed)
 
     def run(self, name: str, fn: Callable[[], Any], hint: str | Callable[[Exception], str]) -> Any:
         """Record a sub-check that passes when ``fn()`` returns without raising.
 
-        Returns ``fn()``'s value, or None when it raised (the exception text joins the hint).
+        Returns ``fn()``'s value, or None when it raised (the exception is shown under the hint).
         """
         try:
             value = fn()
         except Exception as e:  # the learner's code failed: report it kindly
-            text = hint(e) if callable(hint) else f"{hint} (your code raised {type(e).__name__}: {e})"
-            self.results.append(CheckResult(name, False, text))
+            self.check(name, False, hint(e) if callable(hint) else hint, error=e)
             return None
         self.results.append(CheckResult(name, True))
         return value
@@ -144,21 +167,53 @@ class CheckReport:
         return "\n".join([self.summary(), *grouped_lines(self.as_json()["results"]), *extra])
 
     def as_json(self) -> dict:
-        data = {"exercise": self.exercise, "passed": self.passed,
-                "results": [{"name": r.name, "passed": r.passed, "hint": r.hint} for r in self.results]}
+        results = []
+        for r in self.results:
+            item = {"name": r.name, "passed": r.passed, "hint": r.hint}
+            if r.error:
+                item["error"] = r.error.line
+            results.append(item)
+        data = {"exercise": self.exercise, "passed": self.passed, "results": results}
         if self.more_help:
             data["more_help"] = self.more_help
         return data
 
+    def html(self) -> str:
+        """The report for JupyterLab: the summary, one line per sub-check, tracebacks collapsed."""
+        from ..text_table import inline_markdown_html as md
+
+        colour = "#1b7a3a" if self.passed else "#b3261e"
+        rows = [f"<div style='font-weight:bold;color:{colour}'>{html.escape(self.summary())}</div>"]
+        for r in self.results:
+            if r.passed:
+                rows.append(f"<div>✅ {md(r.name)}</div>")
+                continue
+            rows.append(f"<div>❌ {md(r.name)}<div style='margin-left:1.6em'>hint: {md(r.hint)}</div>")
+            if r.error:
+                rows.append(f"<div style='margin-left:1.6em'>your code raised "
+                            f"{r.error.html(summary='show the full traceback')}</div>")
+            rows.append("</div>")
+        if self.more_help and not self.passed:
+            rows.append(f"<div style='margin-top:4px'>💡 {md(self.more_help)}</div>")
+        return "<div class='course-check' style='line-height:1.45'>" + "".join(rows) + "</div>"
+
     def finish(self) -> "CheckReport":
         """Show the report; raise :class:`CheckFailed` if any sub-check failed."""
         _show(self)
+        self._shown = True
         if not self.passed:
             raise CheckFailed(self)
         return self
 
+    def _ipython_display_(self) -> None:
+        # A check cell ends with the check's call: its report is on show already, so nothing more
+        # (not a `CheckReport('...')` line under it). A report displayed for the first time shows itself.
+        if not getattr(self, "_shown", False):
+            _show(self)
+            self._shown = True
+
     def __repr__(self) -> str:
-        return f"CheckReport({self.summary()!r})"
+        return self.text()
 
 
 def _show(report: CheckReport) -> None:
@@ -171,7 +226,33 @@ def _show(report: CheckReport) -> None:
     if get_ipython() is None:
         print(report.text())
         return
-    display({"text/plain": report.text(), CHECK_MIME: report.as_json()}, raw=True)
+    display({"text/plain": report.text(), "text/html": report.html(), CHECK_MIME: report.as_json()}, raw=True)
 
 
-__all__ = ["CHECK_MIME", "CheckFailed", "CheckReport", "CheckResult", "grouped_lines"]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def calm_check(fn: F) -> F:
+    """Decorate a check function (sync or async): the SDKs' log records stay out of its cell.
+
+    A check drives the learner's MCP server, A2A agent or HTTP client; when their code raises inside
+    the SDK, the SDK logs it (the MCP server prints two chained tracebacks). The check says the same
+    thing kindly, so those records are collected (:func:`~course_lib.checks.calm.quiet_sdk_logs`)
+    instead of printed.
+    """
+    if inspect.iscoroutinefunction(fn):
+        @functools.wraps(fn)
+        async def run_async(*args: Any, **kwargs: Any) -> Any:
+            with quiet_sdk_logs():
+                return await fn(*args, **kwargs)
+        return run_async  # type: ignore[return-value]
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with quiet_sdk_logs():
+            return fn(*args, **kwargs)
+    return run  # type: ignore[return-value]
+
+
+__all__ = ["CHECK_MIME", "CheckFailed", "CheckReport", "CheckResult", "calm_check", "grouped_lines", "learner_error",
+           "quiet_sdk_logs", "try_it"]

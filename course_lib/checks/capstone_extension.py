@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..hints import Hints
-from . import CheckReport
+from . import CheckReport, calm_check
 
 #: The hints of exercise 12, from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 12``).
 HINTS = Hints("12_capstone_extension", [
@@ -49,6 +49,7 @@ def _result_of(run: Any, name: str) -> Any:
     return None
 
 
+@calm_check
 def check_capstone_extension(extend: Callable[[Any], Any], ask: Callable[[Any], Any], *,
                              workdir: str | Path | None = None, client: Any = None) -> CheckReport:
     """Run the learner's ``extend`` then ``ask`` on a fresh capstone; check the trace proves the extension is used.
@@ -78,7 +79,7 @@ def check_capstone_extension(extend: Callable[[Any], Any], ask: Callable[[Any], 
             report.check("extend(cap) runs", False, WRITE_YOUR_CODE)
             return report.finish()
         except Exception as e:  # the learner's code failed: say how, kindly
-            report.check("extend(cap) runs", False, f"extend(cap) raised {type(e).__name__}: {e}")
+            report.check("extend(cap) runs", False, "`extend(cap)` must run to the end: fix the line named below.", error=e)
             return report.finish()
         report.check("extend(cap) runs", True, "")
         added = [n for n in cap.registry.names if n not in core]
@@ -103,7 +104,7 @@ def check_capstone_extension(extend: Callable[[Any], Any], ask: Callable[[Any], 
             report.check("ask(cap) runs a request", False, WRITE_YOUR_CODE)
             return report.finish()
         except Exception as e:  # the learner's code failed
-            report.check("ask(cap) runs a request", False, f"ask(cap) raised {type(e).__name__}: {e}")
+            report.check("ask(cap) runs a request", False, "`ask(cap)` must run to the end: fix the line named below.", error=e)
             return report.finish()
         if not report.check("ask(cap) returns the run of a request on the cap it is given",
                             isinstance(run, CapstoneRun) and len(cap.trace.events) > before,

@@ -31,7 +31,7 @@ from ..a2a_agents import JSONRPC_PATH, TaskFold, artifact_text, build_agent_app,
 from ..a2a_states import InvalidTransition
 from ..examples import convert_currency
 from ..hints import Hints
-from . import CheckReport
+from . import CheckReport, calm_check
 
 BASE_URL = "http://currency-agent.local"
 
@@ -172,6 +172,7 @@ def _error_hint(error: BaseException, recorder: _Recorder) -> str:
     return f"Your executor raised {type(cause).__name__}: {cause}"
 
 
+@calm_check
 async def check_currency_agent(currency_card: Callable[[str], AgentCard],
                                executor_class: Callable[[], AgentExecutor]) -> CheckReport:
     """Serve the learner's agent in-process and check it through the A2A client.

@@ -16,7 +16,7 @@ from ..examples import UnknownCity, get_weather
 from ..hints import Hints
 from ..mock_llm import MockLLM
 from ..resilience import FlakyTool, ToolTimeout, TransientToolError, call_with_timeout
-from . import CheckReport
+from . import CheckReport, calm_check
 
 QUESTION = "What's the weather in Shanghai?"
 ANSWER = "Shanghai: 28 °C, humidity 65 %."
@@ -76,6 +76,7 @@ def _explain(e: BaseException) -> str:
     return f"Your function raised {type(e).__name__}: {e}"
 
 
+@calm_check
 def check_flaky_tool(call_with_retries: Callable[..., Any], build_agent: Callable[[Any, Any], Any]) -> CheckReport:
     """Check exercise 04's two functions; raises :class:`~course_lib.checks.CheckFailed` with hints."""
     report = CheckReport("Exercise 04 · a flaky tool, made reliable", more_help=HINTS.pointer())

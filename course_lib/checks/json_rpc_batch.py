@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from ..json_rpc import SPEC_EXAMPLES, same_reply, spec_dispatcher
 from ..hints import Hints
-from . import CheckReport
+from . import CheckReport, calm_check
 
 #: Extra edge cases (shogowada/json-rpc-2.0#60 is a library that got the empty batch wrong): a batch holding one notification, and a lone notification.
 EXTRA_CASES = [
@@ -53,6 +53,7 @@ HINTS = Hints('07_json_rpc_batch', [
 ], solution_section='Your code: handle')
 
 
+@calm_check
 def check_json_rpc_batch(handle: Callable[[str], Any]) -> CheckReport:
     """Send the spec's examples (§7) and the extra edge cases to ``handle``; one sub-check per rule.
 
@@ -72,8 +73,7 @@ def check_json_rpc_batch(handle: Callable[[str], Any]) -> CheckReport:
             continue
         except Exception as e:  # the learner's code crashed on this input
             report.check(title, False, _HINTS.get(title, "Your function must answer every input with a reply "
-                                                          "or None, never raise.")
-                         + f" (your code raised {type(e).__name__}: {e})")
+                                                          "or None, never raise."), error=e)
             continue
         if raw is not None and not isinstance(raw, str):
             report.check(title, False, f"Return JSON **text** (`json.dumps(reply)`) or None, not a "

@@ -14,7 +14,7 @@ from ..examples import get_weather
 from ..mcp_servers import wiki_server
 from ..tool_registry import ToolRegistry
 from ..hints import Hints
-from . import CheckReport
+from . import CheckReport, calm_check
 
 QUESTION = "Search the wiki for the onboarding checklist"
 
@@ -42,6 +42,7 @@ def _weather(city: str) -> dict:
     return get_weather(city)
 
 
+@calm_check
 def check_mcp_bridge(add_wiki_tools: Callable[[ToolRegistry, Any], Any],
                      ask: Callable[[ToolRegistry, str], Any]) -> CheckReport:
     """Run the learner's two functions against a counting wiki MCP server.
@@ -70,7 +71,7 @@ def check_mcp_bridge(add_wiki_tools: Callable[[ToolRegistry, Any], Any],
                          "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
             return report.finish()
         except Exception as e:  # the learner's code failed
-            report.check("add_wiki_tools runs", False, f"add_wiki_tools raised {type(e).__name__}: {e}")
+            report.check("add_wiki_tools runs", False, "`add_wiki_tools` must run to the end: fix the line named below.", error=e)
             return report.finish()
         report.check("add_wiki_tools runs", True, "")
         entry = registry._tools.get("search_wiki")
@@ -96,7 +97,7 @@ def check_mcp_bridge(add_wiki_tools: Callable[[ToolRegistry, Any], Any],
                          "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
             return report.finish()
         except Exception as e:  # the learner's code failed
-            report.check("ask runs the agent", False, f"ask raised {type(e).__name__}: {e}")
+            report.check("ask runs the agent", False, "`ask` must run to the end: fix the line named below.", error=e)
             return report.finish()
         names = [c.get("name") for c in getattr(result, "tool_calls", [])]
         report.check("the agent called search_wiki", "search_wiki" in names,

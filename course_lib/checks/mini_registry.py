@@ -19,7 +19,7 @@ from ..function_calling import as_dict
 from ..hints import Hints
 from ..mock_llm import MockLLM
 from ..tool_registry import run_sync
-from . import CheckReport
+from . import CheckReport, calm_check
 
 #: The hints of exercise 03 (``HINTS`` in the exercise, ``course hint 03``).
 HINTS = Hints("03_tool_registry", [
@@ -153,11 +153,12 @@ def _guard(report: CheckReport, name: str, fn: Callable[[], Any], what: str) -> 
         method = f"{where}()" if where in ("is_visible", "definitions", "dispatch") else what
         report.check(name, False, f"Write `{method}` where it says `# YOUR CODE HERE` (and remove the `raise`).")
     except Exception as e:  # the learner's code raised: say where and what
-        report.check(name, False, f"`{what}` raised {type(e).__name__}: {e}. It must never raise: "
-                                  "return an error tool message instead.")
+        report.check(name, False, f"`{what}` raised. It must never raise: return an error tool message instead.",
+                     error=e)
     return False, None
 
 
+@calm_check
 def check_mini_registry(registry_class: type) -> CheckReport:
     """Check the learner's ``MiniRegistry`` class.
 
@@ -169,8 +170,8 @@ def check_mini_registry(registry_class: type) -> CheckReport:
         reg, probe = _build(registry_class)
     except Exception as e:  # e.g. the learner changed register()
         report.check("the registry can be created and tools registered", False,
-                     f"`MiniRegistry()` / `register(...)` raised {type(e).__name__}: {e}. Keep the given "
-                     "`__init__` and `register` as they are.")
+                     "`MiniRegistry()` / `register(...)` failed. Keep the given `__init__` and `register` as they "
+                     "are.", error=e)
         return report.finish()
 
     # ---- visibility and definitions
@@ -279,7 +280,7 @@ def check_mini_registry(registry_class: type) -> CheckReport:
     except NotImplementedError:
         report.check(name, False, "Finish `definitions` and `dispatch` first.")
     except Exception as e:  # any failure in the learner's code: one kind hint
-        report.check(name, False, f"The round trip failed: {type(e).__name__}: {e}")
+        report.check(name, False, "The round trip failed: fix the line named below.", error=e)
     return report.finish()
 
 

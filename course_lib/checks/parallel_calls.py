@@ -23,7 +23,7 @@ from ..examples import get_weather
 from ..hints import Hints
 from ..mock_llm import MockLLM
 from ..resilience import ToolTimeout, call_with_timeout
-from . import CheckReport, json_or_none
+from . import CheckReport, calm_check, json_or_none
 
 QUESTION = "What's the weather in Beijing, Shanghai, Tokyo and Paris?"
 BOUND = 10.0  # seconds
@@ -101,6 +101,7 @@ def _explain(e: BaseException) -> str:
     return f"Your function raised {type(e).__name__}: {e}"
 
 
+@calm_check
 def check_parallel_calls(run_concurrently: Callable[..., Any], measure: Callable[..., Any]) -> CheckReport:
     """Check exercise 06; raises :class:`~course_lib.checks.CheckFailed` with hints."""
     report = CheckReport("Exercise 06 · parallel tool calls", more_help=HINTS.pointer())

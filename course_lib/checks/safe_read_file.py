@@ -16,7 +16,7 @@ from typing import Any, Callable
 from ..attack_lab import SECRET, AttackLab
 from ..hints import Hints
 from ..resilience import ToolTimeout, call_with_timeout
-from . import CheckReport
+from . import CheckReport, calm_check
 
 HINTS = Hints("05_safe_read_file", [
     "This is lesson 05 §3. Do not inspect the *string* the model sent: ask the operating system what the path "
@@ -61,6 +61,7 @@ def _explain(e: BaseException) -> str:
     return f"Your function raised {type(e).__name__}: {e}"
 
 
+@calm_check
 def check_safe_read_file(make_read_file: Callable[[Any], Callable[[str], str]]) -> CheckReport:
     """Run exercise 05's legitimate reads and path attacks; raises ``CheckFailed`` with hints."""
     report = CheckReport("Exercise 05 · a read_file the corpus cannot escape", more_help=HINTS.pointer())

@@ -7,6 +7,7 @@ conversation the function built. Each failure mode has its own hint.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable
 
 import openai
@@ -15,7 +16,7 @@ from ..examples import get_weather
 from ..function_calling import as_dict
 from ..hints import Hints
 from ..mock_llm import MockLLM
-from . import CheckReport, json_or_none
+from . import CheckReport, calm_check, json_or_none
 
 QUESTION = "What's the weather in Beijing and Shanghai?"
 
@@ -48,6 +49,15 @@ _HINTS_400 = {
 }
 
 
+# What Python says when a JSON string is used as the dict it encodes (a forgotten `json.loads`).
+_STRING_AS_DICT = re.compile(r"string indices must be|'str' object has no attribute|must be a mapping, not str|"
+                             r"'str' object is not (callable|subscriptable)|argument after \*\* must be")
+
+# JSON object text inside an error message: the arguments string reached a function as a value
+# (``get_weather('{"city": "Beijing"}')`` → "no weather data for '{"city": "Beijing"}'").
+_JSON_TEXT = re.compile(r"\{\s*\\?\"\w+\\?\"\s*:")
+
+
 def _hint_for(error: Exception) -> str:
     if isinstance(error, NotImplementedError):
         return "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."
@@ -56,10 +66,11 @@ def _hint_for(error: Exception) -> str:
             if fragment in error.message:
                 return hint + f" (the model's 400 said: {error.message})"
         return f"The model rejected the conversation: {error.message}"
-    if isinstance(error, TypeError) and "argument" in str(error):
-        return ("`call.function.arguments` is a JSON *string*: decode it with `json.loads` before calling "
-                f"`get_weather(**args)` ({error})")
-    return f"Your function raised {type(error).__name__}: {error}"
+    if (isinstance(error, (TypeError, AttributeError)) and _STRING_AS_DICT.search(str(error))) \
+            or _JSON_TEXT.search(str(error)):
+        return ("`call.function.arguments` is a JSON *string* such as `'{\"city\": \"Beijing\"}'`, not a dict: "
+                "decode it first, `args = json.loads(call.function.arguments)`, then call `get_weather(**args)`.")
+    return "Your function must run to the end: fix the line named below."
 
 
 def _content_hint(tool_msgs: list[dict], expected: dict[str, Any]) -> str:
@@ -71,6 +82,7 @@ def _content_hint(tool_msgs: list[dict], expected: dict[str, Any]) -> str:
     return "Run `get_weather(**json.loads(call.function.arguments))` and send `json.dumps(result)` as content."
 
 
+@calm_check
 def check_tool_call_loop(answer_with_tools: Callable[[Any, str], Any]) -> CheckReport:
     """Run the learner's loop on :data:`QUESTION` and check the conversation it builds.
 
@@ -83,7 +95,8 @@ def check_tool_call_loop(answer_with_tools: Callable[[Any, str], Any]) -> CheckR
     try:
         result = answer_with_tools(client, QUESTION)
     except Exception as e:  # any failure of the learner's code becomes one kind hint
-        report.check("your function runs to the end", False, _hint_for(e))
+        report.check("your function runs to the end", False, _hint_for(e),
+                     error=None if isinstance(e, (NotImplementedError, openai.BadRequestError)) else e)
         return report.finish()
     report.check("your function runs to the end", True, "")
     ok = report.check("it returns (answer, messages)",

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from ..examples import WIKI_PAGES, WIKI_SPACES, search_wiki
 from ..hints import Hints
-from . import CheckReport
+from . import CheckReport, calm_check
 
 QUERIES = [({"query": "onboarding checklist"}, None), ({"query": "onboarding", "space": "hr"}, None),
            ({"query": "onboarding checklist", "limit": 1}, None)]
@@ -90,6 +90,7 @@ def _rejected_by_schema(input_schema: dict, result: Any) -> tuple[bool, str]:
     return True, ""
 
 
+@calm_check
 async def check_wiki_mcp_server(build_wiki_server: Callable[[], Any]) -> CheckReport:
     """Check the learner's wiki MCP server through the SDK's in-memory client, in both eras.
 
@@ -110,7 +111,7 @@ async def check_wiki_mcp_server(build_wiki_server: Callable[[], Any]) -> CheckRe
         return report.finish()
     except Exception as e:  # the learner's code crashed
         report.check("build_wiki_server() returns a server", False,
-                     f"build_wiki_server() raised {type(e).__name__}: {e}")
+                     "`build_wiki_server()` must run to the end: fix the line named below.", error=e)
         return report.finish()
     if not report.check("build_wiki_server() returns an MCPServer", isinstance(server, MCPServer),
                         "Create the server with `MCPServer(\"wiki\")`, register the tool and resource on it, "

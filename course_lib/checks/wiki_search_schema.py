@@ -18,7 +18,7 @@ from ..hints import Hints
 from ..mock_llm import MockLLM
 from ..mock_llm.errors import MockAPIError
 from ..tool_schemas import check_schema, validate_arguments
-from . import CheckReport
+from . import CheckReport, calm_check
 
 #: The hints of exercise 02 (``HINTS`` in the exercise, ``course hint 02``).
 HINTS = Hints("02_wiki_search_schema", [
@@ -52,7 +52,9 @@ def _definition(tool: Any) -> tuple[dict | None, str]:
             return None, ("Write your tool definition in `search_wiki_tool()` where it says `# YOUR CODE HERE`, and "
                           "return the dict (remove the `raise NotImplementedError`).")
         except Exception as e:  # any error in the learner's code becomes one kind hint
-            return None, f"`search_wiki_tool()` raised {type(e).__name__}: {e}"
+            from .calm import learner_error
+
+            return None, f"`search_wiki_tool()` must return the definition; it raised {learner_error(e).line}"
     if not isinstance(tool, dict):
         return None, f"Return a dict (the tool definition), not {type(tool).__name__}."
     if tool.get("type") == "function" and isinstance(tool.get("function"), dict):
@@ -274,6 +276,7 @@ def _expect_zh(args: dict) -> str:
     return ""
 
 
+@calm_check
 def check_wiki_search_tool(search_wiki_tool: Any) -> CheckReport:
     """Check the learner's ``search_wiki`` tool definition (a dict, or a function returning it).
 

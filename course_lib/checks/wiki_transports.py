@@ -17,7 +17,7 @@ from ..mcp_servers import wiki_server
 from ..mcp_transports import course_server_params, start_http
 from ..servers import stop_server
 from ..hints import Hints
-from . import CheckReport
+from . import CheckReport, calm_check
 
 QUERIES = ["onboarding checklist", "vacation days"]
 
@@ -48,6 +48,7 @@ def _hint_for(error: BaseException, transport: str) -> str:
     return f"Your function raised {type(error).__name__}: {error}"
 
 
+@calm_check
 async def check_wiki_over_transports(search_via_stdio: Callable[[Any, str], Awaitable[Any]],
                                      search_via_http: Callable[[str, str], Awaitable[Any]]) -> CheckReport:
     """Run the learner's two coroutines against fresh wiki servers; one sub-check per requirement.

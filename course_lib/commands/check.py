@@ -25,6 +25,8 @@ class CellOutcome:
         check: the check report it displayed (``application/vnd.course.check+json``), if any.
         error: ``"Ename: message"`` of the exception it raised, if any.
         traceback: the IPython traceback of that exception, colour codes removed (one string).
+        raised: the exception stopped the cell (an error output); False when a "Try it" cell caught it
+            (:func:`course_lib.checks.try_it`), so that *Run All* went on.
     """
 
     index: int
@@ -32,6 +34,7 @@ class CellOutcome:
     check: dict | None
     error: str | None
     traceback: str = ""
+    raised: bool = False
 
 
 @dataclass
@@ -140,6 +143,7 @@ def run_check(path: Path) -> CheckRun:
     import pytest
 
     from ..checks import CHECK_MIME
+    from ..checks.calm import TRY_IT_MIME
 
     import nbformat
 
@@ -157,11 +161,15 @@ def run_check(path: Path) -> CheckRun:
             outs = getattr(item, "test_outputs", None) or []
             check = next((o["data"][CHECK_MIME] for o in outs if CHECK_MIME in o.get("data", {})), None)
             failure = next((o for o in outs if o.get("output_type") == "error"), None)
+            raised = failure is not None
+            # a "Try it" cell catches the learner's error (so Run All goes on) and hands it over here
+            failure = failure or next((o["data"][TRY_IT_MIME] for o in outs if TRY_IT_MIME in o.get("data", {})), None)
             error = f"{failure.get('ename')}: {failure.get('evalue')}" if failure else None
             traceback = _ANSI.sub("", "\n".join(failure.get("traceback") or [])) if failure else ""
             if error is None and rep.failed:
                 error = "the cell failed (see the notebook)"
-            run.cells.append(CellOutcome(item.cell_num, rep.passed, check, error, traceback))
+            run.cells.append(CellOutcome(item.cell_num, rep.passed and failure is None, check, error, traceback,
+                                         raised))
 
     args = [str(path), "--nbval-lax", "--nbval-current-env", "-p", "no:cacheprovider", "-q", "--tb=no",
             "-o", "addopts=", "-p", "no:xdist", "--nbval-cell-timeout=300",
@@ -289,7 +297,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..hints import hints_for
 
     hints = None if args.solutions else hints_for(path)
-    print("\n".join(report_lines(run, path.name[:2], hints.pointer() if hints else None)))
+    print("\n".join(report_lines(run, path.name[:2], hints.pointer(terminal=True) if hints else None)))
     if not args.solutions:
         progress.record(path.stem, run.passed, run.checks)
     return 0 if run.passed else 1
