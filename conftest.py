@@ -1,5 +1,10 @@
 """pytest configuration shared by the library tests and nbval runs of the notebooks.
 
+Every figure a notebook displays is measured against the course's figure standard
+(:mod:`course_lib.figure_standard`): the kernels record an audit of each figure they show
+(``COURSE_FIGURE_AUDIT``), and an nbval cell whose figure breaks the standard fails, naming
+each problem.
+
 Lessons are saved without execution counts (clean diffs, see ``course notebooks clean``),
 but nbval only compares the outputs of cells that have one ("unrun" cells with outputs are
 an error). So, in memory only, every saved cell that has outputs gets a count before
@@ -14,6 +19,10 @@ import tempfile
 # reach a real endpoint even when the learner's shell exports OPENAI_API_KEY.
 os.environ["COURSE_DATA_DIR"] = tempfile.mkdtemp(prefix="course-test-data-")
 os.environ["COURSE_LLM"] = "mock"
+# Each pytest process (xdist worker) gets its own folder: its kernels append one record per figure shown.
+os.environ["COURSE_FIGURE_AUDIT"] = tempfile.mkdtemp(prefix="course-figure-audit-")
+
+import pytest  # noqa: E402  (after the environment is set: kernels inherit it)
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -21,3 +30,21 @@ def pytest_collection_modifyitems(session, config, items):
         cell = getattr(item, "cell", None)
         if cell is not None and cell.get("outputs") and cell.get("execution_count") is None:
             cell["execution_count"] = getattr(item, "cell_num", 0) + 1
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """An nbval cell fails when a figure it displayed breaks the figure standard (its problems are listed)."""
+    if getattr(item, "cell", None) is None:
+        return (yield)
+    from course_lib.figure_standard import problems_of, read_records
+
+    folder = os.environ["COURSE_FIGURE_AUDIT"]
+    _, before = read_records(folder)
+    result = yield
+    records, _ = read_records(folder, before)
+    problems = problems_of(records)
+    if problems:
+        raise AssertionError("a figure in this cell breaks the course's figure standard "
+                             "(course_lib/figure_standard.py):\n" + "\n".join(f"  - {p}" for p in problems))
+    return result

@@ -150,25 +150,38 @@ def transitions_text(table: Mapping[str, Mapping[str, str]] = TRANSITIONS) -> st
     return "\n".join(lines)
 
 
-# Where each state sits in the picture (x, y), and how much each arrow bends (matplotlib's
-# arc3 ``rad``); lesson 11 draws the table itself, not a hand-made image.
-_LAYOUT = {"submitted": (0.0, 1.5), "working": (2.8, 1.5), "input-required": (1.4, 3.1),
-           "auth-required": (1.4, -0.1), "completed": (6.0, 3.1), "failed": (6.0, 2.05),
-           "canceled": (6.0, 0.95), "rejected": (6.0, -0.1)}
-_BEND = {("working", "input-required"): -0.25, ("input-required", "working"): -0.25,
-         ("working", "auth-required"): 0.25, ("auth-required", "working"): 0.25,
-         ("submitted", "completed"): -0.32, ("submitted", "failed"): -0.2,
-         ("submitted", "canceled"): 0.2, ("submitted", "rejected"): 0.32,
-         ("input-required", "failed"): 0.0, ("input-required", "canceled"): 0.12,
-         ("auth-required", "failed"): -0.12, ("auth-required", "canceled"): 0.0}
+# Where each active state sits in the picture (inches); the moves that end a task are drawn as a table
+# beside it (from-state x terminal state), so no arrow crosses another's label.
+_LAYOUT = {"submitted": (0.75, 1.7), "working": (3.0, 1.7), "input-required": (3.0, 3.15),
+           "auth-required": (3.0, 0.25)}
+_HALF_HEIGHT = 0.17  # half the height of a state's box (inches)
+
+
+def _half_width(state: str) -> float:
+    from .diagrams import FONT, text_width
+
+    return text_width(state, FONT) / 2 + 0.14
+
+
+def _edge_point(centre: tuple[float, float], half: tuple[float, float], toward: tuple[float, float]) -> tuple[float, float]:
+    """Where the segment from ``centre`` toward ``toward`` leaves the box of half sizes ``half``."""
+    (cx, cy), (hw, hh) = centre, half
+    dx, dy = toward[0] - cx, toward[1] - cy
+    t = min(hw / abs(dx) if dx else float("inf"), hh / abs(dy) if dy else float("inf"))
+    return cx + dx * t, cy + dy * t
 
 
 def state_diagram(table: Mapping[str, Mapping[str, str]] = TRANSITIONS, *,
                   highlight: Iterable[object] = ()) -> CourseFigure:
-    """Draw the lifecycle from ``table``: one box per state, one arrow per event.
+    """Draw the lifecycle from ``table``: the active states with the moves between them, and a table of endings.
+
+    Left, every state a task can still leave, one arrow per event between them (each label beside its
+    arrow; ``progress`` is the loop on ``working``). Right, every move that ends a task: a row per state,
+    a column per terminal state, the event in the cell. ``highlight`` colours a task's real path in both.
 
     Args:
-        table: ``{state: {event: next_state}}`` (default :data:`TRANSITIONS`).
+        table: ``{state: {event: next_state}}`` (default :data:`TRANSITIONS`); states other than the
+            four active states of A2A 1.0 must be terminal (they become columns of the table).
         highlight: a path of observed states (any spelling) to draw in colour, e.g. the
             states a real task went through.
 
@@ -176,43 +189,105 @@ def state_diagram(table: Mapping[str, Mapping[str, str]] = TRANSITIONS, *,
         A :class:`~course_lib.diagrams.CourseFigure` whose text fallback is
         :func:`transitions_text` (plus the highlighted path, if any).
     """
+    from matplotlib.lines import Line2D
+
+    from .diagrams import FONT, FONT_SMALL, FONT_TITLE, GREY, INK, OKABE_ITO, decoration_line
+
     path = [state_of(s) for s in highlight]
     used = set(zip(path, path[1:]))
     text = transitions_text(table) + (f"\npath: {' -> '.join(path)}" if path else "")
-    fig = figure(10.0, 5.2, text=text)
-    ax = fig.add_axes((0.0, 0.0, 1.0, 0.93))
-    terminal = {s for s, moves in table.items() if not moves}
-    for state, (x, y) in _LAYOUT.items():
-        on_path = state in path
-        ax.text(x, y, state, ha="center", va="center", fontsize=10, weight="bold" if on_path else "normal",
-                bbox={"boxstyle": "round,pad=0.45", "fc": "#fde7ef" if on_path else "#f3f3f3",
-                      "ec": "#c2185b" if on_path else "#888888", "lw": 2.4 if state in terminal else 1.0},
-                zorder=3)
-    for state, moves in table.items():
-        for event, target in moves.items():
-            hot = (state, target) in used
-            colour, width = ("#c2185b", 2.0) if hot else ("#8a8a8a", 0.9)
-            (x1, y1), (x2, y2) = _LAYOUT[state], _LAYOUT[target]
-            if state == target:  # the progress self-loop, drawn above the box
-                ax.annotate("", xy=(x1 + 0.32, y1 + 0.2), xytext=(x1 + 0.02, y1 + 0.2),
-                            arrowprops={"arrowstyle": "-|>", "color": colour, "lw": width,
-                                        "connectionstyle": "arc3,rad=-1.6"})
-                ax.text(x1 + 0.17, y1 + 0.62, event, ha="center", va="bottom", fontsize=7, color=colour)
-                continue
-            rad = _BEND.get((state, target), 0.0)
-            ax.annotate("", xy=(x2, y2), xytext=(x1, y1), zorder=2,
-                        arrowprops={"arrowstyle": "-|>", "color": colour, "lw": width, "shrinkA": 20,
-                                    "shrinkB": 20, "connectionstyle": f"arc3,rad={rad}"})
-            # the middle of the quadratic Bezier matplotlib draws for arc3 (equal aspect)
-            mx, my = (x1 + x2) / 2 + rad * (y2 - y1) / 2, (y1 + y2) / 2 - rad * (x2 - x1) / 2
-            ax.text(mx, my, event, ha="center", va="center", fontsize=7, color=colour, zorder=4,
-                    bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})
-    ax.set_xlim(-0.9, 6.9)
-    ax.set_ylim(-1.0, 3.7)
-    ax.set_aspect("equal")
+    hot, cold = OKABE_ITO["vermillion"], GREY
+    terminal = [s for s, moves in table.items() if not moves]
+    active = [s for s in table if s not in terminal]
+    width, height = 9.6, 4.6
+    fig = figure(width, height, text=text)
+
+    # -- left: the active states and the moves between them (data coordinates are inches)
+    graph_w = 4.5
+    ax = fig.add_axes((0.0, 0.0, graph_w / width, 3.75 / height))
+    ax.set_xlim(0, graph_w)
+    ax.set_ylim(-0.3, 3.45)
     ax.axis("off")
+    for state in active:
+        x, y = _LAYOUT[state]
+        on_path = state in path
+        ax.text(x, y, state, ha="center", va="center", fontsize=FONT, color=INK, weight="bold" if on_path else "normal",
+                zorder=3, bbox={"boxstyle": "round,pad=0.35", "fc": "#FBE3D6" if on_path else "#F2F2F2",
+                                "ec": hot if on_path else GREY, "lw": 1.6 if on_path else 0.9})
+    pairs = {(a, b) for a, moves in table.items() for b in moves.values()}
+    for state in active:
+        for event, target in table[state].items():
+            if target in terminal:
+                continue
+            colour, lw = (hot, 2.2) if (state, target) in used else (cold, 1.1)
+            (x1, y1), (x2, y2) = _LAYOUT[state], _LAYOUT[target]
+            if state == target:  # progress: a loop on the right of the box
+                hw = _half_width(state)
+                ax.annotate("", xy=(x1 + hw, y1 - 0.1), xytext=(x1 + hw, y1 + 0.1),
+                            arrowprops={"arrowstyle": "-|>", "color": colour, "lw": lw,
+                                        "connectionstyle": "arc3,rad=-2.4", "shrinkA": 0, "shrinkB": 0})
+                ax.text(x1 + hw + 0.42, y1, event, ha="left", va="center", fontsize=FONT_SMALL, color=INK)
+                continue
+            if x1 != x2 and y1 != y2:  # up or down from the source, then across into the target's side
+                up = y2 > y1
+                a = (x1, y1 + (_HALF_HEIGHT if up else -_HALF_HEIGHT))
+                b = (x2 - _half_width(target) if x2 > x1 else x2 + _half_width(target), y2)
+                ax.annotate("", xy=b, xytext=a, arrowprops={"arrowstyle": "-|>", "color": colour, "lw": lw,
+                                                            "shrinkA": 2, "shrinkB": 2,
+                                                            "connectionstyle": "angle,angleA=90,angleB=0,rad=6"})
+                ax.text(x1 + 0.1, (a[1] + y2) / 2, event, ha="left", va="center", fontsize=FONT_SMALL, color=INK)
+                continue
+            shift = 0.16 if (target, state) in pairs and x1 == x2 else 0.0  # a two-way pair: side by side
+            ox = (-shift if y2 > y1 else shift) if shift else 0.0  # up on the left, down on the right
+            a = _edge_point((x1 + ox, y1), (_half_width(state) if not shift else 1.0, _HALF_HEIGHT), (x2 + ox, y2))
+            b = _edge_point((x2 + ox, y2), (_half_width(target) if not shift else 1.0, _HALF_HEIGHT), (x1 + ox, y1))
+            ax.annotate("", xy=b, xytext=a, arrowprops={"arrowstyle": "-|>", "color": colour, "lw": lw,
+                                                        "shrinkA": 2, "shrinkB": 2})
+            mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+            if shift:  # label outside the pair
+                ax.text(mx + (0.1 if ox > 0 else -0.1), my, event, ha="left" if ox > 0 else "right", va="center",
+                        fontsize=FONT_SMALL, color=INK)
+            elif abs(y2 - y1) < 1e-9:  # horizontal: above
+                ax.text(mx, my + 0.08, event, ha="center", va="bottom", fontsize=FONT_SMALL, color=INK)
+            else:  # vertical, one way: on its right
+                ax.text(mx + 0.1, my, event, ha="left", va="center", fontsize=FONT_SMALL, color=INK)
+    ax.text(0.05, 3.42, "moves between active states", fontsize=FONT, color=INK, weight="bold", va="top")
+
+    # -- right: every move that ends a task, as a table
+    enders = [s for s in active if any(t in terminal for t in table[s].values())]
+    from .diagrams import text_width
+
+    row_h = 0.44
+    first_w = max(text_width(s, FONT_SMALL, weight="bold") for s in enders) + 0.2 if enders else 1.0
+    col_w = max([text_width(t, FONT_SMALL, weight="bold") + 0.16 for t in terminal] + [0.6])
+    left = graph_w + 0.05
+    tw = first_w + col_w * len(terminal)
+    tab = fig.add_axes((left / width, 0.0, (width - left) / width, 3.75 / height))
+    tab.set_xlim(0, width - left)
+    tab.set_ylim(-0.3, 3.45)
+    tab.axis("off")
+    top = 2.75
+    tab.text(0.05, 3.42, "moves that end a task", fontsize=FONT, color=INK, weight="bold", va="top")
+    for j, end in enumerate(terminal):  # terminal states in boxes with a thick border, as the title says
+        tab.text(first_w + col_w * (j + 0.5), top + row_h / 2, end, ha="center", va="center", fontsize=FONT_SMALL,
+                 color=INK, weight="bold", bbox={"boxstyle": "round,pad=0.25", "fc": "#F2F2F2", "ec": GREY, "lw": 2.0})
+    for i, state in enumerate(enders):
+        y = top - row_h * (i + 0.5)
+        tab.text(first_w - 0.1, y, state, ha="right", va="center", fontsize=FONT_SMALL, color=INK,
+                 weight="bold" if state in path else "normal")
+        for j, end in enumerate(terminal):
+            event = next((e for e, t in table[state].items() if t == end), None)
+            on = (state, end) in used
+            tab.text(first_w + col_w * (j + 0.5), y, event or "–", ha="center", va="center", fontsize=FONT_SMALL,
+                     color=hot if on else (INK if event else GREY), weight="bold" if on else "normal")
+    for i in range(len(enders) + 2):
+        y = top + row_h - row_h * i
+        tab.add_line(decoration_line(Line2D([0.05, tw], [y, y], color="#CCCCCC", lw=0.8)))
+    if path:
+        tab.text(0.05, top - row_h * (len(enders) + 1) - 0.1, "in vermillion: this task's path", fontsize=FONT_SMALL,
+                 color=hot, va="top")
     fig.suptitle("A2A task lifecycle (thick border: terminal)" + (" · coloured: this task's path" if path else ""),
-                 fontsize=11)
+                 fontsize=FONT_TITLE, y=1 - 0.08 / height, va="top")
     return fig
 
 

@@ -317,41 +317,62 @@ class Agent:
 
 
 def state_diagram(*, title: str = "The agent loop as a state machine") -> Any:
-    """:data:`TRANSITIONS` drawn as boxes and arrows (a :class:`~course_lib.diagrams.CourseFigure`)."""
-    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+    """:data:`TRANSITIONS` drawn as boxes and arrows (a :class:`~course_lib.diagrams.CourseFigure`).
 
-    from .diagrams import figure
+    Every arrow leaves and enters a box at its edge, and its event is written beside it (the two ways
+    between ``thinking`` and ``acting`` run side by side, their events above and below), so no arrow
+    runs into a label. Terminal states have a thick border. Text fallback: one line per transition.
+    """
+    from .diagrams import FONT, FONT_SMALL, FONT_TITLE, GREY, INK, OKABE_ITO, figure, text_width
 
-    pos = {"start": (0.4, 1.0), "thinking": (2.0, 1.0), "acting": (4.0, 1.0), "done": (2.0, -0.3),
-           "failed": (0.4, -0.3), "stopped": (5.6, -0.3)}
+    pos = {"start": (0.75, 2.3), "thinking": (3.1, 2.3), "acting": (6.3, 2.3), "failed": (1.45, 0.55),
+           "done": (4.7, 0.55), "stopped": (8.1, 0.55)}
     lines = [f"{s:>8} --{e}--> {t}" for s, edges in TRANSITIONS.items() for e, t in edges.items()]
-    fig = figure(8.5, 3.4, text="\n".join(lines))
-    ax = fig.add_axes((0.01, 0.01, 0.98, 0.88))
-    for state, (x, y) in pos.items():
-        terminal = state in TERMINAL
-        ax.add_patch(FancyBboxPatch((x - 0.55, y - 0.2), 1.1, 0.4, boxstyle="round,pad=0.05",
-                                    fc="#fdecea" if state == "failed" else "#e8f0fe" if not terminal else "#e6f4ea",
-                                    ec="#555", lw=1.2))
-        ax.text(x, y, state, ha="center", va="center", fontsize=10, weight="bold")
-    pairs: dict[tuple[str, str], list[str]] = {}
-    for src, edges in TRANSITIONS.items():
-        for event, dst in edges.items():
-            pairs.setdefault((src, dst), []).append(event)
-    for (src, dst), events in pairs.items():
-        (x1, y1), (x2, y2) = pos[src], pos[dst]
-        # The two arrows between thinking and acting curve to opposite sides (rad is relative to direction).
-        bend = -0.35 if {src, dst} == {"thinking", "acting"} else 0.0
-        ax.add_patch(FancyArrowPatch((x1, y1), (x2, y2), connectionstyle=f"arc3,rad={bend}", arrowstyle="-|>",
-                                     mutation_scale=12, color="#1f5fa8", shrinkA=22, shrinkB=22, lw=1.1))
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        if bend:
-            my += 0.36 if x2 > x1 else -0.36
-        ax.text(mx, my, " / ".join(events), ha="center", va="center", fontsize=8, color="#1f5fa8",
-                bbox={"fc": "white", "ec": "none", "pad": 0.5})
-    ax.set_xlim(-0.3, 6.3)
-    ax.set_ylim(-0.75, 1.55)
+    fig = figure(9.6, 3.5, text="\n".join(lines))
+    ax = fig.add_axes((0, 0, 1, 3.05 / 3.5))
+    ax.set_xlim(0, 9.6)
+    ax.set_ylim(0.05, 3.1)
     ax.axis("off")
-    fig.suptitle(title, fontsize=11)
+    hh = 0.18
+    half = {state: text_width(state, FONT, weight="bold") / 2 + 0.16 for state in pos}
+    fills = {"failed": "#F9D9C9", "done": "#CFEFE3", "stopped": "#FFF1B8"}
+    for state, (x, y) in pos.items():
+        ax.text(x, y, state, ha="center", va="center", fontsize=FONT, weight="bold", color=INK, zorder=3,
+                bbox={"boxstyle": "round,pad=0.35", "fc": fills.get(state, "#E3EEF9"), "ec": GREY,
+                      "lw": 2.2 if state in TERMINAL else 1.0})
+    blue = OKABE_ITO["blue"]
+
+    def arrow(a, b, style="arc3"):
+        ax.annotate("", xy=b, xytext=a, arrowprops={"arrowstyle": "-|>", "color": blue, "lw": 1.3, "shrinkA": 1,
+                                                    "shrinkB": 1, "connectionstyle": style})
+
+    def label(x, y, text, ha="center", va="center"):
+        ax.text(x, y, text, ha=ha, va=va, fontsize=FONT_SMALL, color=INK)
+
+    def events(src, dst):
+        return " / ".join(e for e, t in TRANSITIONS[src].items() if t == dst)
+
+    (sx, sy), (tx, ty), (ax_, ay) = pos["start"], pos["thinking"], pos["acting"]
+    arrow((sx + half["start"], sy), (tx - half["thinking"], ty))
+    label((sx + half["start"] + tx - half["thinking"]) / 2, sy + 0.08, events("start", "thinking"), va="bottom")
+    arrow((tx + half["thinking"], ty + 0.08), (ax_ - half["acting"], ay + 0.08))
+    label((tx + ax_) / 2, ty + 0.16, events("thinking", "acting"), va="bottom")
+    arrow((ax_ - half["acting"], ay - 0.08), (tx + half["thinking"], ty - 0.08))
+    label((tx + ax_) / 2, ty - 0.16, events("acting", "thinking"), va="top")
+    elbow = "angle,angleA=-90,angleB=0,rad=6"  # down from the source, then across into the target's side
+    for src, dst, dx, side in (("thinking", "failed", -0.3, "left"), ("thinking", "done", 0.3, "right"),
+                               ("acting", "done", -0.3, "left"), ("acting", "stopped", 0.3, "right")):
+        (x1, y1), (x2, y2) = pos[src], pos[dst]
+        start = (x1 + dx, y1 - hh)
+        end = (x2 + half[dst] if x2 < start[0] else x2 - half[dst], y2)
+        arrow(start, end, elbow)
+        mid = (start[1] + y2) / 2 + 0.12
+        if side == "left":
+            label(start[0] - 0.1, mid, events(src, dst), ha="right")
+        else:
+            label(start[0] + 0.1, mid, events(src, dst), ha="left")
+    ax.text(9.5, 3.05, "thick border: a final state", ha="right", va="top", fontsize=FONT_SMALL, color=GREY)
+    fig.suptitle(title, fontsize=FONT_TITLE, y=1 - 0.08 / 3.5, va="top")
     return fig
 
 

@@ -9,6 +9,7 @@ cell displays it once, and it works headless.
 from __future__ import annotations
 
 import io
+import os
 from dataclasses import dataclass
 
 from matplotlib.figure import Figure
@@ -36,14 +37,108 @@ def _use_installed_cjk_fonts() -> list[str]:
 
 _use_installed_cjk_fonts()
 
-STYLES = {  # kind -> (colour, line style)
-    "request": ("#1f5fa8", "-"),
-    "response": ("#2e7d32", "--"),
-    "notification": ("#8e44ad", ":"),
-    "error": ("#c62828", "--"),
-    "local": ("#555555", "-"),
+#: The Okabe-Ito palette (Okabe & Ito, "Color Universal Design", 2008): eight colours told apart with every
+#: common colour-vision deficiency. Every figure of the course picks its colours from here.
+OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky": "#56B4E9", "green": "#009E73", "yellow": "#F0E442",
+             "blue": "#0072B2", "vermillion": "#D55E00", "purple": "#CC79A7"}
+GREY, LIGHT_GREY, INK = "#6B6B6B", "#D9D9D9", "#222222"
+#: Text sizes in points (figures are drawn at :data:`DPI` and shown 1:1 up to 1000 px wide, so a point is
+#: close to a screen point): the figure standard's minimum is 9 pt (:mod:`course_lib.figure_standard`).
+FONT, FONT_SMALL, FONT_TITLE = 10.5, 9.5, 12
+DPI = 100
+#: The widest figure shown unscaled, in inches (1000 px at :data:`DPI`).
+MAX_WIDTH = 9.6
+
+STYLES = {  # kind -> (colour, line style); colour and dash both say the kind (colour is never the only cue)
+    "request": (OKABE_ITO["blue"], "-"),
+    "response": (OKABE_ITO["green"], "--"),
+    "notification": (OKABE_ITO["purple"], ":"),
+    "error": (OKABE_ITO["vermillion"], "-."),
+    "local": (GREY, "-"),
 }
+KIND_NAMES = {"request": "request", "response": "response", "notification": "notification (no reply)",
+              "error": "error", "local": "local call"}
 LABEL_CHARS = 70
+
+
+def _apply_course_style() -> None:
+    """The course's matplotlib defaults: Okabe-Ito colour cycle, readable sizes, light frames."""
+    import matplotlib
+    from cycler import cycler
+
+    matplotlib.rcParams.update({
+        "axes.prop_cycle": cycler(color=[OKABE_ITO[k] for k in ("blue", "orange", "green", "vermillion", "purple",
+                                                                 "sky", "yellow", "black")]),
+        "font.size": FONT, "axes.titlesize": FONT_TITLE, "axes.labelsize": FONT, "xtick.labelsize": FONT_SMALL,
+        "ytick.labelsize": FONT_SMALL, "legend.fontsize": FONT_SMALL, "figure.titlesize": FONT_TITLE,
+        "axes.spines.top": False, "axes.spines.right": False, "axes.edgecolor": GREY, "axes.labelcolor": INK,
+        "text.color": INK, "xtick.color": INK, "ytick.color": INK,
+    })
+
+
+_apply_course_style()
+
+
+def text_width(text: str, size: float = FONT, *, weight: str = "normal", dpi: int = DPI) -> float:
+    """The width of ``text`` drawn at ``size`` points, in inches (measured with matplotlib's Agg renderer)."""
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.font_manager import FontProperties
+
+    renderer = _measuring_renderer(dpi)
+    width, _, _ = renderer.get_text_width_height_descent(text, FontProperties(size=size, weight=weight), ismath=False)
+    return width / dpi
+
+
+_RENDERERS: dict[int, object] = {}
+
+
+def _measuring_renderer(dpi: int):
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    if dpi not in _RENDERERS:
+        _RENDERERS[dpi] = RendererAgg(10, 10, dpi)
+    return _RENDERERS[dpi]
+
+
+def wrap_to_width(text: str, width: float, size: float = FONT, *, max_lines: int = 3,
+                  weight: str = "normal") -> list[str]:
+    """``text`` in lines that each fit ``width`` inches at ``size`` points (at most ``max_lines``, the last cut with …).
+
+    Words longer than a line are cut at characters. Used to keep labels between two lifelines or inside a box.
+    """
+    words = " ".join(str(text).split()).split(" ")
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        trial = f"{current} {word}".strip()
+        if text_width(trial, size, weight=weight) <= width:
+            current = trial
+            continue
+        if current:
+            lines.append(current)
+        while text_width(word, size, weight=weight) > width and len(word) > 1:  # a long token: cut it
+            cut = len(word)
+            while cut > 1 and text_width(word[:cut], size, weight=weight) > width:
+                cut -= 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        current = word
+    if current:
+        lines.append(current)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        last = lines[-1]
+        while last and text_width(last + "…", size, weight=weight) > width:
+            last = last[:-1]
+        lines[-1] = last.rstrip() + "…"
+    return lines or [""]
+
+
+def decoration_line(line):
+    """Mark a Line2D (a table rule, a frame) as decoration for the figure standard; returns it."""
+    from .figure_standard import decoration
+
+    return decoration(line)
 
 
 class CourseFigure(Figure):
@@ -58,6 +153,10 @@ class CourseFigure(Figure):
         self.fallback_text = text
 
     def _repr_png_(self) -> bytes:
+        if os.environ.get("COURSE_FIGURE_AUDIT"):  # the test suite: measure what the notebook shows
+            from .figure_standard import record
+
+            record(self)
         buf = io.BytesIO()
         self.savefig(buf, format="png", bbox_inches="tight", metadata={"Software": None})
         return buf.getvalue()
@@ -66,8 +165,8 @@ class CourseFigure(Figure):
     def title(self) -> str:
         """The figure's title: its ``suptitle``, else its axes' titles joined by " · " ("" when none)."""
         if self._suptitle is not None and self._suptitle.get_text():
-            return self._suptitle.get_text()
-        titles = [t for ax in self.axes for t in (ax.get_title(), ax.get_title("left")) if t]
+            return " ".join(self._suptitle.get_text().split("\n"))  # a title wrapped to fit reads as one line
+        titles = [" ".join(t.split("\n")) for ax in self.axes for t in (ax.get_title(), ax.get_title("left")) if t]
         return " · ".join(dict.fromkeys(titles))
 
     def __repr__(self) -> str:
@@ -76,8 +175,12 @@ class CourseFigure(Figure):
         return head + ("\n" + self.fallback_text if self.fallback_text else "")
 
 
-def figure(width: float = 8.0, height: float = 3.0, *, text: str = "", dpi: int = 90) -> CourseFigure:
-    """A new :class:`CourseFigure` (``width`` x ``height`` inches) with a text fallback."""
+def figure(width: float = 8.0, height: float = 3.0, *, text: str = "", dpi: int = DPI) -> CourseFigure:
+    """A new :class:`CourseFigure` (``width`` x ``height`` inches, at ``dpi``) with a text fallback.
+
+    Keep ``width`` at most :data:`MAX_WIDTH` so a notebook shows it unscaled (the figure standard
+    measures text at the displayed size).
+    """
     return CourseFigure(figsize=(width, height), dpi=dpi, text=text)
 
 
@@ -107,50 +210,98 @@ def _short(text: str, n: int = LABEL_CHARS) -> str:
 
 
 def sequence_diagram(lanes: list[str], arrows: list[Arrow], *, title: str | None = None,
-                     width: float = 10.0) -> CourseFigure:
+                     width: float | None = None) -> CourseFigure:
     """Draw ``arrows`` between vertical ``lanes``; returns the figure.
+
+    Each message's label sits above its arrow, in the gap next to the lane it leaves, wrapped to fit
+    that gap (never across another lane's lifeline); a note on one lane (``src == dst``) sits in a box
+    beside it. The kinds of message drawn get a legend (colour *and* dash say the kind). Text is at least
+    9.5 pt and the figure at most :data:`MAX_WIDTH` inches wide, so it passes the figure standard.
 
     Args:
         lanes: lane names, left to right (every ``Arrow.src``/``dst`` must be one of them).
         arrows: the messages, in the order they travelled.
         title: optional title above the diagram.
-        width: figure width in inches; the height grows with the number of arrows.
+        width: figure width in inches (default: what the lanes need, at most :data:`MAX_WIDTH`);
+            the height grows with the number of messages and the lines their labels need.
 
     Raises:
         ValueError: an arrow names a lane that is not in ``lanes``.
     """
+    from matplotlib.lines import Line2D
+
     unknown = {a.src for a in arrows} | {a.dst for a in arrows}
     unknown -= set(lanes)
     if unknown:
         raise ValueError(f"arrows use lanes {sorted(unknown)} not in {lanes}")
-    step = 0.55
-    height = 1.2 + step * max(1, len(arrows))
-    fig = figure(width, height, text=arrows_text(arrows))
-    ax = fig.add_axes((0.01, 0.01, 0.98, 0.98 if not title else 0.92))
-    x = {lane: i for i, lane in enumerate(lanes)}
-    top = 0.0
-    bottom = -(len(arrows) + 0.6) * step
-    for lane, xi in x.items():
-        ax.plot([xi, xi], [top, bottom], color="#bbbbbb", lw=1, zorder=0)
-        ax.text(xi, top + 0.15, lane, ha="center", va="bottom", fontsize=10, weight="bold",
-                bbox={"boxstyle": "round,pad=0.3", "fc": "#f3f3f3", "ec": "#999999"})
+    n = len(lanes)
+    notes_last = any(a.src == a.dst == lanes[-1] for a in arrows)
+    kinds = [k for k in STYLES if any((a.kind if a.kind in STYLES else "request") == k and a.src != a.dst
+                                      for a in arrows)]
+    legend_w = sum(text_width(KIND_NAMES[k], FONT_SMALL) + 0.75 for k in kinds) + 0.3
+    header = [min(text_width(lane, FONT, weight="bold"), 2.4) / 2 + 0.2 for lane in lanes]
+    margin_left = max(0.75, header[0] + 0.05)
+    margin_right = max(2.2 if notes_last else 0.75, header[-1] + 0.05)
+    total = min(width or MAX_WIDTH, MAX_WIDTH)
+    gap = (total - margin_left - margin_right) / (n - 1) if n > 1 else 0.0
+    if n > 1 and width is None:
+        gap = min(gap, 2.8)  # a few lanes: no need to stretch them across the page
+    total = margin_left + margin_right + gap * (n - 1)
+    if total < legend_w:  # two or three lanes: widen the margins so the legend fits under them
+        extra = (min(legend_w, MAX_WIDTH) - total) / 2
+        margin_left, margin_right, total = margin_left + extra, margin_right + extra, min(legend_w, MAX_WIDTH)
+    x = {lane: margin_left + i * gap for i, lane in enumerate(lanes)}
+
+    line_h, pad = FONT_SMALL / 72 * 1.3, 0.16
+    rows = []  # (arrow, label lines, x of the label, alignment, row height)
     for i, a in enumerate(arrows):
-        y = -(i + 0.8) * step
-        colour, ls = STYLES.get(a.kind, STYLES["request"])
         label = f"{i + 1}. {_short(a.label)}"
         if a.src == a.dst:
-            ax.text(x[a.src] + 0.05, y, label, fontsize=8, va="center", color=colour,
-                    bbox={"boxstyle": "round,pad=0.2", "fc": "#fffbe6", "ec": colour, "lw": 0.6})
-            continue
-        ax.annotate("", xy=(x[a.dst], y), xytext=(x[a.src], y),
-                    arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 1.4, "linestyle": ls})
-        mid = (x[a.src] + x[a.dst]) / 2
-        ax.text(mid, y + 0.06, label, ha="center", va="bottom", fontsize=8, color=colour)
-    ax.set_xlim(-0.6, len(lanes) - 0.4)
-    ax.set_ylim(bottom - 0.1, top + 0.6)
+            room = (gap - 0.35) if a.src != lanes[-1] else (margin_right - 0.3)
+            lines = wrap_to_width(label, max(room, 0.8), FONT_SMALL, max_lines=3)
+            rows.append((a, lines, x[a.src] + 0.12, "left", pad * 2 + line_h * len(lines)))
+        else:
+            step = 1 if x[a.dst] > x[a.src] else -1
+            neighbour = lanes[lanes.index(a.src) + step]
+            lines = wrap_to_width(label, gap - 0.2, FONT_SMALL, max_lines=3)
+            rows.append((a, lines, (x[a.src] + x[neighbour]) / 2, "center", pad * 2 + line_h * len(lines) + 0.06))
+    header_h, title_h, legend_h = 0.55, (0.5 if title else 0.15), 0.45
+    body_h = sum(r[4] for r in rows) + 0.25
+    height = title_h + header_h + body_h + legend_h
+    fig = figure(total, height, text=arrows_text(arrows))
+    ax = fig.add_axes((0, legend_h / height, 1, (header_h + body_h) / height))
+    ax.set_xlim(0, total)
+    ax.set_ylim(-body_h, header_h)
     ax.axis("off")
+    for lane, xi in x.items():
+        name = "\n".join(wrap_to_width(lane, min(max(gap - 0.25, 1.0), 2.4) if n > 1 else 2.4, FONT, max_lines=2,
+                                        weight="bold"))
+        ax.text(xi, header_h * 0.45, name, ha="center", va="center", fontsize=FONT, weight="bold", color=INK,
+                bbox={"boxstyle": "round,pad=0.3", "fc": "#F2F2F2", "ec": GREY, "lw": 0.8})
+        ax.add_line(Line2D([xi, xi], [0.02, -body_h], color=LIGHT_GREY, lw=1.2, zorder=0, label=f"{lane} lifeline"))
+    y = 0.0
+    for a, lines, lx, align, h in rows:
+        colour, ls = STYLES.get(a.kind, STYLES["request"])
+        text = "\n".join(lines)
+        if a.src == a.dst:
+            mid = y - h / 2
+            ax.text(lx, mid, text, fontsize=FONT_SMALL, va="center", ha="left", color=INK, linespacing=1.3,
+                    bbox={"boxstyle": "round,pad=0.25", "fc": "#FFF8E1", "ec": colour, "lw": 0.8})
+        else:
+            arrow_y = y - h + pad
+            ax.annotate("", xy=(x[a.dst], arrow_y), xytext=(x[a.src], arrow_y),
+                        arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 1.5, "linestyle": ls,
+                                    "shrinkA": 0, "shrinkB": 0})
+            ax.text(lx, arrow_y + 0.07, text, ha=align, va="bottom", fontsize=FONT_SMALL, color=INK, linespacing=1.3)
+        y -= h
+    if kinds:
+        handles = [Line2D([], [], color=STYLES[k][0], linestyle=STYLES[k][1], lw=1.5, label=KIND_NAMES[k])
+                   for k in kinds]
+        fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, fontsize=FONT_SMALL,
+                   bbox_to_anchor=(0.5, 0.02 / height), handlelength=2.6)
     if title:
-        fig.suptitle(title, fontsize=11)
+        fig.suptitle("\n".join(wrap_to_width(title, total - 0.3, FONT_TITLE, max_lines=2)), fontsize=FONT_TITLE,
+                     y=1 - 0.08 / height, va="top")
     return fig
 
 

@@ -302,31 +302,60 @@ class TaskGraph:
         return GraphRun(results, skipped, failed, order, trace)
 
     def diagram(self, *, title: str | None = None) -> CourseFigure:
-        """The graph drawn by levels, left to right: arrows are dependencies, dashed boxes conditions."""
-        from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+        """The graph drawn by levels, left to right: arrows are dependencies, dashed boxes conditions.
+
+        Boxes are as wide as their names need; arrows run from a box's right edge to its dependant's
+        left edge; a legend says what an arrow and a dashed box mean.
+        """
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import FancyArrowPatch, Patch
+
+        from .diagrams import FONT, FONT_SMALL, FONT_TITLE, GREY, INK, MAX_WIDTH, text_width, wrap_to_width
 
         levels = self.levels()
         text = "\n".join(f"level {i + 1}: " + ", ".join(
             f"{n}" + (f" (after {', '.join(self.nodes[n].after)})" if self.nodes[n].after else "")
             + (" [if ...]" if self.nodes[n].when else "") for n in level) for i, level in enumerate(levels))
-        height = max(len(level) for level in levels)
-        fig = figure(2.4 * len(levels) + 0.6, 0.9 + 0.75 * height, text=text)
-        ax = fig.add_axes((0.01, 0.01, 0.98, 0.86))
-        pos = {n: (i, -(j - (len(level) - 1) / 2)) for i, level in enumerate(levels) for j, n in enumerate(level)}
+        half = {n: text_width(n, FONT) / 2 + 0.12 for n in self.nodes}
+        col = [max(2 * half[n] for n in level) for level in levels]
+        gap = 0.9
+        conditional = any(n.when for n in self.nodes.values())
+        legend_w = text_width("runs after", FONT_SMALL) + 1.2 + (
+            text_width("runs only if its condition holds", FONT_SMALL) + 1.0 if conditional else 0.0)
+        width = min(MAX_WIDTH, max(0.4 + sum(col) + gap * (len(levels) - 1), legend_w))
+        tallest = max(len(level) for level in levels)
+        row = 0.62
+        legend_h, title_h = 0.5, 0.55
+        height = title_h + row * tallest + 0.2 + legend_h
+        fig = figure(width, height, text=text)
+        ax = fig.add_axes((0, legend_h / height, 1, (row * tallest + 0.2) / height))
+        ax.set_xlim(0, width)
+        ax.set_ylim(-(row * tallest) / 2 - 0.1, (row * tallest) / 2 + 0.1)
+        ax.axis("off")
+        xs, x = [], (width - (sum(col) + gap * (len(levels) - 1))) / 2
+        for w in col:
+            xs.append(x + w / 2)
+            x += w + gap
+        pos = {n: (xs[i], -(j - (len(level) - 1) / 2) * row) for i, level in enumerate(levels)
+               for j, n in enumerate(level)}
         for node in self.nodes.values():
             x, y = pos[node.name]
             for dep in node.after:
-                (dx, dy) = pos[dep]
-                ax.add_patch(FancyArrowPatch((dx + 0.38, dy), (x - 0.38, y), arrowstyle="-|>", mutation_scale=10,
-                                             color="#555", lw=1))
-            ax.add_patch(FancyBboxPatch((x - 0.38, y - 0.22), 0.76, 0.44, boxstyle="round,pad=0.03",
-                                        fc="#fff8e1" if node.when else "#e8f0fe", ec="#555",
-                                        ls="--" if node.when else "-"))
-            ax.text(x, y, node.name, ha="center", va="center", fontsize=8)
-        ax.set_xlim(-0.5, len(levels) - 0.5)
-        ax.set_ylim(-height / 2 - 0.1, height / 2 + 0.1)
-        ax.axis("off")
-        fig.suptitle(title or f"{self.name}: {len(self.nodes)} calls in {len(levels)} levels", fontsize=10)
+                dx, dy = pos[dep]
+                ax.add_patch(FancyArrowPatch((dx + half[dep], dy), (x - half[node.name], y), arrowstyle="-|>",
+                                             mutation_scale=11, color=GREY, lw=1.1, shrinkA=3, shrinkB=3,
+                                             label="runs after"))
+            ax.text(x, y, node.name, ha="center", va="center", fontsize=FONT, color=INK,
+                    bbox={"boxstyle": "round,pad=0.3", "fc": "#FFF1B8" if node.when else "#DCEAF7", "ec": GREY,
+                          "ls": "--" if node.when else "-", "lw": 1.0})
+        handles = [Line2D([], [], color=GREY, lw=1.1, marker=">", markevery=[1], label="runs after")]
+        if any(n.when for n in self.nodes.values()):
+            handles.append(Patch(fc="#FFF1B8", ec=GREY, ls="--", label="runs only if its condition holds"))
+        fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, fontsize=FONT_SMALL,
+                   bbox_to_anchor=(0.5, 0.02 / height))
+        heading = title or f"{self.name}: {len(self.nodes)} calls in {len(levels)} levels"
+        fig.suptitle("\n".join(wrap_to_width(heading, width - 0.3, FONT_TITLE, max_lines=2)), fontsize=FONT_TITLE,
+                     y=1 - 0.08 / height, va="top")
         return fig
 
     def __repr__(self) -> str:

@@ -585,28 +585,50 @@ def simulate_herd(clients: int = 100, backoff: Backoff = Backoff(base=0.5, max_d
 
 
 def draw_herd(results: Iterable[HerdResult], *, until: float | None = None) -> CourseFigure:
-    """Requests per time bucket for each simulated jitter mode, accepted vs rejected, with the capacity line."""
+    """Requests per time bucket for each simulated jitter mode, accepted vs rejected, with the capacity line.
+
+    One panel per mode, the same scales on all, so the herd (a tall spike of 429s at each retry wave)
+    and its absence are compared at a glance; the legend sits under the panels, off the bars.
+    """
+    from .diagrams import FONT_SMALL, FONT_TITLE, MAX_WIDTH, OKABE_ITO, wrap_to_width
+
     results = list(results)
     text = "\n".join(r.summary() for r in results)
-    fig = figure(9, 1.0 + 1.9 * len(results), text=text)
+    panel, legend_h, title_h = 1.9, 0.55, 0.55
+    height = title_h + panel * len(results) + legend_h
+    fig = figure(MAX_WIDTH, height, text=text)
     horizon = until or max(max(a[0] for a in r.attempts) for r in results) + results[0].bucket
-    axes = fig.subplots(len(results), 1, sharex=True, squeeze=False)[:, 0]
-    for ax, r in zip(axes, results):
+    peak = 1
+    axes = []
+    for i, r in enumerate(results):
+        bottom = legend_h + panel * (len(results) - 1 - i) + 0.45
+        ax = fig.add_axes((0.8 / MAX_WIDTH, bottom / height, (MAX_WIDTH - 1.0) / MAX_WIDTH, (panel - 0.8) / height))
+        axes.append(ax)
         n = int(horizon / r.bucket) + 1
         ok, bad = [0] * n, [0] * n
         for t, _, _, accepted in r.attempts:
             if t <= horizon:
                 (ok if accepted else bad)[int(t / r.bucket + 1e-9)] += 1
-        xs = [i * r.bucket for i in range(n)]
-        ax.bar(xs, ok, width=r.bucket, align="edge", color="#2e7d32", label="accepted")
-        ax.bar(xs, bad, width=r.bucket, align="edge", bottom=ok, color="#c62828", alpha=0.7, label="rejected (429)")
-        ax.axhline(r.capacity, color="#333", ls="--", lw=1, label=f"capacity ({r.capacity} per {r.bucket:g} s)")
+        peak = max(peak, max(a + b for a, b in zip(ok, bad)))
+        xs = [k * r.bucket for k in range(n)]
+        ax.bar(xs, ok, width=r.bucket, align="edge", color=OKABE_ITO["blue"], label="accepted")
+        ax.bar(xs, bad, width=r.bucket, align="edge", bottom=ok, color=OKABE_ITO["vermillion"],
+               label="rejected (429)")
+        ax.axhline(r.capacity, color="#222222", ls="--", lw=1.2, label=f"capacity ({r.capacity} per {r.bucket:g} s)")
         ax.set_ylabel("requests")
-        ax.set_title(r.summary(), fontsize=8, loc="left")
-    axes[0].legend(fontsize=7, loc="upper right")
+        ax.set_xlim(0, horizon)
+        ax.set_title("\n".join(wrap_to_width(r.summary(), MAX_WIDTH - 1.2, FONT_SMALL, max_lines=2)),
+                     fontsize=FONT_SMALL, loc="left")
+    for ax in axes:
+        ax.set_ylim(0, peak * 1.1)
+        if ax is not axes[-1]:
+            ax.tick_params(labelbottom=False)
     axes[-1].set_xlabel("seconds after the outage ends")
-    fig.suptitle("Retries of many clients: no jitter vs full jitter", fontsize=10)
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, fontsize=FONT_SMALL,
+               bbox_to_anchor=(0.5, 0.02 / height))
+    fig.suptitle("Retries of many clients: no jitter vs full jitter", fontsize=FONT_TITLE, y=1 - 0.1 / height,
+                 va="top")
     return fig
 
 
@@ -1265,23 +1287,37 @@ LAYERS = [
 def layers_figure(*, title: str = "The layers around one tool call (outermost first)") -> CourseFigure:
     """The fault-tolerance layers as nested boxes, in the order :func:`harden` composes them.
 
-    Numbers are those of seed 000 Q3 (1 retry, 2 fallback, 3 degradation, 4 idempotency,
-    5 timeout); the nesting is the order that works. Text fallback: one indented line per layer.
+    Each box says its layer's name, what it does, and which of seed 000 Q3's five layers it is (1 retry,
+    2 fallback, 3 degradation, 4 idempotency, 5 timeout; the circuit breaker is beyond the seed), so the
+    nesting order (the order that works) and the seed's numbering are both readable. Text fallback: one
+    indented line per layer.
     """
     from matplotlib.patches import FancyBboxPatch
 
+    from .diagrams import FONT, FONT_SMALL, FONT_TITLE, GREY, INK, MAX_WIDTH, text_width, wrap_to_width
+
     text = "\n".join(f"{'  ' * i}{name}: {why}" for i, (name, why) in enumerate(LAYERS))
-    fig = figure(8.5, 4.0, text=text)
-    ax = fig.add_axes((0.01, 0.01, 0.98, 0.9))
-    colours = ["#fdecea", "#fff3e0", "#f3e5f5", "#e8f0fe", "#e0f2f1", "#e6f4ea"]
-    for i, ((name, why), colour) in enumerate(zip(LAYERS, colours)):
-        x, bottom, top = 0.025 * i, 0.02 * i, 1 - 0.14 * i
-        ax.add_patch(FancyBboxPatch((x, bottom), 1 - 2 * x, top - bottom, boxstyle="round,pad=0.004",
-                                    fc=colour, ec="#777", lw=0.9))
-        ax.text(x + 0.012, top - 0.03, name, fontsize=8.5, weight="bold", va="top")
-        ax.text(x + 0.3, top - 0.032, why, fontsize=7.5, va="top", color="#333")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
+    width, row, inset = MAX_WIDTH, 0.52, 0.2
+    height = 0.75 + row * len(LAYERS) + 0.75
+    fig = figure(width, height, text=text)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(0, height)
     ax.axis("off")
-    fig.suptitle(title, fontsize=10)
+    # light fills (Okabe-Ito hues, pale): black text keeps a contrast above 10:1 on each
+    colours = ["#F9DCCB", "#FBEBC8", "#F3E0EC", "#DCEAF7", "#D5F0E6", "#FDF9CF"]
+    top0, bottom = height - 0.75, 0.15
+    for i, ((label, why), colour) in enumerate(zip(LAYERS, colours)):
+        number, _, name = label.partition(" · ")
+        x, top = 0.15 + inset * i, top0 - row * i
+        ax.add_patch(FancyBboxPatch((x, bottom + 0.09 * i), width - 2 * x, top - bottom - 0.09 * i,
+                                    boxstyle="round,pad=0,rounding_size=0.06", fc=colour, ec=GREY, lw=0.9))
+        tag = "beyond the seed" if number == "+" else f"seed layer {number}"
+        ax.text(width - x - 0.12, top - 0.25, tag, ha="right", va="center", fontsize=FONT_SMALL, color=INK)
+        name_w = text_width(name, FONT, weight="bold")
+        ax.text(x + 0.12, top - 0.25, name, ha="left", va="center", fontsize=FONT, weight="bold", color=INK)
+        room = width - 2 * x - 0.24 - name_w - 0.3 - text_width(tag, FONT_SMALL) - 0.3
+        ax.text(x + 0.12 + name_w + 0.3, top - 0.25, wrap_to_width(why, room, FONT_SMALL, max_lines=1)[0],
+                ha="left", va="center", fontsize=FONT_SMALL, color=INK)
+    fig.suptitle(title, fontsize=FONT_TITLE, y=1 - 0.1 / height, va="top")
     return fig

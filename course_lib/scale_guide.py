@@ -203,36 +203,64 @@ def scale_guide_figure(scenarios: Sequence[Scenario] = EXAMPLE_SCENARIOS, *,
                        title: str = "Seed 000 §5: which layer for which scale") -> CourseFigure:
     """The seed's staircase (complexity up, scale right), each scenario placed on its stage.
 
+    Three steps side by side, each higher than the last, with the stage's name, complexity and what it
+    suits written inside it (wrapped to fit) and the numbers of the scenarios it suits at its foot; the
+    numbered scenarios are listed under the staircase.
+
     Returns:
         A :class:`~course_lib.diagrams.CourseFigure`; the text fallback is :func:`advice_table`.
     """
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+    from .diagrams import FONT, FONT_SMALL, FONT_TITLE, GREY, INK, MAX_WIDTH, OKABE_ITO, wrap_to_width
+
     advice = [recommend(s) for s in scenarios]
-    fig = figure(9.0, 4.6, text=advice_table(scenarios))
-    ax = fig.add_axes((0.07, 0.1, 0.9, 0.8))
-    colours = ("#1f5fa8", "#00796b", "#c2185b")
-    for i, stage in enumerate(STAGES):
-        ax.fill_between([i, 3], [i, i], [i + 1, i + 1], color=colours[i], alpha=0.12, step="pre")
-        ax.plot([i, i, 3], [i + 1, i + 1, i + 1], color=colours[i], lw=1.5)
-        ax.text(i + 0.05, i + 0.88, stage.name, fontsize=10, weight="bold", color=colours[i], va="top")
-        ax.text(i + 0.05, i + 0.62, f"{stage.complexity}\n{stage.suits}", fontsize=8, color="#333333", va="top")
-    placed: dict[int, int] = {}
-    for number, a in enumerate(advice, start=1):
-        n = placed.get(a.level, 0)
-        placed[a.level] = n + 1
-        x, y = a.level + 0.25 + 0.18 * n, a.level + 0.22
-        ax.plot([x], [y], marker="o", color=colours[a.level], markersize=9)
-        ax.annotate(str(number), (x, y), ha="center", va="center", fontsize=6, color="white", weight="bold")
-    legend = "\n".join(f"{i + 1}. {a.scenario.name[:60]}" for i, a in enumerate(advice))
-    ax.text(3.05, 0.05, legend, fontsize=7.5, va="bottom", ha="left", color="#333333")
-    ax.set_xlim(0, 5.2)
-    ax.set_ylim(0, 3.1)
-    ax.set_xticks([])
-    ax.set_yticks([])
-    ax.set_xlabel("scale: tools, hosts, agents, owners →")
-    ax.set_ylabel("complexity →")
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
-    ax.set_title(title, fontsize=11)
+    colours = (OKABE_ITO["blue"], OKABE_ITO["green"], OKABE_ITO["vermillion"])
+    fills = ("#DCEAF7", "#D5F0E6", "#F9DCCB")
+    width, col_w, gap, line = MAX_WIDTH, 2.8, 0.15, FONT_SMALL / 72 * 1.35
+    left = 0.55
+    blocks = []
+    for stage in STAGES:
+        name = wrap_to_width(stage.name, col_w - 0.25, FONT, max_lines=2, weight="bold")
+        body = (wrap_to_width(stage.complexity, col_w - 0.25, FONT_SMALL, max_lines=3)
+                + wrap_to_width("suits: " + stage.suits, col_w - 0.25, FONT_SMALL, max_lines=4))
+        blocks.append((name, body, 0.3 + line * (len(name) + len(body)) + 0.2 + 0.45))
+    base, rise = 0.0, 0.45
+    tallest = max(h + rise * i for i, (_, _, h) in enumerate(blocks))
+    rows = (len(advice) + 1) // 2
+    list_h = 0.25 + rows * 0.24
+    title_h = 0.5
+    height = title_h + tallest + 0.35 + list_h + 0.1
+    fig = figure(width, height, text=advice_table(scenarios))
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(-(list_h + 0.35), tallest + title_h + 0.1)
+    ax.axis("off")
+    for i, (stage, (name, body, h)) in enumerate(zip(STAGES, blocks)):
+        x, top = left + i * (col_w + gap), base + h + rise * i
+        ax.add_patch(FancyBboxPatch((x, base), col_w, top - base, boxstyle="round,pad=0,rounding_size=0.05",
+                                    fc=fills[i], ec=colours[i], lw=1.3))
+        y = top - 0.15
+        ax.text(x + 0.12, y, "\n".join(name), ha="left", va="top", fontsize=FONT, weight="bold", color=INK,
+                linespacing=1.25)
+        y -= line * len(name) + 0.08
+        ax.text(x + 0.12, y, "\n".join(body), ha="left", va="top", fontsize=FONT_SMALL, color=INK, linespacing=1.3)
+        here = [n for n, a in enumerate(advice, start=1) if a.level == i]
+        for k, n in enumerate(here):
+            ax.text(x + 0.25 + 0.42 * k, base + 0.27, str(n), ha="center", va="center", fontsize=FONT_SMALL, color=INK,
+                    weight="bold", bbox={"boxstyle": "circle,pad=0.25", "fc": "white", "ec": colours[i], "lw": 1.3})
+    ax.add_patch(FancyArrowPatch((0.25, base), (0.25, tallest), arrowstyle="-|>", mutation_scale=12, color=GREY,
+                                 lw=1.1))
+    ax.text(0.17, tallest / 2, "complexity", rotation=90, ha="right", va="center", fontsize=FONT_SMALL, color=INK)
+    ax.text(left, -0.12, "scale: tools, hosts, agents, owners →", ha="left", va="top", fontsize=FONT_SMALL,
+            color=INK)
+    per_col = rows
+    for n, a in enumerate(advice, start=1):
+        col, row = divmod(n - 1, per_col)
+        label = f"{n}. {a.scenario.name}"
+        ax.text(left + col * 4.55, -0.45 - row * 0.24, wrap_to_width(label, 4.4, FONT_SMALL, max_lines=1)[0],
+                ha="left", va="top", fontsize=FONT_SMALL, color=INK)
+    fig.suptitle(title, fontsize=FONT_TITLE, y=1 - 0.08 / height, va="top")
     return fig
 
 

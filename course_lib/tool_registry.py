@@ -814,36 +814,57 @@ class ToolRegistry:
     def diagram(self, *, toolsets: Sequence[str] | None = None, title: str | None = None) -> Any:
         """A picture of the registry: one column per toolset, visible tools green, hidden grey with the reason.
 
+        Columns fit the figure (at most :data:`~course_lib.diagrams.MAX_WIDTH` inches wide; more toolsets
+        wrap into a second band), names and reasons are wrapped to their box; ✔ and ✘ say what colour says.
+
         Returns:
             A :class:`~course_lib.diagrams.CourseFigure` (text fallback: :meth:`describe`).
         """
-        from .diagrams import figure
+        from .diagrams import FONT, FONT_SMALL, FONT_TITLE, GREY, INK, MAX_WIDTH, figure, wrap_to_width
 
         vis = {v.name: v for v in self.visibility(toolsets)}
-        groups = self.toolsets()
-        rows = max([len(v) for v in groups.values()] + [1])
-        cols = max(len(groups), 1)
-        fig = figure(max(6.0, 2.9 * cols), 1.3 + 0.62 * rows, text=self.describe(toolsets=toolsets))
-        ax = fig.add_axes((0.01, 0.01, 0.98, 0.86))
-        for c, (toolset, names) in enumerate(groups.items()):
-            enabled = self.is_enabled(toolset)
-            ax.text(c + 0.5, 0.25, f"{toolset}" + ("" if enabled else " (disabled)"), ha="center", va="center",
-                    fontsize=10, weight="bold", color="#222" if enabled else "#999")
-            for r, n in enumerate(names):
-                v = vis[n]
-                y = -(r + 0.5)
-                colour, edge = ("#e6f4ea", "#2e7d32") if v.visible else ("#f1f1f1", "#9e9e9e")
-                ax.add_patch(_box(c + 0.06, y - 0.26, 0.88, 0.52, colour, edge))
-                ax.text(c + 0.5, y + 0.08, ("✔ " if v.visible else "✘ ") + n, ha="center", va="center", fontsize=9,
-                        color="#1b5e20" if v.visible else "#616161")
-                if not v.visible:
-                    ax.text(c + 0.5, y - 0.14, _short(v.reason, 52), ha="center", va="center", fontsize=6.5,
-                            color="#757575")
-        ax.set_xlim(0, cols)
-        ax.set_ylim(-rows - 0.1, 0.6)
+        groups = list(self.toolsets().items())
+        per_band = max(1, min(len(groups), 4))
+        bands = [groups[i:i + per_band] for i in range(0, len(groups), per_band)] or [[]]
+        col_w = (MAX_WIDTH - 0.2) / per_band
+        box_h = {n: 0.3 + (0.19 * len(wrap_to_width(vis[n].reason, col_w - 0.35, FONT_SMALL, max_lines=3))
+                           if not vis[n].visible else 0.0) for n in vis}
+        band_h = [0.45 + max([sum(box_h[n] + 0.1 for n in names) for _, names in band] + [0.4]) for band in bands]
+        title_h = 0.55
+        height = title_h + sum(band_h) + 0.1
+        fig = figure(MAX_WIDTH if len(groups) > 1 else max(4.5, col_w), height, text=self.describe(toolsets=toolsets))
+        width = fig.get_figwidth()
+        col_w = min(col_w, width - 0.2)
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_xlim(0, width)
+        ax.set_ylim(0, height)
         ax.axis("off")
+        top = height - title_h
+        for band, bh in zip(bands, band_h):
+            for c, (toolset, names) in enumerate(band):
+                x = 0.1 + c * col_w
+                enabled = self.is_enabled(toolset)
+                ax.text(x + col_w / 2, top - 0.2, toolset + ("" if enabled else " (disabled)"), ha="center",
+                        va="center", fontsize=FONT, weight="bold", color=INK if enabled else GREY)
+                y = top - 0.45
+                for n in names:
+                    v = vis[n]
+                    h = box_h[n]
+                    face, edge = ("#D5F0E6", "#009E73") if v.visible else ("#F2F2F2", GREY)
+                    ax.add_patch(_box(x + 0.08, y - h, col_w - 0.16, h, face, edge))
+                    name = wrap_to_width(("✔ " if v.visible else "✘ ") + n, col_w - 0.35, FONT_SMALL, max_lines=1)[0]
+                    ax.text(x + col_w / 2, y - 0.15, name, ha="center", va="center", fontsize=FONT_SMALL, color=INK,
+                            weight="bold" if v.visible else "normal")
+                    if not v.visible:
+                        reason = wrap_to_width(v.reason, col_w - 0.35, FONT_SMALL, max_lines=3)
+                        ax.text(x + col_w / 2, y - 0.3, "\n".join(reason), ha="center", va="top", fontsize=FONT_SMALL,
+                                color="#4D4D4D", linespacing=1.2)
+                    y -= h + 0.1
+            top -= bh
         shown = sum(v.visible for v in vis.values())
-        fig.suptitle(title or f"{self.name}: the model sees {shown} of {len(vis)} tools", fontsize=11)
+        heading = title or f"{self.name}: the model sees {shown} of {len(vis)} tools"
+        fig.suptitle("\n".join(wrap_to_width(heading, width - 0.3, FONT_TITLE, max_lines=2)), fontsize=FONT_TITLE,
+                     y=1 - 0.08 / height, va="top")
         return fig
 
     def describe(self, *, toolsets: Sequence[str] | None = None) -> str:

@@ -20,8 +20,10 @@ from typing import Any, Callable, Iterator
 from .diagrams import Arrow, CourseFigure, figure, sequence_diagram
 from .widgets import WithFallback, json_html, stepper
 
-LAYER_COLOURS = {"llm": "#1f5fa8", "tool": "#b26a00", "json-rpc": "#6a1b9a", "mcp": "#00796b",
-                 "a2a": "#c2185b", "app": "#555555", "": "#555555"}
+# Okabe-Ito colours (course_lib.diagrams.OKABE_ITO), one per layer; the legend names them.
+LAYER_COLOURS = {"llm": "#0072B2", "tool": "#E69F00", "json-rpc": "#CC79A7", "mcp": "#009E73",
+                 "a2a": "#D55E00", "app": "#6B6B6B", "": "#6B6B6B"}
+LAYER_NAMES = {"llm": "LLM", "tool": "tool", "json-rpc": "JSON-RPC", "mcp": "MCP", "a2a": "A2A", "app": "app", "": "app"}
 
 
 @dataclass
@@ -161,25 +163,73 @@ class Trace:
         arrows = [Arrow(e.src, e.dst, e.label, e.kind) for e in self.events]
         return sequence_diagram(lanes or self.lanes, arrows, title=title or self.name or None)
 
-    def timeline(self, *, title: str | None = None) -> CourseFigure:
-        """Spans as horizontal bars per lane (what ran when, and in parallel); messages as ticks."""
-        lanes = self.lanes
-        fig = figure(9, 0.8 + 0.45 * max(1, len(lanes)), text=self.timeline_text())
-        ax = fig.add_subplot()
-        end = max([e.end or e.start for e in self.events] + [1e-6])
-        for e in self.events:
-            y = lanes.index(e.src)
-            colour = LAYER_COLOURS.get(e.layer, "#555555")
-            if e.end is not None:
-                ax.barh(y, max(e.end - e.start, end * 0.004), left=e.start, height=0.5, color=colour, alpha=0.85)
-                ax.text(e.start, y + 0.33, e.label[:40], fontsize=7, va="bottom")
-            else:
-                ax.plot([e.start], [y], marker="|", markersize=12, color=colour)
-        ax.set_yticks(range(len(lanes)), lanes)
-        ax.invert_yaxis()
-        ax.set_xlabel("seconds since start")
-        ax.set_title(title or self.name or "timeline", fontsize=10)
-        fig.tight_layout()
+    def timeline(self, *, title: str | None = None, max_rows: int = 28) -> CourseFigure:
+        """What ran when: one row per event, named on the left; a span is a bar, a message a tick.
+
+        Rows (not lanes) keep every label beside its mark, never on another bar: what ran one by one
+        shows as a staircase, what ran at once as bars side by side. Each bar's duration is written
+        beside it; colours say the layer (legend below; Okabe-Ito, safe for colour blindness). A span
+        too short to see is drawn as a tick. Beyond ``max_rows`` events the rest are in the text view.
+
+        Returns:
+            A :class:`~course_lib.diagrams.CourseFigure` whose text fallback is :meth:`timeline_text`.
+        """
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Patch
+
+        from .diagrams import FONT_SMALL, FONT_TITLE, GREY, MAX_WIDTH, text_width, wrap_to_width
+
+        events = self.events[:max_rows]
+        end = max([e.end if e.end is not None else e.start for e in self.events] + [1e-6])
+        unit, factor = ("ms", 1000.0) if end < 2 else ("s", 1.0)
+        names = []
+        for e in events:
+            route = e.src if e.src == e.dst else f"{e.src} → {e.dst}"
+            names.append(" · ".join(dict.fromkeys([route, e.label])) if len(self.lanes) > 1 else e.label)
+        left = min(max([text_width(n, FONT_SMALL) for n in names] + [1.0]) + 0.25, 3.6)
+        names = [wrap_to_width(n, left - 0.2, FONT_SMALL, max_lines=1)[0] for n in names]
+        legend_h, title_h = 0.75, 0.55
+        height = title_h + 0.35 * max(1, len(events)) + legend_h
+        fig = figure(MAX_WIDTH, height, text=self.timeline_text())
+        plot_w = MAX_WIDTH - left - 0.3
+        ax = fig.add_axes((left / MAX_WIDTH, legend_h / height, plot_w / MAX_WIDTH, 1 - (legend_h + title_h) / height))
+        xmax = end * factor * 1.22  # room for the duration written after the last bar
+        ax.set_xlim(0, xmax)
+        ax.set_ylim(len(events) - 0.5, -0.5)
+        per_inch = xmax / plot_w
+        layers: dict[str, str] = {}
+        for row, e in enumerate(events):
+            colour = LAYER_COLOURS.get(e.layer, LAYER_COLOURS[""])
+            name = LAYER_NAMES.get(e.layer, e.layer or "app")
+            layers[name] = colour
+            start = e.start * factor
+            if e.end is None or (e.end - e.start) * factor / per_inch * fig.dpi < 3:  # a message, or too short to see
+                ax.plot([start], [row], marker="|", markersize=13, markeredgewidth=2.2, color=colour, linestyle="none",
+                        label=name)
+                note = f"at {start:.1f} {unit}" if e.end is None else f"{(e.end - e.start) * factor:.1f} {unit}"
+                ax.text(start + 0.1 * per_inch, row, note, va="center", ha="left", fontsize=FONT_SMALL, color=GREY)
+                continue
+            width = (e.end - e.start) * factor
+            ax.barh(row, width, left=start, height=0.6, color=colour, label=name)
+            note = f"{width:.1f} {unit}"
+            if start + width + (text_width(note, FONT_SMALL) + 0.1) * per_inch <= xmax:
+                ax.text(start + width + 0.06 * per_inch, row, note, va="center", ha="left", fontsize=FONT_SMALL,
+                        color=GREY)
+            elif start - (text_width(note, FONT_SMALL) + 0.1) * per_inch >= 0:
+                ax.text(start - 0.06 * per_inch, row, note, va="center", ha="right", fontsize=FONT_SMALL, color=GREY)
+        ax.set_yticks(range(len(events)), names)
+        ax.tick_params(axis="y", length=0)
+        ax.set_xlabel(f"time since the first event ({unit})")
+        ax.grid(axis="x", color="#EEEEEE", lw=0.8)
+        ax.set_axisbelow(True)
+        handles = [Patch(color=c, label=n) for n, c in layers.items()]
+        if len(self.events) > max_rows:
+            handles.append(Line2D([], [], color="none", label=f"+{len(self.events) - max_rows} more events: see the text view"))
+        fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 5), frameon=False, fontsize=FONT_SMALL,
+                   bbox_to_anchor=(0.5, 0.02 / height))
+        heading = title or self.name or "timeline"
+        fig.suptitle("\n".join(wrap_to_width(heading, MAX_WIDTH - 0.4, FONT_TITLE, max_lines=2)), fontsize=FONT_TITLE,
+                     y=1 - 0.1 / height, va="top")
         return fig
 
     def stepper(self) -> WithFallback:

@@ -13,14 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from matplotlib.lines import Line2D
 from matplotlib.patches import FancyBboxPatch
 
-from ..diagrams import CourseFigure, figure
+from ..diagrams import FONT_SMALL, FONT_TITLE, INK, MAX_WIDTH, CourseFigure, figure, text_width, wrap_to_width
 
 GRID_W, GRID_H = 12.0, 7.0
-KIND_COLOURS = {"agent": "#dbe8f7", "llm": "#e3f2e1", "tool": "#fdf0d9", "store": "#eeeeee", "infra": "#f3e5f5",
-                "user": "#ffffff", "a2a": "#fce4ec"}
-FLOW_COLOURS = {"fc": "#1f5fa8", "mcp": "#00796b", "a2a": "#c2185b", "data": "#555555", "obs": "#8e44ad"}
+# Light fills for boxes (black text stays above 4.5:1 on each), Okabe-Ito colours for flows.
+KIND_COLOURS = {"agent": "#DCEAF7", "llm": "#D5F0E6", "tool": "#FBEBC8", "store": "#EEEEEE", "infra": "#F3E0EC",
+                "user": "#FFFFFF", "a2a": "#F9DCCB"}
+FLOW_COLOURS = {"fc": "#0072B2", "mcp": "#009E73", "a2a": "#D55E00", "data": "#6B6B6B", "obs": "#CC79A7"}
+FLOW_NAMES = {"fc": "function calling", "mcp": "MCP", "a2a": "A2A", "data": "data", "obs": "telemetry"}
 
 
 @dataclass(frozen=True)
@@ -68,15 +71,27 @@ def block_diagram(boxes: list[Box], flows: list[Flow], *, title: str, notes: lis
     if unknown:
         raise ValueError(f"flows use boxes {sorted(unknown)} that are not defined")
     text = _fallback(boxes, flows, notes or [])
-    fig = figure(10, 6.0 if not notes else 6.6, text=text)
-    ax = fig.add_axes((0.01, 0.01 if not notes else 0.09, 0.98, 0.9 if not notes else 0.82))
+    note_h = 0.0 if not notes else 0.25 + 0.2 * len(notes)
+    height = 6.4 + note_h
+    fig = figure(MAX_WIDTH, height, text=text)
+    ax = fig.add_axes((0.0, (note_h + 0.35) / height, 1.0, 5.55 / height))
     patches = {}
+    unit = MAX_WIDTH / GRID_W  # inches per grid unit
+    fitted = {}
+    for b in boxes:  # a box as wide as its text needs (at most its given width): room between boxes for labels
+        lines = [part for line in b.label.split("\n")
+                 for part in wrap_to_width(line, b.w * unit - 0.2, FONT_SMALL, max_lines=2)]
+        need = max(text_width(line, FONT_SMALL) for line in lines) + 0.3
+        fitted[b.id] = (min(b.w, need / unit), lines)
+    boxes = [Box(b.id, b.label, b.x, b.y, fitted[b.id][0], b.h, b.kind) for b in boxes]
+    by_id = {b.id: b for b in boxes}
     for b in boxes:
         patch = FancyBboxPatch((b.x - b.w / 2, b.y - b.h / 2), b.w, b.h, boxstyle="round,pad=0.05,rounding_size=0.15",
                                fc=KIND_COLOURS.get(b.kind, "#ffffff"), ec="#555555", lw=1.1, zorder=2)
         ax.add_patch(patch)
         patches[b.id] = patch
-        ax.text(b.x, b.y, b.label, ha="center", va="center", fontsize=8.5, zorder=3, wrap=True)
+        ax.text(b.x, b.y, "\n".join(fitted[b.id][1]), ha="center", va="center", fontsize=FONT_SMALL, zorder=3,
+                color=INK)
     for f in flows:
         a, b = by_id[f.src], by_id[f.dst]
         colour = FLOW_COLOURS.get(f.style, FLOW_COLOURS["data"])
@@ -84,16 +99,43 @@ def block_diagram(boxes: list[Box], flows: list[Flow], *, title: str, notes: lis
                     arrowprops={"arrowstyle": "<|-|>" if f.both else "-|>", "color": colour, "lw": 1.4,
                                 "patchA": patches[f.src], "patchB": patches[f.dst], "shrinkA": 2, "shrinkB": 2})
         if f.label:
-            ax.text((a.x + b.x) / 2, (a.y + b.y) / 2 + 0.12, f.label, ha="center", va="bottom", fontsize=7.5,
-                    color=colour, zorder=4, bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
-                                                  "alpha": 0.85})
+            x, y, room = _label_spot(a, b)
+            lines = wrap_to_width(f.label, max(room * unit - 0.15, 0.6), FONT_SMALL, max_lines=3)
+            ax.text(x, y, "\n".join(lines), ha="center", va="center", fontsize=FONT_SMALL, color=INK, zorder=4,
+                    bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": colour, "lw": 0.8})
     ax.set_xlim(0, GRID_W)
     ax.set_ylim(0, GRID_H)
     ax.axis("off")
-    fig.suptitle(title, fontsize=11)
+    styles = list(dict.fromkeys(f.style for f in flows))
+    handles = [Line2D([], [], color=FLOW_COLOURS.get(st, FLOW_COLOURS["data"]), lw=1.6, label=FLOW_NAMES.get(st, st))
+               for st in styles]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, fontsize=FONT_SMALL,
+               bbox_to_anchor=(0.5, (note_h + 0.02) / height))
+    fig.suptitle(title, fontsize=FONT_TITLE, y=1 - 0.08 / height, va="top")
     if notes:
-        fig.text(0.02, 0.02, "\n".join(notes), fontsize=8, va="bottom", color="#333333")
+        wrapped = [w for n in notes for w in wrap_to_width(n, MAX_WIDTH - 0.4, FONT_SMALL, max_lines=2)]
+        fig.text(0.02, 0.08 / height, "\n".join(wrapped), fontsize=FONT_SMALL, va="bottom", color=INK)
     return fig
+
+
+def _label_spot(a: "Box", b: "Box") -> tuple[float, float, float]:
+    """Where a flow's label goes: the middle of the gap between the two boxes, and the gap's width (grid units).
+
+    A flow between boxes side by side gets the horizontal gap; one between boxes above each other gets
+    the vertical gap's middle and, as width, the narrower of the two boxes plus the gap beside them.
+    """
+    # the gap along the axis that separates them most
+    gx = abs(b.x - a.x) - (a.w + b.w) / 2
+    gy = abs(b.y - a.y) - (a.h + b.h) / 2
+    if gy >= gx:
+        lo, hi = (a, b) if a.y < b.y else (b, a)
+        y = (lo.y + lo.h / 2 + hi.y - hi.h / 2) / 2
+        x = lo.x + (hi.x - lo.x) * ((y - lo.y) / (hi.y - lo.y) if hi.y != lo.y else 0.5)
+        return x, y, max(min(lo.w, hi.w), 2.0)
+    lo, hi = (a, b) if a.x < b.x else (b, a)
+    x = (lo.x + lo.w / 2 + hi.x - hi.w / 2) / 2
+    y = lo.y + (hi.y - lo.y) * ((x - lo.x) / (hi.x - lo.x) if hi.x != lo.x else 0.5)
+    return x, y, gx
 
 
 def _fallback(boxes: list[Box], flows: list[Flow], notes: list[str]) -> str:
@@ -143,7 +185,8 @@ def observability() -> CourseFigure:
         Box("dash", "Dashboards + alerts\nerror rate, p95, owner", 1.6, 1.2, 2.6, 1.0, "infra"),
     ]
     flows = [
-        Flow("user", "agent"), Flow("agent", "llm", "tool list + choice", "fc"), Flow("agent", "tools"),
+        Flow("user", "agent", "run id"), Flow("agent", "llm", "tool list + choice", "fc"),
+        Flow("agent", "tools", "tool_calls"),
         Flow("tools", "mcp", "correlation id", "mcp"), Flow("tools", "a2a", "correlation id", "a2a"),
         Flow("tools", "collector", "spans", "obs"), Flow("agent", "collector", "spans", "obs"),
         Flow("collector", "dash", "metrics", "obs"),
