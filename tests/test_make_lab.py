@@ -11,6 +11,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
 import urllib.request
 
@@ -23,7 +24,8 @@ FIRST_LESSON = "notebooks/00_welcome.ipynb"
 
 
 def _lab_command(port: int) -> str:
-    out = subprocess.run(["make", "-n", "lab", f"PORT={port}", "LAB_ARGS=--no-browser"], cwd=ROOT,
+    # VENV: the environment running the tests (a fresh clone's .venv in CI, whatever it is called here)
+    out = subprocess.run(["make", "-n", "lab", f"PORT={port}", "LAB_ARGS=--no-browser", f"VENV={sys.prefix}"], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     joined = out.replace("\\\n", " ")
     lines = [line for line in joined.splitlines() if "jupyter lab" in line]
