@@ -286,3 +286,58 @@ def test_the_caches_keyed_by_tools_text_are_bounded_in_bytes():
                             "tools": [dict(big_tool, function=dict(big_tool["function"], name=f"t{i}"))]})
     assert 3 * 40_000 < _VALID_LISTS.bytes - before < 3 * 50_000  # each list counted by its size
     assert _VALID_LISTS.bytes <= _VALID_LISTS.max_bytes
+
+
+def test_course_llm_serve_stops_promptly_on_sigterm_during_a_long_request():
+    """SIGTERM while a request is held (an injected 30 s latency): the server exits within seconds, not after it."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "course_lib.cli", "llm", "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = proc.stdout.readline().split()[3]  # "Mock LLM at http://127.0.0.1:PORT/v1  (...)"
+        deadline = time.monotonic() + 30
+        while not _answers(url + "/models") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        held = threading.Thread(target=lambda: _quiet_post(url + "/chat/completions"), daemon=True)
+        held.start()
+        time.sleep(0.5)  # the held request is inside the server now
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=15)  # before the fix it waited the whole 30 s for the held reply
+        assert proc.returncode in (0, -signal.SIGTERM)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url, timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def _quiet_post(url: str) -> None:
+    try:
+        httpx.post(url, json={"model": "m", "messages": HI}, headers={"x-mock-fault": "latency; seconds=30"},
+                   timeout=40)
+    except httpx.HTTPError:
+        pass  # the server went away mid-request: that is the point
+
+
+def test_course_llm_serve_flags_set_the_limits(capsys):
+    import argparse
+
+    from course_lib.commands.llm import mock_from_args
+
+    mock = mock_from_args(argparse.Namespace(model="m", max_request_bytes=1000, max_context_tokens=50))
+    assert (mock.limits.max_request_bytes, mock.limits.max_context_tokens, mock.model) == (1000, 50, "m")
+    assert mock_from_args(argparse.Namespace(model="m")).limits == Limits()  # flags left out: the defaults
+    with pytest.raises(SystemExit) as stop:
+        mock_from_args(argparse.Namespace(model="m", max_request_bytes=0, max_context_tokens=None))
+    assert stop.value.code == 2
+    assert "max_request_bytes must be a positive integer, got 0" in capsys.readouterr().err

@@ -12,13 +12,39 @@ def register(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1, loopback only)")
     serve.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 = any free port)")
     serve.add_argument("--model", default="mock-llm", help="model id listed by /v1/models")
+    serve.add_argument("--max-request-bytes", type=int, default=None, metavar="N",
+                       help="largest request body accepted, in bytes (default 4 MiB; larger ones get a 413)")
+    serve.add_argument("--max-context-tokens", type=int, default=None, metavar="N",
+                       help="longest prompt, in tokens of 4 characters (default 128000; longer ones get OpenAI's "
+                            "400 context_length_exceeded)")
     serve.set_defaults(func=_serve)
+
+
+#: Seconds a stopping server (Ctrl+C, SIGTERM) waits for the replies in flight before it cancels them.
+GRACEFUL_SHUTDOWN = 2.0
+
+
+def mock_from_args(args: argparse.Namespace):
+    """The :class:`~course_lib.mock_llm.MockLLM` the flags describe (model name, request and context limits).
+
+    Raises:
+        SystemExit: 2 with a one-line message for a limit that is not a positive integer.
+    """
+    from ..mock_llm import MockLLM
+    from ..mock_llm.limits import Limits
+
+    given = {name: getattr(args, name, None) for name in ("max_request_bytes", "max_context_tokens")}
+    try:
+        limits = Limits(**{k: v for k, v in given.items() if v is not None})
+    except ValueError as e:
+        print(f"course llm serve: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return MockLLM(model=args.model, limits=limits)
 
 
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from ..mock_llm import MockLLM
     from ..servers import busy_port_hint, free_port
 
     if hint := busy_port_hint(args.port, args.host):
@@ -27,5 +53,6 @@ def _serve(args: argparse.Namespace) -> int:
     port = args.port or free_port(args.host)
     print(f"Mock LLM at http://{args.host}:{port}/v1  (any API key and model name are accepted; Ctrl+C stops)")
     print(f"  export OPENAI_BASE_URL=http://{args.host}:{port}/v1 OPENAI_API_KEY=anything")
-    uvicorn.run(MockLLM(model=args.model).asgi_app(), host=args.host, port=port, log_level="warning")
+    uvicorn.run(mock_from_args(args).asgi_app(), host=args.host, port=port, log_level="warning",
+                timeout_graceful_shutdown=GRACEFUL_SHUTDOWN)
     return 0
