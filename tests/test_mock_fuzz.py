@@ -110,6 +110,14 @@ def mutated(rng: random.Random, base: dict, fields: list[str], responses: bool) 
                                       {"type": "function_call", "call_id": "c1", "name": junk(rng)},
                                       {"type": junk(rng), "content": junk(rng)},
                                       {"role": junk(rng), "content": junk(rng)}])]
+        elif name in ("response_format", "text") and rng.random() < 0.6:
+            fmt = {"type": rng.choice(["json_schema", "json_object", "text", "xml"]), "name": junk(rng),
+                   "schema": rng.choice([junk(rng), {"type": "object", "properties": junk(rng)},
+                                         {"type": "object", "properties": {"a": {"$ref": junk(rng)}}}]),
+                   "strict": junk(rng)}
+            body[name] = {"format": fmt} if name == "text" else {"type": fmt["type"], "json_schema": fmt}
+        elif name == "previous_response_id" and rng.random() < 0.5:
+            body[name] = rng.choice(["resp_nobody", "", "resp_" + "x" * 40])
         elif rng.random() < 0.2:
             body.pop(name, None)
         else:

@@ -180,3 +180,31 @@ def test_what_responses_cannot_do_is_a_clear_400(client, extra, param):
 def test_n_is_not_a_responses_parameter(mock):
     reply = mock.handle("POST", "/v1/responses", {}, json.dumps({"model": "m", "input": "hi", "n": 2}).encode())
     assert reply.status == 400 and json.loads(reply.body)["error"]["message"] == "Unknown parameter: 'n'."
+
+
+def test_over_http_the_server_keeps_its_own_store_and_streams_structured_output():
+    """The store belongs to the served mock: a continuation works over a real socket with the SDK."""
+    from pydantic import BaseModel
+
+    from course_lib.servers import start_server, stop_server
+
+    class Trip(BaseModel):
+        city: str
+        days: int
+
+    server = start_server("test-mock-responses-http", MockLLM().asgi_app())
+    try:
+        client = openai.OpenAI(base_url=server.url + "/v1", api_key="not-needed", max_retries=0)
+        first = client.responses.create(model="m", input="What's the weather in Shanghai?", tools=[WEATHER])
+        second = client.responses.create(model="m", previous_response_id=first.id, tools=[WEATHER],
+                                         input=outputs_for(first))
+        assert second.output_text == "Shanghai: 28 °C, humidity 65 %."
+        with client.chat.completions.stream(model="m", response_format=Trip,
+                                            messages=[{"role": "user", "content": "Plan 3 days in Paris"}]) as s:
+            for _ in s:
+                pass
+            assert s.get_final_completion().choices[0].message.parsed == Trip(city="Paris", days=3)
+        with pytest.raises(openai.BadRequestError, match="previous_response_not_found|not found"):
+            MockLLM().client(max_retries=0).responses.create(model="m", previous_response_id=first.id, input="x")
+    finally:
+        stop_server("test-mock-responses-http")
