@@ -91,6 +91,28 @@ def test_values_come_from_tool_results_by_field_name(client):
     assert report.choices[0].message.parsed == WeatherReport(city="Shanghai", temp=28.0, humidity=65)
 
 
+class Forecast(BaseModel):
+    city: str
+    temp: float
+
+
+class Forecasts(BaseModel):
+    reports: list[Forecast]
+
+
+def test_a_tool_call_and_its_result_are_one_record_and_a_list_takes_one_item_each(client):
+    tool = openai.pydantic_function_tool(Address, name="get_weather", description="Get the current weather for a city")
+    msgs = [{"role": "user", "content": "What's the weather in Paris and Tokyo?"}]
+    first = client.chat.completions.create(model="m", messages=msgs, tools=[tool]).choices[0].message
+    assert [c.function.arguments for c in first.tool_calls] == ['{"city": "Paris"}', '{"city": "Tokyo"}']
+    msgs += [first.model_dump(exclude_none=True)] + [
+        {"role": "tool", "tool_call_id": c.id, "content": json.dumps({"temp": t, "humidity": 50})}
+        for c, t in zip(first.tool_calls, (21, 12.5))]  # the results do not repeat the city: the calls said it
+    parsed = client.chat.completions.parse(model="m", messages=msgs, tools=[tool],
+                                           response_format=Forecasts).choices[0].message.parsed
+    assert parsed == Forecasts(reports=[Forecast(city="Paris", temp=21), Forecast(city="Tokyo", temp=12.5)])
+
+
 def test_streamed_structured_output_and_streamed_refusal(client):
     with client.chat.completions.stream(model="m", messages=[{"role": "user", "content": "Plan 3 days in Paris"}],
                                         response_format=Trip) as stream:

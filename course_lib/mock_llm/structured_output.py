@@ -7,8 +7,10 @@ schema by ``client.chat.completions.parse(response_format=Model)``,
 LangChain's ``with_structured_output``). The mock answers such a request as a model would,
 within what it can read:
 
-* the values come from the conversation: tool results first (a field named as the schema's
-  property, ``{"temp": 28}`` for ``temp``), then what the user wrote, read by the same
+* the values come from the conversation: tool calls and their results first (a call's
+  arguments and its result's fields form one record, :func:`tool_records`: a field named as the
+  schema's property, ``{"temp": 28}`` for ``temp``; a list of objects takes one item per
+  record), then what the user wrote, read by the same
   readers that fill tool arguments (:func:`~course_lib.mock_llm.arguments.fill_schema`);
 * the content is JSON that validates against the schema, or, when a required value is
   nowhere in the conversation, a **refusal** (``message.refusal``, a ``refusal`` content part
@@ -168,24 +170,83 @@ def _key(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
-def _tool_result_values(schema: dict, messages: list[dict]) -> dict[str, Any]:
-    """Values of the schema's top-level properties found by name in the tool results (newest first)."""
-    props = schema.get("properties") or {}
-    wanted = {_key(p): p for p in props}
-    found: dict[str, Any] = {}
-    for m in reversed(messages):
+def tool_records(messages: list[dict]) -> list[dict]:
+    """One record per answered tool call, in call order: the call's arguments, then its result's fields.
+
+    ``get_weather({"city": "Paris"})`` answered ``{"temp": 21}`` is the record ``{"city": "Paris",
+    "temp": 21}``: a tool call and its result describe one thing together. A result that is not a
+    JSON object adds nothing (the arguments alone stay a record); a JSON array of objects gives a
+    record per object.
+    """
+    args: dict[str, dict] = {}
+    for m in messages:
+        for call in (m.get("tool_calls") or []) if m.get("role") == "assistant" else []:
+            try:
+                parsed = json.loads((call.get("function") or {}).get("arguments") or "{}")
+            except (ValueError, TypeError):
+                parsed = {}
+            args[str(call.get("id"))] = parsed if isinstance(parsed, dict) else {}
+    records = []
+    for m in messages:
         if m.get("role") != "tool":
             continue
+        base = args.get(str(m.get("tool_call_id")), {})
         try:
             data = json.loads(_text(m))
         except ValueError:
+            data = None
+        rows = [data] if isinstance(data, dict) else [d for d in data if isinstance(d, dict)] \
+            if isinstance(data, list) else []
+        records.extend({**base, **row} for row in rows) if rows else records.append(dict(base))
+    return [r for r in records if r]
+
+
+def _resolve(spec: Any, root: dict) -> Any:
+    ref = spec.get("$ref") if isinstance(spec, dict) else None
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return (root.get("$defs") or {}).get(ref[len("#/$defs/"):], spec)
+    return spec
+
+
+def _project(props: dict, required: list[str], record: dict, root: dict) -> dict | None:
+    """The properties ``props`` read from ``record`` by name, or None when a required one is not there."""
+    by_key = {_key(str(k)): v for k, v in record.items()}
+    out: dict[str, Any] = {}
+    for name, spec in props.items():
+        value = by_key.get(_key(name), _MISSING)
+        if value is not _MISSING and _fits(spec, value, root):
+            out[name] = value
+        elif name in required and _nullable(spec, root):
+            out[name] = None
+    return out if all(k in out for k in required) else None
+
+
+_MISSING = object()
+
+
+def _tool_result_values(schema: dict, messages: list[dict]) -> dict[str, Any]:
+    """Values of the schema's properties found in the tool records (:func:`tool_records`).
+
+    A property named as a record's field takes the newest record's value; an array of objects
+    (``reports: list[WeatherReport]``) takes one item per record that has every required field.
+    """
+    props = schema.get("properties") or {}
+    records = tool_records(messages)
+    found: dict[str, Any] = {}
+    for record in reversed(records):
+        by_key = {_key(str(k)): v for k, v in record.items()}
+        for name, spec in props.items():
+            value = by_key.get(_key(name), _MISSING)
+            if name not in found and value is not _MISSING and _fits(spec, value, schema):
+                found[name] = value
+    for name, spec in props.items():
+        items = _resolve((_resolve(spec, schema) or {}).get("items"), schema) if isinstance(spec, dict) else None
+        if name in found or not isinstance(items, dict) or not items.get("properties"):
             continue
-        for obj in ([data] if isinstance(data, dict) else [d for d in data if isinstance(d, dict)]
-                    if isinstance(data, list) else []):
-            for k, v in obj.items():
-                prop = wanted.get(_key(str(k)))
-                if prop is not None and prop not in found and _fits(props[prop], v, schema):
-                    found[prop] = v
+        rows = [_project(items["properties"], list(items.get("required") or []), r, schema) for r in records]
+        rows = [r for r in rows if r]
+        if rows and _fits(spec, rows, schema):
+            found[name] = rows
     return found
 
 
