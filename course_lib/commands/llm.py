@@ -43,16 +43,15 @@ def mock_from_args(args: argparse.Namespace):
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from ..servers import busy_port_hint, free_port
+    from ..servers import busy_port_hint, serve_forever, tcp_listener
 
     if hint := busy_port_hint(args.port, args.host):
         print(hint, file=sys.stderr)
         return 2
-    port = args.port or free_port(args.host)
+    app = mock_from_args(args).asgi_app()  # a bad limit exits with its message before anything is bound
+    sock = tcp_listener(args.host, args.port)  # TCP_NODELAY set (course_lib.servers)
+    port = sock.getsockname()[1]
     print(f"Mock LLM at http://{args.host}:{port}/v1  (any API key and model name are accepted; Ctrl+C stops)")
     print(f"  export OPENAI_BASE_URL=http://{args.host}:{port}/v1 OPENAI_API_KEY=anything")
-    uvicorn.run(mock_from_args(args).asgi_app(), host=args.host, port=port, log_level="warning",
-                timeout_graceful_shutdown=GRACEFUL_SHUTDOWN)
+    serve_forever("course-llm-serve", app, sock, graceful_shutdown=GRACEFUL_SHUTDOWN)
     return 0
