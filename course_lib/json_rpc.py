@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import inspect
 import json
+import logging
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -46,10 +48,13 @@ ERROR_MESSAGES = {
     SERVER_ERROR: "Server error",
 }
 
-#: A reply bigger than this is replaced by a -32000 error (the connection stays usable).
+#: A message (or a reply) bigger than this is refused with an error; the connection stays usable.
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+#: JSON nested deeper than this is a parse error (-32700), never a ``RecursionError`` that kills the server.
+MAX_DEPTH = 100
 
 _NO_ID = object()  # "the message has no id member": a notification
+logger = logging.getLogger(__name__)
 
 
 class JsonRpcError(Exception):
@@ -145,11 +150,21 @@ class Dispatcher:
         Returns:
             The JSON text of the reply, or ``None`` when nothing must be sent back.
         """
+        if len(message) > MAX_MESSAGE_BYTES:
+            reply: Any = error_response(INVALID_REQUEST, message=f"message larger than MAX_MESSAGE_BYTES "
+                                                                 f"({MAX_MESSAGE_BYTES} bytes)")
+            self.log.append((message[:200], reply))
+            return _dumps(reply)
         try:
             text = message.decode("utf-8") if isinstance(message, (bytes, bytearray)) else message
-            parsed = json.loads(text)
+            parsed = json.loads(text, parse_constant=_not_json)  # NaN and Infinity are not JSON
+            problem = _value_problem(parsed)
+        except RecursionError:
+            problem = f"nested deeper than MAX_DEPTH ({MAX_DEPTH} levels)"
         except (UnicodeDecodeError, ValueError):
-            reply: Any = error_response(PARSE_ERROR)
+            problem = "not valid JSON"
+        if problem is not None:
+            reply = error_response(PARSE_ERROR, data=problem)
             self.log.append((message, reply))
             return _dumps(reply)
         reply = self.handle_object(parsed)
@@ -212,6 +227,28 @@ class Dispatcher:
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False)
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _value_problem(value: Any) -> str | None:
+    """Why a parsed value cannot be handled: too deep, or text that is not Unicode; None if fine (linear)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            if depth > MAX_DEPTH:
+                return f"nested deeper than MAX_DEPTH ({MAX_DEPTH} levels)"
+            items = [*node.keys(), *node.values()] if isinstance(node, dict) else node
+            stack.extend((item, depth + 1) for item in items if isinstance(item, (dict, list, str)))
+        elif isinstance(node, str) and not node.isascii() and _SURROGATE.search(node):
+            return "a string holds a lone surrogate (\\ud800...), which is not Unicode text"
+    return None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # -- the spec's own examples (§7) ------------------------------------------------------
@@ -334,13 +371,22 @@ def serve_stdio(dispatcher: Dispatcher, stdin: Any = None, stdout: Any = None) -
     """
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
-    for line in stdin:
+    for line in _bounded_lines(stdin, MAX_MESSAGE_BYTES):
         if not line.strip():
             continue
         reply = dispatcher.handle(line.rstrip(b"\r\n"))
         if reply is not None:
             stdout.write(reply.encode("utf-8") + b"\n")
             stdout.flush()
+
+
+def _bounded_lines(stream: Any, limit: int) -> Iterable[bytes]:
+    """The lines of ``stream``; one longer than ``limit`` bytes is cut to ``limit + 1`` (memory stays bounded)."""
+    while line := stream.readline(limit + 1):
+        if len(line) > limit and not line.endswith(b"\n"):
+            while (rest := stream.readline(limit + 1)) and not rest.endswith(b"\n"):
+                pass  # drop the rest of the line: the dispatcher refuses it as too large
+        yield line
 
 
 class StdioClient:
@@ -428,12 +474,21 @@ def asgi_app(dispatcher: Dispatcher) -> Any:
     Serve it with ``course_lib.servers.start_server("json-rpc", asgi_app(d))``.
     """
     from starlette.applications import Starlette
-    from starlette.requests import Request
+    from starlette.requests import ClientDisconnect, Request
     from starlette.responses import Response
     from starlette.routing import Route
 
     async def endpoint(request: Request) -> Response:
-        reply = dispatcher.handle(await request.body())
+        body = b""
+        try:
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_MESSAGE_BYTES:  # the dispatcher answers "too large"; stop reading
+                    break
+        except ClientDisconnect:  # a half-sent body: one log line, no traceback
+            logger.warning("JSON-RPC over HTTP: the client disconnected after %d bytes of its request", len(body))
+            return Response(status_code=400)
+        reply = dispatcher.handle(body)
         if reply is None:
             return Response(status_code=204)  # a notification: no body at all
         return Response(reply, media_type="application/json")

@@ -243,7 +243,8 @@ class RegistryMCPServer(CourseMCPServer):
         toolsets: serve only these toolsets (None: every enabled toolset).
 
     ``tools/list`` returns ``registry.definitions("mcp")``; ``tools/call`` goes through
-    ``registry.acall`` (validation, hooks, timeouts), and a registry error becomes a result
+    ``registry.arun`` (validation, hooks, timeouts; sync handlers on the registry's bounded pool of
+    reused threads, no schema copied per call), and a registry error becomes a result
     with ``isError: true``. An unknown or hidden tool is a -32602 protocol error (MCP spec, Tools,
     "Error Handling"; modelcontextprotocol/servers#4159 answered it with an ``isError`` result instead).
     """
@@ -255,9 +256,12 @@ class RegistryMCPServer(CourseMCPServer):
         self.toolsets = list(toolsets) if toolsets is not None else None
 
     def tool_schema(self, name: str) -> dict[str, Any] | None:
-        if name not in self.registry.names or not self.registry.availability(name, self.toolsets).visible:
+        if name not in self.registry or not self.registry.availability(name, self.toolsets).visible:
             return None
-        return self.registry.effective_schema(name).get("parameters") or {"type": "object", "properties": {}}
+        return self.registry.parameters_schema(name) or {"type": "object", "properties": {}}  # cached, not copied
+
+    def _argument_problems(self, schema: dict[str, Any], arguments: Any) -> list[str]:
+        return []  # registry.arun validates (and reports invalid_arguments as an isError result): once is enough
 
     def _tool_input_schema(self, name: str) -> dict[str, Any] | None:
         return self.tool_schema(name)

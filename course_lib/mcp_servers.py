@@ -13,6 +13,12 @@
   - a tool that **raises** gives a result with ``isError: true`` and a one-line message;
     the server log gets one line, not a traceback (``ToolError("...")`` shows its text to
     the client; any other exception shows only its type);
+  - values reach the tool as its schema says: an ``integer`` sent as ``60.0`` arrives as ``60``
+    (:mod:`course_lib.schema_values`); ``true`` is never an integer;
+  - an **unknown prompt** or bad prompt arguments (missing, unexpected, not strings) are
+    JSON-RPC ``-32602`` in both protocol eras (the SDK answers code 0 or -32603);
+  - over streamable HTTP, JSON-RPC is checked as on stdio and idle sessions expire
+    (:meth:`CourseMCPServer.streamable_http_app`, :class:`~course_lib.mcp_transports.StrictJSONRPC`);
   - quiet logging by default (``log_level="WARNING"``: SDK-NOTES §1.2).
 
 * :func:`project_manager_server`: the seed's project-manager server (seed 001 §19.3) with
@@ -29,6 +35,7 @@ Taught in lesson 08 (used in 09 and 10).
 # No `from __future__ import annotations`: the SDK reads tool annotations at run time, and the resolvers
 # of lesson 10 are local functions that string annotations could not find.
 
+import dataclasses
 import functools
 import json
 import logging
@@ -48,6 +55,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, Field
 
 from .examples import WIKI_PAGES, WIKI_SPACES, search_wiki
+from .schema_values import integral_to_int
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +64,7 @@ Status = Literal["todo", "in_progress", "done"]
 
 
 class CourseMCPServer(MCPServer):
-    """``MCPServer`` with strict tool errors and strict arguments (see the module docstring).
+    """``MCPServer`` with strict tool errors, strict arguments and strict prompt errors (see the module docstring).
 
     Accepts every ``MCPServer`` argument; ``log_level`` defaults to ``"WARNING"``.
 
@@ -72,6 +80,7 @@ class CourseMCPServer(MCPServer):
     def __init__(self, name: str | None = None, *args: Any, log_level: Any = "WARNING", **kwargs: Any) -> None:
         super().__init__(name, *args, log_level=log_level, **kwargs)
         self.middleware.append(self._strict_tool_calls)
+        self.middleware.append(self._strict_prompts)
         from .mcp_features import install
 
         install(self)  # logging/setLevel, completion/complete, resources/subscribe (lesson 08)
@@ -82,6 +91,24 @@ class CourseMCPServer(MCPServer):
         tool = self._tool_manager.get_tool(name or fn.__name__)
         if tool is not None:
             tool.parameters.setdefault("additionalProperties", False)
+
+    def streamable_http_app(self, **kwargs: Any) -> Any:
+        """The SDK's streamable-HTTP app (same arguments), with the kit's transport rules.
+
+        JSON-RPC is checked as on stdio (:class:`~course_lib.mcp_transports.StrictJSONRPC`: a
+        batch, ``null`` or an invalid id get -32600, a half-sent body one log line), and
+        sessions expire: ``session_idle_timeout`` defaults to
+        :data:`~course_lib.mcp_transports.SESSION_IDLE_TIMEOUT` seconds and ``max_sessions`` to
+        :data:`~course_lib.mcp_transports.MAX_SESSIONS`, so abandoned sessions cannot grow memory
+        without bound.
+        """
+        from .mcp_transports import MAX_SESSIONS, SESSION_IDLE_TIMEOUT, install_strict_http
+
+        kwargs.setdefault("session_idle_timeout", SESSION_IDLE_TIMEOUT)
+        kwargs.setdefault("max_sessions", MAX_SESSIONS)
+        app = super().streamable_http_app(**kwargs)
+        install_strict_http(self.session_manager)
+        return app
 
     def tool_schema(self, name: str) -> dict[str, Any] | None:
         """The ``inputSchema`` advertised for tool ``name`` (None if there is no such tool)."""
@@ -96,12 +123,44 @@ class CourseMCPServer(MCPServer):
         schema = self.tool_schema(name) if isinstance(name, str) else None
         if schema is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}", data={"name": name})
-        problems = argument_problems(schema, ctx.params.get("arguments") or {})
+        arguments = ctx.params.get("arguments")
+        arguments = {} if arguments is None else arguments
+        problems = self._argument_problems(schema, arguments)
         if problems:
             logger.info("Tool %r rejected arguments: %s", name, problems)  # field names only, no values
             return types.CallToolResult(is_error=True, content=[types.TextContent(
                 type="text", text=f"Invalid arguments for tool {name}: " + "; ".join(problems))])
+        converted = integral_to_int(arguments, schema)  # 60.0 for an integer arrives as 60 (issue 14)
+        if converted is not arguments:
+            ctx = dataclasses.replace(ctx, params={**ctx.params, "arguments": converted})
         return await call_next(ctx)
+
+    def _argument_problems(self, schema: dict[str, Any], arguments: Any) -> list[str]:
+        """Checked before a tool runs (:func:`argument_problems`); a subclass that validates later returns []."""
+        return argument_problems(schema, arguments)
+
+    async def _strict_prompts(self, ctx: Any, call_next: Any) -> Any:
+        # MCP server/prompts "Error Handling": an invalid prompt name or missing required arguments are
+        # -32602 Invalid params. The SDK answers code 0 (2025-11-25) or -32603 (2026-07-28) and logs a traceback.
+        if ctx.method != "prompts/get" or not isinstance(ctx.params, dict):
+            return await call_next(ctx)
+        name = ctx.params.get("name")
+        prompt = self._prompt_manager.get_prompt(name) if isinstance(name, str) else None
+        if prompt is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {name}", data={"name": name})
+        problems = prompt_argument_problems([(a.name, a.required) for a in prompt.arguments or []],
+                                            ctx.params.get("arguments"))
+        if problems:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Invalid arguments for prompt {name}: {problems[0]}",
+                           data={"name": name, "problems": problems})
+        try:
+            return await call_next(ctx)
+        except MCPError:
+            raise
+        except Exception as exc:  # the prompt function itself failed: the server's fault, one log line
+            cause = exc.__cause__ if exc.__cause__ is not None else exc
+            logger.warning("Prompt %r failed: %s", name, type(cause).__name__)
+            raise MCPError(code=types.INTERNAL_ERROR, message=f"Prompt {name} failed to render") from None
 
     async def _handle_call_tool(self, ctx: Any, params: Any) -> Any:
         # The SDK logs a full traceback for a tool that raises; a course server logs one line.
@@ -144,7 +203,7 @@ def argument_problems(schema: dict[str, Any], arguments: Any) -> list[str]:
                         f" (allowed: {', '.join(allowed) or 'none'})")
         arguments = {k: v for k, v in arguments.items() if k not in extra}
     try:
-        _validator(json.dumps(schema, sort_keys=True))(arguments)
+        _validator(schema)(arguments)
     except fastjsonschema.JsonSchemaValueException as e:
         where = ".".join(str(p) for p in e.path[1:])
         if e.rule == "required" and not where:
@@ -155,8 +214,57 @@ def argument_problems(schema: dict[str, Any], arguments: Any) -> list[str]:
     return problems
 
 
+def prompt_argument_problems(declared: list[tuple[str, bool]], arguments: Any) -> list[str]:
+    """What is wrong with ``prompts/get`` arguments: short sentences naming arguments, never values.
+
+    Args:
+        declared: ``(name, required)`` for each argument the prompt declares.
+        arguments: the request's ``arguments`` (MCP: an object of strings, or absent).
+
+    Returns:
+        ``[]`` when the arguments fit, else one sentence per problem (unexpected names, missing
+        required ones, values that are not strings).
+    """
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        return ["arguments must be an object of strings"]
+    names = [n for n, _ in declared]
+    problems = []
+    extra = sorted(set(arguments) - set(names))
+    if extra:
+        problems.append(f"unexpected argument{'s' if len(extra) > 1 else ''} {', '.join(map(repr, extra))}"
+                        f" (allowed: {', '.join(names) or 'none'})")
+    missing = [n for n, required in declared if required and n not in arguments]
+    if missing:
+        problems.append(f"missing required argument{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}")
+    not_text = [k for k, v in arguments.items() if k in names and not isinstance(v, str)]
+    if not_text:
+        problems.append(f"prompt arguments are strings: {', '.join(map(repr, not_text))} "
+                        f"{'is' if len(not_text) == 1 else 'are'} not")
+    return problems
+
+
+_COMPILED: dict[int, tuple[dict[str, Any], Any]] = {}  # id(schema) -> (the schema, its validator)
+_COMPILED_LOCK = threading.Lock()
+
+
+def _validator(schema: dict[str, Any]) -> Any:
+    # Keyed by the schema object (kept alive in the entry, so its id cannot be reused), not by its JSON:
+    # serialising the schema on every call cost more than validating. Bounded: an old entry goes first.
+    hit = _COMPILED.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    validator = _compile_schema(json.dumps(schema, sort_keys=True))
+    with _COMPILED_LOCK:
+        if len(_COMPILED) >= 512:
+            _COMPILED.pop(next(iter(_COMPILED)))
+        _COMPILED[id(schema)] = (schema, validator)
+    return validator
+
+
 @functools.lru_cache(maxsize=256)
-def _validator(schema_json: str) -> Any:
+def _compile_schema(schema_json: str) -> Any:
     return fastjsonschema.compile(json.loads(schema_json))
 
 

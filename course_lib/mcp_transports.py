@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import os
 import re
 import sys
@@ -35,6 +36,8 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable
 
 import anyio
+
+logger = logging.getLogger(__name__)
 
 #: Seconds any single request (the first one included) may take before the client gives up. A server
 #: that dies is reported at once (its pipe closes); this bounds a server that hangs.
@@ -221,44 +224,141 @@ def _is_connection_closed(exc: BaseException) -> bool:
     return isinstance(exc, MCPError) and "Connection closed" in str(exc)
 
 
+# -- what every transport checks before the SDK sees a message (sans-IO) ----------------------
+
+#: JSON nested deeper than this many arrays/objects is a parse error (-32700). It is the limit of
+#: pydantic-core's JSON parser, which the SDK itself uses over streamable HTTP; stdio and TCP parse with the
+#: same parser, so every transport draws the line at the same depth (a 1000-level line no longer kills a
+#: stdio server).
+MAX_JSON_DEPTH = 200
+
+PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
+
+
+def error_reply(code: int, message: str, id: Any = None) -> dict[str, Any]:
+    """A JSON-RPC 2.0 error response object (``id`` None when the request's id could not be read)."""
+    return {"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}
+
+
+def _is_id(value: Any) -> bool:
+    # MCP (basic/index "Requests"): "a string or integer ID", and "MUST NOT be null". bool is an int in Python.
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _json_type(value: Any) -> str:
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null",
+            int: "an integer", float: "a fractional number"}.get(type(value), type(value).__name__)
+
+
+def decode_json(raw: bytes) -> tuple[Any, dict[str, Any] | None]:
+    """Parse one received message: ``(value, None)``, or ``(None, -32700 error reply)``.
+
+    UTF-8 only (whatever the locale); nesting deeper than :data:`MAX_JSON_DEPTH` and
+    lone surrogates (``"\\ud800"``) are parse errors, never a crash.
+    """
+    import pydantic_core
+
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, error_reply(PARSE_ERROR, "Parse error: the message is not valid UTF-8")
+    try:
+        return pydantic_core.from_json(raw), None
+    except ValueError as e:
+        if "recursion limit" in str(e):
+            return None, error_reply(PARSE_ERROR, f"Parse error: JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        return None, error_reply(PARSE_ERROR, "Parse error: the message is not valid JSON")
+
+
+def check_message(data: Any) -> dict[str, Any] | None:
+    """The error reply a parsed message gets before the SDK sees it, or None when it is well formed.
+
+    JSON-RPC 2.0 (§4, §5, §6) as MCP narrows it (basic/index "Messages"):
+
+    * an array → -32600: MCP removed batching in revision 2025-06-18; anything but an
+      object (``null``, a number, a string) → -32600;
+    * ``"jsonrpc"`` must be ``"2.0"``; ``"method"`` a string; ``"params"`` an object (an array in a
+      request → -32602, since every MCP method takes named params);
+    * an ``"id"`` that is present must be a string or an integer: ``null``, ``1.5``, ``true``, ``{}``
+      → -32600 with ``"id": null`` (the SDK would take such a message for a notification and
+      never answer);
+    * a response (no ``"method"``) needs a valid id and exactly one of ``result``/``error``.
+
+    Returns:
+        An error response object (its ``id`` echoes the request's when that id is valid), or None.
+        A well-formed notification is never answered, by the caller, whatever it holds.
+    """
+    if isinstance(data, list):
+        return error_reply(INVALID_REQUEST, "Invalid Request: MCP does not accept JSON-RPC batches "
+                                            "(removed in revision 2025-06-18); send one object per message")
+    if not isinstance(data, dict):
+        return error_reply(INVALID_REQUEST, f"Invalid Request: a message must be a JSON object, not {_json_type(data)}")
+    has_id = "id" in data
+    echo = data["id"] if has_id and _is_id(data["id"]) else None
+    if data.get("jsonrpc") != "2.0":
+        return error_reply(INVALID_REQUEST, 'Invalid Request: "jsonrpc" must be exactly "2.0"', echo)
+    if "method" in data:
+        if not isinstance(data["method"], str):
+            return error_reply(INVALID_REQUEST, 'Invalid Request: "method" must be a string', echo)
+        if has_id and echo is None:
+            return error_reply(INVALID_REQUEST, 'Invalid Request: "id" must be a string or an integer, '
+                                                f"not {_json_type(data['id'])} (MCP never allows a null id)")
+        params = data.get("params", {})
+        if params is not None and not isinstance(params, (dict, list)):
+            return error_reply(INVALID_REQUEST, 'Invalid Request: "params" must be an object', echo)
+        if isinstance(params, list) and has_id:
+            return error_reply(INVALID_PARAMS, 'Invalid params: MCP methods take "params" as an object, not an array',
+                               echo)
+        return None
+    if not ("result" in data) ^ ("error" in data):
+        return error_reply(INVALID_REQUEST, 'Invalid Request: not a request (no "method") and not a response '
+                                            '(exactly one of "result" or "error")', echo)
+    if echo is None and not ("error" in data and data.get("id", 0) is None):
+        return error_reply(INVALID_REQUEST, 'Invalid Request: a response needs the "id" of the request it answers')
+    return None
+
+
+def is_notification(data: Any) -> bool:
+    """True for a JSON-RPC notification: an object with a ``method`` and no ``id`` member."""
+    return isinstance(data, dict) and "method" in data and "id" not in data
+
+
 # -- the server side of stdio (and any line-based stream), with strict framing ----------------
 
-def _error_line(code: int, message: str, id: Any = None) -> bytes:
-    return (json.dumps({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}) + "\n").encode()
+def _error_line(reply: dict[str, Any]) -> bytes:
+    return (json.dumps(reply) + "\n").encode()
 
 
 def parse_line(line: bytes) -> tuple[Any, bytes | None]:
-    """Frame one received line: ``(SessionMessage, None)``, or ``(None, error reply line)``.
+    """Frame one received line: ``(SessionMessage, None)``, ``(None, error reply line)`` or ``(None, None)``.
 
-    The rules: UTF-8 bytes (invalid UTF-8 → -32700), JSON (else -32700), one object, not a
-    batch (an array → -32600: MCP has no batches since 2025-06-18), a valid JSON-RPC message
-    (else -32600, echoing the id when there is one), at most :data:`MAX_LINE_BYTES` (else
-    -32600 with the request's id, so that one call fails and the session goes on).
+    The rules: at most :data:`MAX_LINE_BYTES` (else -32600 with the request's id, so that one
+    call fails and the session goes on), then :func:`decode_json` (-32700) and
+    :func:`check_message` (-32600/-32602). ``(None, None)`` means "drop it silently": a
+    notification the SDK cannot take (JSON-RPC §4.1: a notification is never answered).
     """
     from mcp import types
     from mcp.shared.message import SessionMessage
 
     if len(line) > MAX_LINE_BYTES:
         # Answer the request it carried (when it can be read) so the caller fails at once, not at its timeout.
-        try:
-            big = json.loads(line)
-            id = big.get("id") if isinstance(big, dict) and isinstance(big.get("id"), (str, int)) else None
-        except ValueError:
-            id = None
-        return None, _error_line(-32600, f"message larger than MAX_LINE_BYTES ({MAX_LINE_BYTES} bytes)", id)
-    try:
-        data = json.loads(line.decode("utf-8"))
-    except UnicodeDecodeError:
-        return None, _error_line(-32700, "Parse error: the message is not valid UTF-8")
-    except ValueError:
-        return None, _error_line(-32700, "Parse error: the message is not valid JSON")
-    if isinstance(data, list):
-        return None, _error_line(-32600, "Invalid Request: MCP does not accept JSON-RPC batches")
+        big, _ = decode_json(line)
+        id = big.get("id") if isinstance(big, dict) and _is_id(big.get("id")) else None
+        return None, _error_line(error_reply(INVALID_REQUEST,
+                                             f"message larger than MAX_LINE_BYTES ({MAX_LINE_BYTES} bytes)", id))
+    data, error = decode_json(line)
+    if error is None:
+        error = check_message(data)
+    if error is not None:
+        return None, _error_line(error)
     try:
         return SessionMessage(types.jsonrpc_message_adapter.validate_python(data, by_name=False)), None
     except ValueError:
-        id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), (str, int)) else None
-        return None, _error_line(-32600, "Invalid Request: not a JSON-RPC 2.0 message", id)
+        if is_notification(data):
+            logger.info("dropped a malformed notification %r", str(data.get("method"))[:80])
+            return None, None
+        return None, _error_line(error_reply(INVALID_REQUEST, "Invalid Request: not a valid MCP message",
+                                             data.get("id") if _is_id(data.get("id")) else None))
 
 
 async def serve_lines(server: Any, receive_line: Callable[[], Awaitable[bytes]],
@@ -275,6 +375,12 @@ async def serve_lines(server: Any, receive_line: Callable[[], Awaitable[bytes]],
     lowlevel = server._lowlevel_server  # the SDK's own InMemoryTransport uses it the same way
     read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
+    write_lock = anyio.Lock()
+    raw_send = send_bytes
+
+    async def send_bytes(data: bytes) -> None:  # type: ignore[no-redef]
+        async with write_lock:  # error replies (reader) and SDK replies (writer) never interleave
+            await raw_send(data)
 
     async def reader() -> None:
         async with read_send:
@@ -284,7 +390,7 @@ async def serve_lines(server: Any, receive_line: Callable[[], Awaitable[bytes]],
                 message, error = parse_line(line.rstrip(b"\r\n"))
                 if error is not None:
                     await send_bytes(error)
-                else:
+                elif message is not None:
                     await read_send.send(message)
 
     async def writer() -> None:
@@ -317,8 +423,13 @@ def run_stdio_server(server: Any) -> None:
     async def receive_line() -> bytes:
         return await anyio.to_thread.run_sync(reader.readline, abandon_on_cancel=True)
 
+    def write_all(data: bytes) -> None:
+        view = memoryview(data)
+        while view:  # a raw write may take part of a big message (a pipe holds 64 kB)
+            view = view[wire_out.write(view):]
+
     async def send_bytes(data: bytes) -> None:
-        await anyio.to_thread.run_sync(wire_out.write, data)
+        await anyio.to_thread.run_sync(write_all, data)
 
     anyio.run(serve_lines, server, receive_line, send_bytes)
 
@@ -347,28 +458,65 @@ def http_client(url: str, *, mode: str = "auto", max_event_bytes: int = MAX_SSE_
     return Client(streamable_http_client(url, max_sse_event_size=max_event_bytes), mode=mode, **client_kwargs)
 
 
-def refuse_batches(app: Any) -> Any:
-    """ASGI wrapper: a JSON array POSTed to the MCP endpoint gets ``400`` + JSON-RPC ``-32600`` (batching was removed in MCP 2025-06-18).
+#: Idle seconds after which a streamable-HTTP session of a course server is closed (the SDK's default is
+#: 30 minutes). A connected ``mcp.Client`` keeps its GET stream open, so only abandoned sessions expire.
+SESSION_IDLE_TIMEOUT = 600.0
+#: At most this many open sessions per course server (about 42 kB each): a new one beyond gets HTTP 503.
+MAX_SESSIONS = 500
 
-    MCP removed JSON-RPC batching in 2025-06-18; the SDK answers an array with a -32602
-    validation error. The spec's code for "not a valid request object" is -32600.
+
+class StrictJSONRPC:
+    """ASGI wrapper around the SDK's streamable-HTTP handler: JSON-RPC checked as on stdio.
+
+    For each POST, after the SDK's own Host/Origin/Content-Type checks (so a DNS-rebinding
+    attempt still gets 421/403 first):
+
+    * the body is read with a cap (``max_body_size``, the SDK's ``max_request_body_size``: 413);
+      a client that disconnects half-way logs one line, not a ``ClientDisconnect`` traceback;
+    * :func:`decode_json` and :func:`check_message` run on it: a batch, ``null``, an invalid id
+      (``null``, ``1.5``, ``true``...) get HTTP 400 with JSON-RPC -32600 and ``"id": null``
+      (the SDK answers 202 with no body, or -32602 with pydantic's internals), too deep JSON
+      -32700;
+    * everything else goes on to the SDK unchanged (the body replayed).
+
+    :meth:`CourseMCPServer.streamable_http_app <course_lib.mcp_servers.CourseMCPServer>` installs it
+    with :func:`install_strict_http`.
     """
-    async def wrapped(scope: dict, receive: Any, send: Any) -> None:
+
+    def __init__(self, app: Any, *, max_body_size: int, security: Any = None) -> None:
+        self.app = app
+        self.max_body_size = max_body_size
+        self.security = security
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
-            return await app(scope, receive, send)
-        chunks, more = [], True
+            return await self.app(scope, receive, send)
+        if self.security is not None:
+            from starlette.requests import Request
+
+            refusal = await self.security.validate_request(Request(scope), is_post=True)
+            if refusal is not None:
+                return await refusal(scope, receive, send)
+        chunks, size, more = [], 0, True
         while more:
             message = await receive()
-            chunks.append(message.get("body", b""))
+            if message["type"] == "http.disconnect":
+                logger.warning("MCP over HTTP: the client disconnected after %d bytes of its request body; "
+                               "nothing was processed", size)
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body_size:
+                return await _send_json(send, 413, error_reply(
+                    INVALID_REQUEST, f"Invalid Request: body larger than {self.max_body_size} bytes"))
+            chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
-        if body.lstrip()[:1] == b"[":
-            reply = json.dumps({"jsonrpc": "2.0", "id": None, "error": {
-                "code": -32600, "message": "Invalid Request: MCP does not accept JSON-RPC batches"}}).encode()
-            await send({"type": "http.response.start", "status": 400,
-                        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]})
-            await send({"type": "http.response.body", "body": reply})
-            return
+        data, error = decode_json(body)
+        if error is None:
+            error = check_message(data)
+        if error is not None:
+            return await _send_json(send, 400, error)
         replayed = False
 
         async def replay() -> dict:
@@ -378,9 +526,24 @@ def refuse_batches(app: Any) -> Any:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        await app(scope, replay, send)
+        await self.app(scope, replay, send)
 
-    return wrapped
+
+async def _send_json(send: Any, status: int, body: dict[str, Any]) -> None:
+    data = json.dumps(body).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
+    await send({"type": "http.response.body", "body": data})
+
+
+def install_strict_http(session_manager: Any) -> None:
+    """Put :class:`StrictJSONRPC` in front of an SDK ``StreamableHTTPSessionManager`` (inside routing and auth)."""
+    from mcp.server.transport_security import TransportSecurityMiddleware
+
+    settings = session_manager.security_settings
+    session_manager.asgi_app = StrictJSONRPC(
+        session_manager.asgi_app, max_body_size=session_manager.max_request_body_size,
+        security=TransportSecurityMiddleware(settings) if settings is not None else None)
 
 
 def start_http(server: Any, name: str = "mcp-http", *, stateless: bool = False, json_response: bool = False,
@@ -388,7 +551,8 @@ def start_http(server: Any, name: str = "mcp-http", *, stateless: bool = False, 
     """Serve ``server`` over streamable HTTP on 127.0.0.1 (a free port); re-running replaces it.
 
     Args:
-        server: the ``MCPServer``.
+        server: the ``MCPServer`` (a :class:`~course_lib.mcp_servers.CourseMCPServer` gets strict
+            JSON-RPC checks and expiring sessions: :class:`StrictJSONRPC`, :data:`SESSION_IDLE_TIMEOUT`).
         name: the ``course_lib.servers`` registry name (one server per name).
         stateless: no ``Mcp-Session-Id`` in the handshake era (every request stands alone).
         json_response: answer handshake-era requests with ``application/json`` instead of SSE.
@@ -400,18 +564,9 @@ def start_http(server: Any, name: str = "mcp-http", *, stateless: bool = False, 
     from .servers import start_server
 
     app = server.streamable_http_app(stateless_http=stateless, json_response=json_response, **security)
-    return start_server(name, _WithLifespan(refuse_batches(app), app))  # a fresh app each time (SDK-NOTES §1.6)
-
-
-class _WithLifespan:
-    """Send HTTP to ``http_app`` and lifespan events to ``inner`` (the MCP app needs its lifespan)."""
-
-    def __init__(self, http_app: Any, inner: Any) -> None:
-        self.http_app, self.inner = http_app, inner
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        target = self.inner if scope["type"] == "lifespan" else self.http_app
-        await target(scope, receive, send)
+    if not isinstance(server.session_manager.asgi_app, StrictJSONRPC):  # a plain MCPServer: the same checks
+        install_strict_http(server.session_manager)
+    return start_server(name, app)  # a fresh app each time (SDK-NOTES §1.6)
 
 
 def start_sse(server: Any, name: str = "mcp-sse") -> Any:

@@ -47,6 +47,7 @@ import functools
 import inspect
 import json
 import os
+import queue
 import threading
 import time
 import types
@@ -55,9 +56,11 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterator, Literal, Mapping, Sequence
 
 from .function_calling import ToolArgumentsError, as_dict, parse_arguments
+from .schema_values import integral_to_int, mentions_integer
 from .strict_mode import restore_defaults, to_strict
 from .tool_schemas import (
     NAME_PATTERN,
+    argument_validator,
     check_schema,
     function_schema,
     to_chat_tool,
@@ -311,20 +314,66 @@ def error_content(tool: str, kind: str, message: str, **details: Any) -> str:
                       default=_json_default)
 
 
+#: At most this many sync handlers run at once in worker threads (more wait their turn).
+MAX_HANDLER_THREADS = 32
+
+
+class HandlerPool:
+    """A bounded pool of reused **daemon** threads for sync handlers.
+
+    ``concurrent.futures.ThreadPoolExecutor`` (and asyncio's default executor) joins its threads at
+    interpreter exit, so one hung handler would keep a notebook kernel or a stdio server from
+    exiting; a thread per call (what this replaced) costs an OS thread start on every call
+    (about a third of an in-memory MCP ``tools/call``). Here at most ``max_workers`` daemon threads
+    are started, on demand, and reused; calls beyond that queue.
+
+    Args:
+        max_workers: the most threads ever started.
+    """
+
+    def __init__(self, max_workers: int = MAX_HANDLER_THREADS) -> None:
+        self.max_workers = max_workers
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._threads = 0
+        self._unfinished = 0  # jobs submitted and not finished yet
+
+    def submit(self, fn: Callable[[], Any]) -> concurrent.futures.Future:
+        """Run ``fn()`` in a worker thread; returns its ``concurrent.futures.Future``."""
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        with self._lock:
+            self._unfinished += 1
+            start = self._unfinished > self._threads and self._threads < self.max_workers  # every thread is busy
+            if start:
+                self._threads += 1
+        self._jobs.put((future, fn))
+        if start:
+            threading.Thread(target=self._work, daemon=True, name=f"tool-handler-{self._threads}").start()
+        return future
+
+    def _work(self) -> None:
+        while True:
+            future, fn = self._jobs.get()
+            try:
+                if future.set_running_or_notify_cancel():
+                    try:
+                        future.set_result(fn())
+                    except BaseException as e:  # delivered to the waiting caller
+                        future.set_exception(e)
+            finally:
+                with self._lock:
+                    self._unfinished -= 1
+
+    def __repr__(self) -> str:
+        return f"HandlerPool({self._threads}/{self.max_workers} threads)"
+
+
+_POOL = HandlerPool()
+
+
 def _run_in_thread(fn: Callable[[], Any]) -> concurrent.futures.Future:
-    """Run ``fn`` in a daemon thread; a hung handler can then never block interpreter exit."""
-    future: concurrent.futures.Future = concurrent.futures.Future()
-
-    def target() -> None:
-        if not future.set_running_or_notify_cancel():
-            return
-        try:
-            future.set_result(fn())
-        except BaseException as e:  # delivered to the waiting caller
-            future.set_exception(e)
-
-    threading.Thread(target=target, daemon=True, name="tool-handler").start()
-    return future
+    """Run ``fn`` in a reused daemon thread (:class:`HandlerPool`); a hung handler never blocks exit."""
+    return _POOL.submit(fn)
 
 
 def run_sync(awaitable: Awaitable[Any], timeout: float | None = None) -> Any:
@@ -374,6 +423,18 @@ def _normalise_call(call: Any) -> tuple[str, str, Any, str]:
     return _call_id(call), str(call.get("name") or ""), call.get("arguments"), shape
 
 
+@dataclass
+class _Compiled:
+    """What dispatch needs of one tool, cached (see ``ToolRegistry._compile``)."""
+
+    entry: ToolEntry
+    key: tuple
+    schema: dict
+    parameters: dict
+    validator: Any
+    integers: bool  # the parameters type something as "integer" somewhere
+
+
 # =========================================================================== the registry
 class ToolRegistry:
     """Tools by name, grouped in toolsets; what the model sees now; validated dispatch.
@@ -411,6 +472,7 @@ class ToolRegistry:
         self._before: list[Callable[[Invocation], Any]] = []
         self._after: list[Callable[[Invocation, ToolResult], ToolResult | None]] = []
         self._lock = threading.RLock()
+        self._compiled: dict[str, _Compiled] = {}  # per tool: effective schema + validator (see _compile)
 
     # ------------------------------------------------------------------ registration
     def register(self, name: str | None = None, toolset: str = "default", schema: Any = None,
@@ -594,18 +656,43 @@ class ToolRegistry:
 
         Overrides come from ``dynamic_schema_overrides[name]`` (registry-level) and then the
         entry's own ``schema_override``; each returns fields such as ``description`` or
-        ``parameters`` to replace.
+        ``parameters`` to replace. Returns a copy the caller may change.
         """
-        entry = self.get(name)
+        self.get(name)  # KeyError naming the registered tools
+        return copy.deepcopy(self._compile(name).schema)
+
+    def _compile(self, name: str) -> "_Compiled":
+        """The effective schema and argument validator of ``name``, built once and reused.
+
+        Rebuilt only when something they depend on changes: the entry (``register`` again,
+        ``replace=True``, ``unregister``) or what an override returns now (compared as JSON, and
+        only for tools that have overrides). Dispatch then neither deep-copies a schema nor builds a
+        validator per call (issue 15). Edit a tool by registering it again, not by mutating
+        ``entry.schema`` in place.
+        """
+        entry = self._tools[name]
+        fields = [dict(o()) for o in (self.dynamic_schema_overrides.get(name), entry.schema_override) if o is not None]
+        key = tuple(json.dumps(f, sort_keys=True, default=str) for f in fields)
+        compiled = self._compiled.get(name)
+        if compiled is not None and compiled.entry is entry and compiled.key == key:
+            return compiled
         schema = copy.deepcopy(entry.schema)
-        for override in (self.dynamic_schema_overrides.get(name), entry.schema_override):
-            if override is not None:
-                schema.update(copy.deepcopy(dict(override())))
+        for f in fields:
+            schema.update(copy.deepcopy(f))
         schema["name"] = name
         if entry.strict:
             schema["parameters"] = to_strict(schema.get("parameters") or {"type": "object", "properties": {}})
             schema["strict"] = True
-        return schema
+        parameters = schema.get("parameters") or {}
+        compiled = _Compiled(entry, key, schema, parameters, argument_validator(parameters),
+                             mentions_integer(parameters))
+        self._compiled[name] = compiled
+        return compiled
+
+    def parameters_schema(self, name: str) -> dict:
+        """The effective ``parameters`` of ``name`` (read-only: the cached object itself, not a copy)."""
+        self.get(name)
+        return self._compile(name).parameters
 
     def definitions(self, format: DefinitionFormat = "chat", *, toolsets: Sequence[str] | None = None) -> list[dict]:
         """The tool definitions to send with the next request: only what is visible now.
@@ -674,14 +761,16 @@ class ToolRegistry:
         except ToolArgumentsError as e:
             kind = "not_an_object" if str(e).startswith("arguments must be") else "invalid_json"
             return fail(kind, str(e))
-        schema = self.effective_schema(name)
-        errors = validate_arguments(arguments, schema.get("parameters") or {})
+        compiled = self._compile(name)
+        errors = validate_arguments(arguments, compiled.parameters, validator=compiled.validator)
         if errors:
-            return ToolResult(call_id, name, validation_error_content(name, errors, schema.get("parameters")),
+            return ToolResult(call_id, name, validation_error_content(name, errors, compiled.schema.get("parameters")),
                               "invalid_arguments", duration=time.perf_counter() - started, shape=shape)
-        entry = self._tools[name]
+        entry = compiled.entry
         if entry.strict:
             arguments = restore_defaults(arguments, entry.schema.get("parameters") or {})
+        if compiled.integers:  # 60.0 for an integer reaches the handler as 60 (issue 14)
+            arguments = integral_to_int(arguments, compiled.parameters)
         if entry.coercers:
             try:
                 arguments = _coerce(arguments, entry.coercers)

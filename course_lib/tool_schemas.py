@@ -678,7 +678,16 @@ def _message(err: Any) -> str:
     return f"fails the {kw!r} rule"
 
 
-def validate_arguments(arguments: Any, schema: dict) -> list[ArgumentError]:
+def argument_validator(schema: dict) -> Any:
+    """The validator :func:`validate_arguments` uses for ``schema`` (build it once, reuse it per call).
+
+    A ``Draft202012Validator`` with the format checker; building one costs more than using it, so
+    a registry keeps one per tool (``ToolRegistry`` caches it, invalidated when the tool changes).
+    """
+    return Draft202012Validator(schema, format_checker=_FORMAT_CHECKER)
+
+
+def validate_arguments(arguments: Any, schema: dict, *, validator: Any = None) -> list[ArgumentError]:
     """Every way ``arguments`` break ``schema`` (JSON Schema 2020-12, formats checked).
 
     ``format`` is checked (``date``, ``date-time``, ``email``, ``uri``, ``uuid``...), which
@@ -687,6 +696,7 @@ def validate_arguments(arguments: Any, schema: dict) -> list[ArgumentError]:
     Args:
         arguments: the decoded arguments (normally a dict).
         schema: the tool's ``parameters``.
+        validator: ``argument_validator(schema)`` built earlier (optional; saves building one per call).
 
     Returns:
         :class:`ArgumentError` items sorted by path (``[]`` = valid).
@@ -699,7 +709,7 @@ def validate_arguments(arguments: Any, schema: dict) -> list[ArgumentError]:
 
     Taught in lesson 02.
     """
-    validator = Draft202012Validator(schema, format_checker=_FORMAT_CHECKER)
+    validator = validator if validator is not None else argument_validator(schema)
     errors = [ArgumentError("/".join(str(p) for p in e.absolute_path), _message(e), str(e.validator))
               for e in validator.iter_errors(arguments)]
     return sorted(errors, key=lambda e: (e.path, e.message))

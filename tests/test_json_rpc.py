@@ -155,3 +155,93 @@ def test_trace_records_the_real_messages():
         ("Client", "Server", "request"), ("Server", "Client", "response"),
         ("Client", "Server", "notification"), ("Server", "Server", "local")]
     assert trace.events[1].payload == {"jsonrpc": "2.0", "result": 2, "id": "a"}
+
+
+class TestHostileInput:
+    """Deep nesting, non-JSON constants, lone surrogates, oversized and half-sent messages (issue 14)."""
+
+    def echo(self) -> Dispatcher:
+        rpc = spec_dispatcher()
+        rpc.add(lambda x: x, "echo")
+        return rpc
+
+    @pytest.mark.parametrize("depth", [150, 1_000, 100_000])
+    def test_deep_nesting_is_a_parse_error_not_a_crash(self, depth):
+        for text in ["[" * depth + "]" * depth,
+                     '{"jsonrpc":"2.0","id":1,"method":"echo","params":[' + "[" * depth + "]" * depth + "]}"]:
+            reply = json.loads(self.echo().handle(text))
+            assert reply["error"]["code"] == PARSE_ERROR and "MAX_DEPTH" in reply["error"]["data"]
+
+    def test_nesting_within_the_limit_is_answered(self):
+        from course_lib.json_rpc import MAX_DEPTH
+
+        inner = "[" * (MAX_DEPTH - 2) + "]" * (MAX_DEPTH - 2)  # params and the object itself are two levels
+        reply = json.loads(self.echo().handle('{"jsonrpc":"2.0","id":1,"method":"echo","params":[' + inner + "]}"))
+        assert "result" in reply
+
+    @pytest.mark.parametrize("text", ['{"jsonrpc":"2.0","id":NaN,"method":"echo","params":[1]}',
+                                      '{"jsonrpc":"2.0","id":1,"method":"echo","params":[Infinity]}',
+                                      '{"jsonrpc":"2.0","id":"\\ud800","method":"echo","params":[1]}',
+                                      '{"jsonrpc":"2.0","id":1,"method":"echo","params":{"x":"a\\udfffb"}}'])
+    def test_what_cannot_be_written_back_as_json_is_a_parse_error(self, text):
+        reply = self.echo().handle(text)
+        assert json.loads(reply)["error"]["code"] == PARSE_ERROR
+        reply.encode("utf-8")  # the reply itself is valid UTF-8
+
+    def test_a_surrogate_pair_is_text(self):
+        reply = json.loads(self.echo().handle('{"jsonrpc":"2.0","id":1,"method":"echo","params":["\\ud83d\\ude80"]}'))
+        assert reply["result"] == "🚀"
+
+    def test_oversized_message_is_refused(self, monkeypatch):
+        import course_lib.json_rpc as json_rpc
+
+        monkeypatch.setattr(json_rpc, "MAX_MESSAGE_BYTES", 1000)
+        big = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "echo", "params": ["x" * 2000]})
+        reply = json.loads(self.echo().handle(big))
+        assert reply["error"]["code"] == INVALID_REQUEST and "MAX_MESSAGE_BYTES" in reply["error"]["message"]
+
+    def test_stdio_over_long_line_is_refused_and_the_next_one_answered(self):
+        import io
+
+        import course_lib.json_rpc as json_rpc
+
+        out = io.BytesIO()
+        lines = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "echo", "params": ["x" * 50_000]}) + "\n"
+                 + '{"jsonrpc":"2.0","id":2,"method":"subtract","params":[5,3]}\n').encode()
+        old = json_rpc.MAX_MESSAGE_BYTES
+        json_rpc.MAX_MESSAGE_BYTES = 10_000
+        try:
+            json_rpc.serve_stdio(self.echo(), io.BytesIO(lines), out)
+        finally:
+            json_rpc.MAX_MESSAGE_BYTES = old
+        replies = [json.loads(line) for line in out.getvalue().splitlines()]
+        assert replies[0]["error"]["code"] == INVALID_REQUEST
+        assert replies[1] == {"jsonrpc": "2.0", "result": 2, "id": 2}
+
+    def test_stdio_server_survives_a_1000_level_line(self):
+        with StdioClient(stdio_server_command(), timeout=10) as server:
+            server.send_line("[" * 1000 + "]" * 1000)
+            assert server.read_reply()["error"]["code"] == PARSE_ERROR
+            assert server.call("subtract", [3, 1])["result"] == 2
+
+    def test_http_half_sent_body_logs_one_line(self, caplog):
+        import logging
+        import socket
+        import time
+
+        caplog.set_level(logging.INFO)
+        server = start_server("test-json-rpc-half", asgi_app(self.echo()))
+        try:
+            with socket.create_connection(("127.0.0.1", server.port)) as conn:
+                conn.sendall(f"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 500\r\n\r\n".encode() + b'{"json')
+                time.sleep(0.3)
+            deadline = time.monotonic() + 5
+            while "disconnected" not in caplog.text and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert [r.getMessage() for r in caplog.records if "disconnected" in r.getMessage()] == [
+                "JSON-RPC over HTTP: the client disconnected after 6 bytes of its request"]
+            assert not any(r.exc_info for r in caplog.records)
+            assert http_call(server.url + "/", {"jsonrpc": "2.0", "method": "subtract", "params": [2, 1], "id": 3}) \
+                == (200, {"jsonrpc": "2.0", "result": 1, "id": 3})
+        finally:
+            stop_server("test-json-rpc-half")
