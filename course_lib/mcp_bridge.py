@@ -336,7 +336,7 @@ def serve(registry: ToolRegistry | None = None, *, transport: str = "stdio", por
     from .servers import serve_forever, tcp_listener
 
     # Bind before printing the URL, so a host that connects as soon as it reads it is not refused.
-    sock = tcp_listener("127.0.0.1", port)  # TCP_NODELAY: no 40 ms Nagle stall per reply (issue 15)
+    sock = tcp_listener("127.0.0.1", port)  # TCP_NODELAY: no 40 ms Nagle stall per reply
     print(f"MCP server (streamable HTTP) at http://127.0.0.1:{sock.getsockname()[1]}/mcp  (Ctrl+C stops)",
           file=sys.stderr, flush=True)
     serve_forever("course-mcp-serve", server.streamable_http_app(), sock)

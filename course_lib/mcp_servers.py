@@ -130,7 +130,7 @@ class CourseMCPServer(MCPServer):
             logger.info("Tool %r rejected arguments: %s", name, problems)  # field names only, no values
             return types.CallToolResult(is_error=True, content=[types.TextContent(
                 type="text", text=f"Invalid arguments for tool {name}: " + "; ".join(problems))])
-        converted = integral_to_int(arguments, schema)  # 60.0 for an integer arrives as 60 (issue 14)
+        converted = integral_to_int(arguments, schema)  # 60.0 for an integer arrives as 60 (schema_values)
         if converted is not arguments:
             ctx = dataclasses.replace(ctx, params={**ctx.params, "arguments": converted})
         return await call_next(ctx)

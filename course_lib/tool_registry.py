@@ -667,7 +667,7 @@ class ToolRegistry:
         Rebuilt only when something they depend on changes: the entry (``register`` again,
         ``replace=True``, ``unregister``) or what an override returns now (compared as JSON, and
         only for tools that have overrides). Dispatch then neither deep-copies a schema nor builds a
-        validator per call (issue 15). Edit a tool by registering it again, not by mutating
+        validator per call. Edit a tool by registering it again, not by mutating
         ``entry.schema`` in place.
         """
         entry = self._tools[name]
@@ -769,7 +769,7 @@ class ToolRegistry:
         entry = compiled.entry
         if entry.strict:
             arguments = restore_defaults(arguments, entry.schema.get("parameters") or {})
-        if compiled.integers:  # 60.0 for an integer reaches the handler as 60 (issue 14)
+        if compiled.integers:  # 60.0 for an integer reaches the handler as 60
             arguments = integral_to_int(arguments, compiled.parameters)
         if entry.coercers:
             try:
