@@ -405,11 +405,12 @@ class StdioClient:
         self.timeout = timeout
         self.proc: subprocess.Popen | None = None
         self._next_id = 0
+        self._pending = b""  # bytes read from the server and not yet returned as a reply
 
     def __enter__(self) -> "StdioClient":
         env = {**os.environ, "PYTHONIOENCODING": "cp1252"}  # prove the locale does not matter
         self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env=env)
+                                     stderr=subprocess.DEVNULL, env=env, bufsize=0)
         return self
 
     def send_line(self, text: str | bytes) -> None:
@@ -420,17 +421,27 @@ class StdioClient:
         self.proc.stdin.flush()
 
     def read_reply(self) -> Any:
-        """Read one reply line and parse it (``TimeoutError`` if none comes in time)."""
+        """Read one reply line and parse it (``TimeoutError`` if none comes in time).
+
+        Reads the pipe's file descriptor into a buffer of its own: two replies that arrive together
+        are both kept (a buffered ``readline`` after ``select`` would hide the second one).
+        """
         import selectors
+        import time
 
         assert self.proc and self.proc.stdout
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + self.timeout
         with selectors.DefaultSelector() as sel:
-            sel.register(self.proc.stdout, selectors.EVENT_READ)
-            if not sel.select(self.timeout):
-                raise TimeoutError(f"no reply within {self.timeout} s")
-        line = self.proc.stdout.readline()
-        if not line:
-            raise ConnectionError(f"the server exited (code {self.proc.poll()})")
+            sel.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._pending:
+                if not sel.select(max(0.0, deadline - time.monotonic())):
+                    raise TimeoutError(f"no reply within {self.timeout} s")
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    raise ConnectionError(f"the server exited (code {self.proc.poll()})")
+                self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
         return json.loads(line)
 
     def call(self, method: str, params: Any = None) -> Any:

@@ -337,7 +337,6 @@ def parse_line(line: bytes) -> tuple[Any, bytes | None]:
     :func:`check_message` (-32600/-32602). ``(None, None)`` means "drop it silently": a
     notification the SDK cannot take (JSON-RPC §4.1: a notification is never answered).
     """
-    from mcp import types
     from mcp.shared.message import SessionMessage
 
     if len(line) > MAX_LINE_BYTES:
@@ -348,17 +347,32 @@ def parse_line(line: bytes) -> tuple[Any, bytes | None]:
                                              f"message larger than MAX_LINE_BYTES ({MAX_LINE_BYTES} bytes)", id))
     data, error = decode_json(line)
     if error is None:
-        error = check_message(data)
+        message, error = sdk_message(data)
+        if message is not None:
+            return SessionMessage(message), None
+    return None, (None if error is None else _error_line(error))
+
+
+def sdk_message(data: Any) -> tuple[Any, dict[str, Any] | None]:
+    """A parsed message as the SDK's ``JSONRPCMessage``: ``(message, None)``, ``(None, error reply)``,
+    or ``(None, None)`` for a notification the SDK cannot take (dropped: a notification is never answered).
+
+    :func:`check_message` first (the spec's codes and plain sentences), then the SDK's own model, whose
+    failures would otherwise reach the peer as -32602 with pydantic's internals.
+    """
+    from mcp import types
+
+    error = check_message(data)
     if error is not None:
-        return None, _error_line(error)
+        return None, error
     try:
-        return SessionMessage(types.jsonrpc_message_adapter.validate_python(data, by_name=False)), None
+        return types.jsonrpc_message_adapter.validate_python(data, by_name=False), None
     except ValueError:
         if is_notification(data):
             logger.info("dropped a malformed notification %r", str(data.get("method"))[:80])
             return None, None
-        return None, _error_line(error_reply(INVALID_REQUEST, "Invalid Request: not a valid MCP message",
-                                             data.get("id") if _is_id(data.get("id")) else None))
+        return None, error_reply(INVALID_REQUEST, "Invalid Request: not a valid MCP message",
+                                 data.get("id") if _is_id(data.get("id")) else None)
 
 
 async def serve_lines(server: Any, receive_line: Callable[[], Awaitable[bytes]],
@@ -514,7 +528,9 @@ class StrictJSONRPC:
         body = b"".join(chunks)
         data, error = decode_json(body)
         if error is None:
-            error = check_message(data)
+            message, error = sdk_message(data)
+            if message is None and error is None:  # a malformed notification: accepted, never answered
+                return await send_accepted(send)
         if error is not None:
             return await _send_json(send, 400, error)
         replayed = False
@@ -527,6 +543,12 @@ class StrictJSONRPC:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+async def send_accepted(send: Any) -> None:
+    """HTTP 202 with no body: what streamable HTTP answers to a notification."""
+    await send({"type": "http.response.start", "status": 202, "headers": [(b"content-length", b"0")]})
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def _send_json(send: Any, status: int, body: dict[str, Any]) -> None:

@@ -100,7 +100,7 @@ class MessageFuzzer:
         elif kind == "jsonrpc":
             value = r.choice(["1.0", 2.0, None, "", "2.0 ", ["2.0"], "DROP"])
             if value == "DROP":
-                msg.pop("jsonrpc")
+                msg.pop("jsonrpc", None)
             else:
                 msg["jsonrpc"] = value
         elif kind == "method":
