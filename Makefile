@@ -4,10 +4,14 @@
 # Both are idempotent: a second run re-installs only when pyproject.toml or the lock changed.
 
 VENV    ?= .venv
+comma   := ,
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 LOCK    := constraints.txt
 UV      := $(shell command -v uv 2>/dev/null)
+# uv is bootstrapped into the venv with pip when it is not on PATH: from an empty cache that install took
+# 71 s against 543 s for pip alone (benchmarks/README.md, "Set-up"); pip stays the fallback.
+UV_VERSION ?= 0.13.8
 PYTHON  ?= python3
 JOBS    ?= 2
 PORT    ?= 8888
@@ -29,13 +33,18 @@ else
 	$(PYTHON) -m venv $(VENV)
 endif
 
+# install EXTRAS: uv on PATH, else uv bootstrapped into the venv (one wheel from PyPI), else plain pip.
+define install
+	@if [ -n "$(UV)" ] && uv pip install --python $(PY) -c $(LOCK) -e '.[$(1)]'; then :; \
+	elif { [ -x $(VENV)/bin/uv ] || $(PY) -m pip install --quiet "uv==$(UV_VERSION)"; } \
+	  && $(VENV)/bin/uv pip install --python $(PY) -c $(LOCK) -e '.[$(1)]'; then :; \
+	else echo "uv did not work here: installing with pip (slower)"; \
+	  $(PY) -m ensurepip --upgrade >/dev/null 2>&1; $(PY) -m pip install --quiet --upgrade pip \
+	  && $(PY) -m pip install --quiet -c $(LOCK) -e '.[$(1)]'; fi
+endef
+
 $(STAMP): $(PY) pyproject.toml $(LOCK)
-ifdef UV
-	uv pip install --python $(PY) -c $(LOCK) -e '.[test]'
-else
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c $(LOCK) -e '.[test]'
-endif
+	$(call install,test)
 	@touch $(STAMP)
 
 setup: $(STAMP)
@@ -65,11 +74,7 @@ browser: setup
 	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else echo "Chromium not found: install it (Debian/Ubuntu: sudo apt-get install chromium) for the browser test."; fi
-ifdef UV
-	uv pip install --python $(PY) -c $(LOCK) -e '.[test,browser]'
-else
-	$(PY) -m pip install --quiet -c $(LOCK) -e '.[test,browser]'
-endif
+	$(call install,test$(comma)browser)
 
 test-lib: setup
 	COURSE_LLM=mock $(PY) -m pytest -n $(JOBS) tests

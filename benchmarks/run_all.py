@@ -4,8 +4,10 @@
    baseline (a TestModel-style mock), per category (:mod:`benchmarks.bfcl`);
 2. the learner-request suite (tutorials' own tools and requests, English and Chinese): accuracy
    and precision per category (:mod:`benchmarks.learner_suite`);
-3. latency of the mock beside the SDK's own floor, in-process and over loopback HTTP
-   (:mod:`benchmarks.latency`);
+3. every layer of the kit beside the bare library it wraps, as one table also written into
+   ``benchmarks/README.md`` (:mod:`benchmarks.layers`): the mock vs the SDK floor (in-process and
+   HTTP, through :mod:`benchmarks.latency`), registry dispatch, MCP ``tools/call`` per server and
+   transport, stdio start-up, A2A ``SendMessage``, each lesson's first cell, load, hostile input;
 4. speed-up of parallel tool calls and of lesson 06's dependency graph over serial execution
    (:mod:`benchmarks.orchestration`).
 
@@ -21,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import bfcl, latency, learner_suite, orchestration  # noqa: E402
+from benchmarks import bfcl, layers, learner_suite, orchestration  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,8 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     bfcl.main(argv[:1] + ["--baseline", "--json"])
     print("\n## Learner-request suite (accuracy and precision through the openai SDK)")
     learner_suite.main(["--baseline", "--json"])
-    print("\n## Latency (median ms per call through the openai SDK)")
-    latency.main(["--json"])
+    print("\n## Every layer beside its floor (one table; also written into benchmarks/README.md)")
+    layers.main(["--json", "--readme"])
     print("\n## Orchestration (parallel vs serial tool calls, share of the ideal speed-up)")
     orchestration.main(["--json"])
     return 0

@@ -1,0 +1,590 @@
+"""Every layer of the kit beside the bare library it wraps, in one run, as one table (``make bench``).
+
+Each row times the kit and its floor in the same process, interleaved call by call (floor, kit,
+floor, kit...), and reports medians: the machine is shared, and interleaving exposes both to the
+same background load while medians ignore the calls a busy neighbour slowed down. Compare the
+ratios of one run, not milliseconds across runs.
+
+Rows (targets of the performance issue; each with its goal):
+
+* **mock LLM vs the SDK floor**, in-process and over loopback HTTP: ``benchmarks/latency.py``
+  (called, not copied); goal ≤ 1.25×.
+* **registry dispatch** vs calling the handler by hand (parse, call, serialise), and a cached
+  ``Draft202012Validator`` alone for scale; goal ≤ 30 µs over the bare call.
+* **MCP ``tools/call``** on each course server (project-manager, wiki, demo, ``course mcp serve``)
+  vs a bare ``mcp`` SDK server with the same tool body (``benchmarks/bare_mcp_server.py``), in
+  memory, over stdio and over streamable HTTP; goal ≤ 1.2×.
+* **stdio start-up** (spawn → ``initialize`` answered) of each course server vs a bare SDK server;
+  goal ≤ 1.5×.
+* **A2A ``SendMessage``**: the finance agent vs a minimal ``a2a-sdk`` agent that answers at once;
+  reported with its ratio (the A2A work owns the target).
+* **import time of each lesson's first code cell** in a fresh interpreter; goal ≤ 1 s.
+* **load**: 30 and 100 concurrent clients on the mock LLM (``course llm serve``'s app) vs a trivial
+  server, 30 MCP sessions over HTTP vs the bare SDK; goal ≥ 0.8× the floor's throughput.
+* **hostile input, bounded**: a 1000-level line and a 1 MB result over stdio, 1,800 abandoned
+  HTTP sessions (memory held).
+
+Usage: ``python benchmarks/layers.py [--quick] [--json PATH] [--readme]``. ``--readme`` rewrites the
+table between the ``layers-table`` markers of ``benchmarks/README.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+RESULTS = REPO / "benchmarks" / "results"
+README = REPO / "benchmarks" / "README.md"
+
+
+@dataclass
+class Row:
+    """One line of the table: what, the kit's figure, the floor's, their ratio, the goal, met or not."""
+
+    layer: str
+    case: str
+    kit: float
+    floor: float | None
+    unit: str
+    goal: str
+    ok: bool | None
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        return None if not self.floor else self.kit / self.floor
+
+
+def _ratio_row(layer: str, case: str, kit: float, floor: float, unit: str, limit: float, note: str = "",
+               higher_is_better: bool = False) -> Row:
+    ratio = kit / floor if floor else float("inf")
+    ok = ratio >= limit if higher_is_better else ratio <= limit
+    return Row(layer, case, kit, floor, unit, f"{'≥' if higher_is_better else '≤'} {limit}×", ok, note)
+
+
+def interleaved(floor: Callable[[], Any], kit: Callable[[], Any], rounds: int, batch: int = 1,
+                warmup: int = 20) -> tuple[float, float]:
+    """Median seconds per call of ``floor`` and ``kit``, timed in interleaved batches."""
+    for _ in range(warmup):
+        floor()
+        kit()
+    a, b = [], []
+    clock = time.perf_counter
+    for _ in range(rounds):
+        t0 = clock()
+        for _ in range(batch):
+            floor()
+        t1 = clock()
+        for _ in range(batch):
+            kit()
+        t2 = clock()
+        a.append((t1 - t0) / batch)
+        b.append((t2 - t1) / batch)
+    return statistics.median(a), statistics.median(b)
+
+
+async def ainterleaved(floor: Callable[[], Awaitable[Any]], kit: Callable[[], Awaitable[Any]], rounds: int,
+                       warmup: int = 10) -> tuple[float, float]:
+    """:func:`interleaved` for coroutine functions (one call per round each)."""
+    for _ in range(warmup):
+        await floor()
+        await kit()
+    a, b = [], []
+    clock = time.perf_counter
+    for _ in range(rounds):
+        t0 = clock()
+        await floor()
+        t1 = clock()
+        await kit()
+        t2 = clock()
+        a.append(t1 - t0)
+        b.append(t2 - t1)
+    return statistics.median(a), statistics.median(b)
+
+
+# =========================================================================== mock LLM (latency.py)
+
+def mock_rows(calls: int) -> list[Row]:
+    """The mock vs the trivial floor, from ``benchmarks.latency.run`` (the engine's benchmark)."""
+    from benchmarks import latency
+
+    rows = []
+    for transport, cases in latency.run(calls).items():
+        for case, r in cases.items():
+            rows.append(_ratio_row("mock LLM", f"{transport}, {case}", r["mock_ms"], r["floor_ms"], "ms",
+                                   latency.TARGET, "engine work owns the target"))
+    return rows
+
+
+# =========================================================================== registry
+
+def registry_rows(rounds: int) -> list[Row]:
+    """Dispatch overhead over a bare call, and a cached validator alone."""
+    from course_lib import examples
+    from course_lib.mcp_bridge import course_registry
+    from course_lib.tool_schemas import argument_validator
+
+    registry = course_registry()
+    arguments = '{"city": "Shanghai"}'
+    call = {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": arguments}}
+
+    def bare() -> dict:
+        args = json.loads(arguments)
+        return {"role": "tool", "tool_call_id": "call_1",
+                "content": json.dumps(examples.get_weather(**args), ensure_ascii=False)}
+
+    def kit() -> dict:
+        return registry.dispatch(call)
+
+    assert kit() == bare(), "the registry and the bare call must give the same message"
+    floor, measured = interleaved(bare, kit, rounds, batch=200)
+    validator = argument_validator(registry.parameters_schema("get_weather"))
+    parsed = json.loads(arguments)
+    v_floor, v_kit = interleaved(lambda: None, lambda: list(validator.iter_errors(parsed)), rounds, batch=200)
+    overhead = (measured - floor) * 1e6
+    return [
+        Row("registry", "dispatch overhead over a bare call (get_weather)", overhead, None, "µs", "≤ 30 µs",
+            overhead <= 30, f"bare call {floor * 1e6:.1f} µs, dispatch {measured * 1e6:.1f} µs"),
+        Row("registry", "cached Draft202012Validator alone (for scale)", (v_kit - v_floor) * 1e6, None, "µs", "-",
+            None, "part of the dispatch overhead above"),
+    ]
+
+
+# =========================================================================== MCP
+
+COURSE_CALLS: dict[str, tuple[str, dict]] = {
+    "project-manager": ("list_tasks", {}),
+    "wiki": ("search_wiki", {"query": "onboarding", "limit": 2}),
+    "demo": ("echo", {"text": "hello"}),
+    "course mcp serve": ("get_weather", {"city": "Shanghai"}),
+}
+
+
+def course_server(name: str) -> Any:
+    from course_lib import mcp_servers
+    from course_lib.mcp_bridge import RegistryMCPServer, course_registry
+
+    if name == "course mcp serve":
+        return RegistryMCPServer(course_registry())
+    return mcp_servers.SERVERS[name]()
+
+
+def _check_same(a: Any, b: Any) -> None:
+    assert not a.is_error and not b.is_error, (a, b)
+
+
+async def _mcp_pair(floor_cm: Any, kit_cm: Any, tool: str, args: dict, rounds: int) -> tuple[float, float]:
+    async with floor_cm as floor_client, kit_cm as kit_client:
+        _check_same(await floor_client.call_tool(tool, args), await kit_client.call_tool(tool, args))
+        return await ainterleaved(lambda: floor_client.call_tool(tool, args),
+                                  lambda: kit_client.call_tool(tool, args), rounds)
+
+
+def mcp_rows(rounds: int) -> list[Row]:
+    """``tools/call`` per course server vs its bare twin: in memory, over stdio (demo), over HTTP."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    from benchmarks.bare_mcp_server import bare_server
+    from course_lib.mcp_transports import StdioMCP, course_server_params, http_client, start_http
+    from course_lib.servers import start_server, stop_server
+
+    rows = []
+    for name, (tool, args) in COURSE_CALLS.items():
+        floor, kit = anyio.run(_mcp_pair, Client(bare_server(name)), Client(course_server(name)), tool, args, rounds)
+        rows.append(_ratio_row("MCP tools/call", f"{name}, in memory", kit * 1e3, floor * 1e3, "ms", 1.2))
+    for name, (tool, args) in COURSE_CALLS.items():
+        bare_handle = start_server("bench-bare-http", bare_server(name).streamable_http_app())
+        kit_handle = start_http(course_server(name), "bench-kit-http")
+        try:
+            floor, kit = anyio.run(_mcp_pair, http_client(bare_handle.url + "/mcp"),
+                                   http_client(kit_handle.url + "/mcp"), tool, args, rounds)
+        finally:
+            stop_server("bench-bare-http")
+            stop_server("bench-kit-http")
+        rows.append(_ratio_row("MCP tools/call", f"{name}, streamable HTTP", kit * 1e3, floor * 1e3, "ms", 1.2))
+    bare_params = StdioServerParameters(command=sys.executable, args=[str(REPO / "benchmarks" / "bare_mcp_server.py"),
+                                                                      "demo"])
+    for name, kit_params in [("demo", course_server_params("demo"))]:
+        floor, kit = anyio.run(_mcp_pair, StdioMCP(bare_params), StdioMCP(kit_params), "echo", {"text": "hello"},
+                               rounds)
+        rows.append(_ratio_row("MCP tools/call", f"{name}, stdio", kit * 1e3, floor * 1e3, "ms", 1.2))
+    return rows
+
+
+INIT_LINE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}).encode()
+
+
+def _startup(command: list[str]) -> float:
+    """Seconds from spawning a stdio server to its ``initialize`` reply."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            cwd=REPO)
+    try:
+        proc.stdin.write(INIT_LINE + b"\n")
+        proc.stdin.flush()
+        line = proc.stdout.readline()
+        elapsed = time.perf_counter() - t0
+        assert b'"result"' in line, line[:200]
+        return elapsed
+    finally:
+        proc.stdin.close()
+        proc.wait(10)
+
+
+def startup_rows(runs: int) -> list[Row]:
+    """Stdio start-up of each course server vs the bare SDK server (interleaved runs, medians)."""
+    bare = [sys.executable, str(REPO / "benchmarks" / "bare_mcp_server.py"), "demo"]
+    commands = {name: [sys.executable, "-m", "course_lib.mcp_servers", name]
+                for name in ("project-manager", "wiki", "demo")}
+    commands["course mcp serve"] = [sys.executable, "-c", "from course_lib.cli import main; main(['mcp', 'serve'])"]
+    rows = []
+    for name, command in commands.items():
+        floor, kit = [], []
+        for _ in range(runs):
+            floor.append(_startup(bare))
+            kit.append(_startup(command))
+        rows.append(_ratio_row("stdio start-up", name, statistics.median(kit) * 1e3, statistics.median(floor) * 1e3,
+                               "ms", 1.5, "spawn → initialize answered"))
+    return rows
+
+
+# =========================================================================== A2A
+
+def a2a_rows(rounds: int) -> list[Row]:
+    """``SendMessage`` (blocking, JSON-RPC over HTTP) to the finance agent vs a minimal agent."""
+    import httpx
+    from a2a.helpers import new_task_from_user_message, new_text_message
+    from a2a.server.agent_execution import AgentExecutor
+    from a2a.server.tasks import TaskUpdater
+
+    from course_lib import a2a_agents as ag
+    from course_lib.examples import create_finance_db
+    from course_lib.servers import stop_server
+
+    class MinimalAgent(AgentExecutor):
+        """Answers every message at once: one task, completed with one text message (two events)."""
+
+        async def execute(self, context: Any, event_queue: Any) -> None:
+            task = new_task_from_user_message(context.message)
+            await event_queue.enqueue_event(task)
+            await TaskUpdater(event_queue, task.id, task.context_id).complete(new_text_message("done"))
+
+        async def cancel(self, context: Any, event_queue: Any) -> None:
+            return None
+
+    db = create_finance_db(Path(tempfile.mkdtemp(prefix="bench-a2a-")) / "finance.db")
+    finance = ag.start_agent("bench-finance", ag.finance_agent_card, ag.FinanceAgentExecutor(db, step_delay=0))
+    minimal = ag.start_agent("bench-minimal", ag.finance_agent_card, MinimalAgent())
+    text = "What was the total revenue in 2024?"
+
+    def body(i: int) -> dict:
+        return {"jsonrpc": "2.0", "id": i, "method": "SendMessage", "params": {"message": {
+            "messageId": f"m-{i}", "role": "ROLE_USER", "parts": [{"text": text}]}}}
+
+    counter = iter(range(10**9))
+    try:
+        with httpx.Client(headers={"A2A-Version": "1.0"}, timeout=30) as http:
+            def send(url: str) -> Callable[[], None]:
+                def go() -> None:
+                    reply = http.post(url + ag.JSONRPC_PATH, json=body(next(counter))).json()
+                    assert "result" in reply, reply
+                return go
+
+            floor, kit = interleaved(send(minimal.url), send(finance.url), rounds)
+    finally:
+        stop_server("bench-finance")
+        stop_server("bench-minimal")
+    return [_ratio_row("A2A SendMessage", "finance agent vs a minimal agent (blocking JSON-RPC)", kit * 1e3,
+                       floor * 1e3, "ms", 1.2, "the A2A work owns this target")]
+
+
+# =========================================================================== lessons' first cells
+
+def _first_code_cell(path: Path) -> str:
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.source.strip():
+            # IPython magics and shell lines are not Python; top-level await is not needed in a first cell.
+            return "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
+    return ""
+
+
+def first_cell_rows(runs: int) -> list[Row]:
+    """Each lesson's first code cell in a fresh interpreter, minus the interpreter's own start."""
+    env = {**os.environ, "COURSE_LLM": "mock", "MPLBACKEND": "Agg", "COURSE_DATA_DIR": tempfile.mkdtemp()}
+
+    def run(code: str) -> float:
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], cwd=REPO / "notebooks", env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        return time.perf_counter() - t0
+
+    rows = []
+    for path in sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        code = _first_code_cell(path)
+        floor, kit = [], []
+        for _ in range(runs):
+            floor.append(run("pass"))
+            kit.append(run(code))
+        seconds = max(0.0, statistics.median(kit) - statistics.median(floor))
+        rows.append(Row("first cell", path.stem, seconds, None, "s", "≤ 1 s", seconds <= 1.0,
+                        "import and set-up, interpreter start subtracted"))
+    return rows
+
+
+# =========================================================================== load
+
+def _throughput(clients: int, seconds: float, request: Callable[[Any], None], make_client: Callable[[], Any]) -> float:
+    """Requests per second done by ``clients`` threads for ``seconds`` (each thread its own client)."""
+    stop = time.monotonic() + seconds
+    counts = [0] * clients
+
+    def worker(i: int) -> None:
+        client = make_client()
+        try:
+            while time.monotonic() < stop:
+                request(client)
+                counts[i] += 1
+        finally:
+            client.close()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)]
+    t0 = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(counts) / (time.monotonic() - t0)
+
+
+def load_rows(seconds: float) -> list[Row]:
+    """Throughput with 30 and 100 clients on the mock vs a trivial server, 30 MCP sessions vs the bare SDK."""
+    import httpx
+
+    from benchmarks import latency
+    from benchmarks.bare_mcp_server import bare_server
+    from course_lib.mock_llm import MockLLM
+    from course_lib.servers import start_server, stop_server
+
+    rows = []
+    trivial = start_server("bench-trivial", latency.trivial_asgi)
+    mock = start_server("bench-mock", MockLLM().asgi_app())
+    counter = iter(range(10**9))
+
+    def chat(url: str) -> Callable[[Any], None]:
+        def go(client: Any) -> None:
+            body = latency.request_body(5)
+            i = next(counter)
+            body["messages"][-1]["content"] = f"What's the weather in Paris today, in celsius? Trip {i}."
+            r = client.post(url + "/v1/chat/completions", json=body)
+            assert r.status_code == 200
+        return go
+
+    try:
+        for clients in (30, 100):
+            floor_rps, kit_rps = [], []
+            for _ in range(2):  # interleaved: floor, kit, floor, kit
+                floor_rps.append(_throughput(clients, seconds, chat(trivial.url), lambda: httpx.Client(timeout=60)))
+                kit_rps.append(_throughput(clients, seconds, chat(mock.url), lambda: httpx.Client(timeout=60)))
+            rows.append(_ratio_row("load", f"mock LLM, {clients} clients, new wordings (req/s)",
+                                   statistics.median(kit_rps), statistics.median(floor_rps), "req/s", 0.8,
+                                   higher_is_better=True))
+    finally:
+        stop_server("bench-trivial")
+        stop_server("bench-mock")
+
+    from course_lib.mcp_transports import start_http
+
+    bare = start_server("bench-bare-load", bare_server("demo").streamable_http_app())
+    kit = start_http(course_server("demo"), "bench-kit-load")
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+    def session(url: str) -> Callable[[], Any]:
+        def make() -> Any:
+            client = httpx.Client(timeout=60, headers=headers)
+            r = client.post(url, content=INIT_LINE)
+            client.headers.update({"mcp-session-id": r.headers["mcp-session-id"], "mcp-protocol-version": "2025-11-25"})
+            client.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+            return client
+        return make
+
+    def call(url: str) -> Callable[[Any], None]:
+        def go(client: Any) -> None:
+            r = client.post(url, json={"jsonrpc": "2.0", "id": next(counter), "method": "tools/call",
+                                       "params": {"name": "echo", "arguments": {"text": "hi"}}})
+            assert r.status_code == 200 and b'"result"' in r.content
+        return go
+
+    try:
+        floor_rps, kit_rps = [], []
+        for _ in range(2):
+            floor_rps.append(_throughput(30, seconds, call(bare.url + "/mcp"), session(bare.url + "/mcp")))
+            kit_rps.append(_throughput(30, seconds, call(kit.url + "/mcp"), session(kit.url + "/mcp")))
+        rows.append(_ratio_row("load", "MCP over HTTP, 30 sessions, tools/call (req/s)", statistics.median(kit_rps),
+                               statistics.median(floor_rps), "req/s", 0.8, higher_is_better=True))
+    finally:
+        stop_server("bench-bare-load")
+        stop_server("bench-kit-load")
+    return rows
+
+
+# =========================================================================== hostile input, bounded
+
+def hostile_rows() -> list[Row]:
+    """Big and deep inputs answered in bounded time and memory."""
+    import resource
+
+    import httpx
+
+    from course_lib.mcp_servers import project_manager_server
+    from course_lib.mcp_transports import MAX_SESSIONS, SESSION_IDLE_TIMEOUT, start_http
+    from course_lib.servers import stop_server
+
+    rows = []
+    proc = subprocess.Popen([sys.executable, "-m", "course_lib.mcp_servers", "demo"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=REPO)
+    try:
+        proc.stdin.write(INIT_LINE + b"\n")
+        proc.stdin.flush()
+        proc.stdout.readline()
+        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        for label, line in [("a 1000-level line (6 kB)", ("[" * 1000 + "]" * 1000).encode()),
+                            ("a 100,000-level line (200 kB)", ("[" * 100_000 + "]" * 100_000).encode()),
+                            ("1 MB tools/call result (big_text)", json.dumps({
+                                "jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                                "params": {"name": "big_text", "arguments": {"size": 1_000_000}}}).encode())]:
+            t0 = time.perf_counter()
+            proc.stdin.write(line + b"\n")
+            proc.stdin.flush()
+            reply = proc.stdout.readline()
+            ms = (time.perf_counter() - t0) * 1e3
+            assert reply, "the server died"
+            rows.append(Row("hostile input", f"stdio demo server: {label}", ms, None, "ms", "answered, alive",
+                            proc.poll() is None, json.loads(reply).get("error", {}).get("message", "result")[:60]))
+    finally:
+        proc.stdin.close()
+        proc.wait(10)
+
+    import logging
+
+    logging.getLogger("mcp.server.streamable_http_manager").setLevel(logging.ERROR)  # 1,300 "refusing" lines
+    server = project_manager_server()
+    handle = start_http(server, "bench-sessions")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    statuses: dict[int, int] = {}
+    with httpx.Client(headers={"Accept": "application/json, text/event-stream"}, timeout=30) as http:
+        for _ in range(1800):
+            code = http.post(handle.url + "/mcp", content=INIT_LINE,
+                             headers={"Content-Type": "application/json"}).status_code
+            statuses[code] = statuses.get(code, 0) + 1
+    held = len(server.session_manager._server_instances)
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    stop_server("bench-sessions")
+    rows.append(Row("hostile input", "1,800 abandoned HTTP sessions: sessions held", held, None, "sessions",
+                    f"≤ MAX_SESSIONS ({MAX_SESSIONS})", held <= MAX_SESSIONS,
+                    f"HTTP {statuses}; peak RSS +{grown_mb:.0f} MB; idle ones expire after {SESSION_IDLE_TIMEOUT:.0f} s"))
+    return rows
+
+
+# =========================================================================== the table
+
+def table(rows: list[Row]) -> str:
+    """The rows as one Markdown table."""
+    lines = ["| layer | case | kit | floor | ratio | goal | met |", "|---|---|---:|---:|---:|---|---|"]
+    for r in rows:
+        def fmt(v: float | None) -> str:
+            if v is None:
+                return "-"
+            return f"{v:.0f}" if abs(v) >= 100 else f"{v:.2f}" if abs(v) < 10 else f"{v:.1f}"
+        ratio = "-" if r.ratio is None else f"{r.ratio:.2f}×"
+        met = "-" if r.ok is None else ("yes" if r.ok else "**no**")
+        note = f" ({r.note})" if r.note else ""
+        lines.append(f"| {r.layer} | {r.case}{note} | {fmt(r.kit)} {r.unit} | "
+                     f"{fmt(r.floor) + ' ' + r.unit if r.floor is not None else '-'} | {ratio} | {r.goal} | {met} |")
+    return "\n".join(lines)
+
+
+def write_readme(text: str) -> None:
+    """Replace the table between the ``layers-table`` markers of ``benchmarks/README.md``."""
+    start, end = "<!-- layers-table:start -->", "<!-- layers-table:end -->"
+    readme = README.read_text(encoding="utf-8")
+    block = f"{start}\n{text}\n{end}"
+    if start in readme:
+        readme = re.sub(re.escape(start) + ".*?" + re.escape(end), lambda m: block, readme, flags=re.S)
+    else:
+        readme = readme.rstrip("\n") + "\n\n" + block + "\n"
+    README.write_text(readme, encoding="utf-8")
+
+
+SECTIONS = ["mock", "registry", "mcp", "startup", "a2a", "first-cell", "load", "hostile"]
+
+
+def run(sections: list[str], quick: bool = False) -> list[Row]:
+    """Run the chosen sections; returns every row."""
+    n = 40 if quick else 200
+    runners: dict[str, Callable[[], list[Row]]] = {
+        "mock": lambda: mock_rows(60 if quick else 300),
+        "registry": lambda: registry_rows(15 if quick else 41),
+        "mcp": lambda: mcp_rows(n),
+        "startup": lambda: startup_rows(2 if quick else 5),
+        "a2a": lambda: a2a_rows(n),
+        "first-cell": lambda: first_cell_rows(1 if quick else 3),
+        "load": lambda: load_rows(1.0 if quick else 3.0),
+        "hostile": hostile_rows,
+    }
+    rows: list[Row] = []
+    for name in sections:
+        t0 = time.perf_counter()
+        try:
+            got = runners[name]()
+        except Exception as e:  # one broken layer must not hide the others' figures
+            got = [Row(name, f"failed: {type(e).__name__}: {e}"[:160], float("nan"), None, "", "-", False)]
+        rows += got
+        print(f"  {name}: {len(got)} rows in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="fewer calls (a smoke run, not for the README)")
+    p.add_argument("--only", nargs="*", choices=SECTIONS, help="run only these sections")
+    p.add_argument("--json", nargs="?", const=str(RESULTS / "layers.json"), help="write JSON results here")
+    p.add_argument("--readme", action="store_true", help="write the table into benchmarks/README.md")
+    args = p.parse_args(argv)
+    rows = run(args.only or SECTIONS, args.quick)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    header = (f"Run of {time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()}, {os.cpu_count()} cores, "
+              f"Python {platform.python_version()}, load average {load:.1f} at the end.")
+    text = header + "\n\n" + table(rows)
+    print(text)
+    if args.json:
+        path = Path(args.json)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"header": header, "rows": [asdict(r) | {"ratio": r.ratio} for r in rows]},
+                                   indent=1, ensure_ascii=False))
+    if args.readme:
+        write_readme(text)
+    return 0 if all(r.ok is not False for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
