@@ -21,10 +21,20 @@ BINDER, DEVCONTAINER = ROOT / "binder", ROOT / ".devcontainer" / "devcontainer.j
 
 
 def _pip_args(command: str) -> list[str]:
-    """The arguments after ``pip install``, without flags that change only output or caching."""
+    """The arguments after ``pip install``, without flags that change only output, caching or the target."""
     words = shlex.split(command)
     i = words.index("install")
-    return [w for w in words[i + 1:] if w not in ("--quiet", "-q", "--no-cache-dir")]
+    args = [w for w in words[i + 1:] if w not in ("--quiet", "-q", "--no-cache-dir")]
+    if "--python" in args:  # uv pip install --python PATH: which interpreter, not what is installed
+        j = args.index("--python")
+        del args[j:j + 2]
+    return args
+
+
+def _course_installs(shell_line: str) -> list[list[str]]:
+    """Each ``pip install ... -e '.[...]'`` (pip's or uv's) in one shell line of ``make -n``."""
+    found = re.findall(r"pip install [^;|&]*?-e '[^']*'", shell_line)
+    return [_pip_args(f) for f in found]
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +47,18 @@ def make_install(tmp_path_factory):
                          text=True, check=True).stdout
     lines = [l for l in out.splitlines() if "pip install" in l and " -e " in l]
     assert len(lines) == 1, out
-    return _pip_args(lines[0])
+    installs = _course_installs(lines[0])
+    # uv (on PATH, or bootstrapped with pip) and the pip fallback must install exactly the same thing.
+    assert len(installs) == 3 and all(i == installs[0] for i in installs), installs
+    return installs[0]
+
+
+def test_make_bootstraps_uv_with_pip_and_keeps_pip_as_the_fallback(tmp_path):
+    out = subprocess.run(["make", "-n", "-B", "setup", f"VENV={tmp_path}", "UV="], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    line = next(l for l in out.splitlines() if " -e " in l)
+    assert re.search(rf"{re.escape(str(tmp_path))}/bin/python -m pip install --quiet \"uv==[0-9.]+\"", line)
+    assert line.index("uv==") < line.index(f"{tmp_path}/bin/uv pip install") < line.index("-m pip install --quiet -c")
 
 
 def test_make_installs_the_course_from_the_lock(make_install):
