@@ -433,6 +433,56 @@ class _Compiled:
     parameters: dict
     validator: Any
     integers: bool  # the parameters type something as "integer" somewhere
+    fast: Callable[[Any], Any] | None = None  # a compiled "is it valid?" check, when it agrees with jsonschema
+
+
+# Keywords whose meaning is the same in draft-07 (what fastjsonschema implements) and in 2020-12 (what
+# validate_arguments checks). A schema using only these, with no "format" and no keyword beside a "$ref",
+# is judged alike by both; fastjsonschema's compiled code answers "valid" about 15 times faster.
+_SAME_IN_BOTH_DRAFTS = frozenset({
+    "type", "properties", "required", "additionalProperties", "enum", "const", "minimum", "maximum",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "items", "minItems",
+    "maxItems", "uniqueItems", "minProperties", "maxProperties", "anyOf", "oneOf", "allOf", "not", "$ref", "$defs",
+    "definitions", "description", "title", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"})
+_ANNOTATIONS = frozenset({"description", "title", "default", "examples", "$comment", "deprecated"})
+
+
+def _same_in_both_drafts(schema: Any) -> bool:
+    if isinstance(schema, bool):
+        return True
+    if not isinstance(schema, dict) or not set(schema) <= _SAME_IN_BOTH_DRAFTS:
+        return False
+    if "$ref" in schema and (not str(schema["$ref"]).startswith("#") or set(schema) - _ANNOTATIONS - {"$ref"}):
+        return False  # draft-07 ignores a $ref's siblings; 2020-12 applies them
+    if isinstance(schema.get("items"), list):
+        return False  # tuple form: prefixItems in 2020-12
+    subschemas = [schema.get(k) for k in ("additionalProperties", "items", "not") if k in schema]
+    subschemas += [v for k in ("properties", "$defs", "definitions") for v in (schema.get(k) or {}).values()]
+    subschemas += [v for k in ("anyOf", "oneOf", "allOf") for v in (schema.get(k) or [])]
+    return all(_same_in_both_drafts(sub) for sub in subschemas)
+
+
+def _fast_check(parameters: dict) -> Callable[[Any], Any] | None:
+    """A compiled check that accepts exactly what ``validate_arguments`` accepts, or None when unsure."""
+    if not _same_in_both_drafts(parameters):
+        return None
+    try:
+        import fastjsonschema
+
+        return fastjsonschema.compile(parameters, use_default=False, use_formats=False)
+    except Exception:  # a schema it cannot compile: jsonschema alone decides
+        return None
+
+
+def _fast_accepts(compiled: "_Compiled", raw: Any, arguments: dict) -> bool:
+    """True when the compiled check says the arguments are valid (only for JSON text: JSON types only)."""
+    if compiled.fast is None or not isinstance(raw, str):
+        return False
+    try:
+        compiled.fast(arguments)
+    except Exception:  # invalid (or unsure): jsonschema decides and says why
+        return False
+    return True
 
 
 # =========================================================================== the registry
@@ -685,7 +735,7 @@ class ToolRegistry:
             schema["strict"] = True
         parameters = schema.get("parameters") or {}
         compiled = _Compiled(entry, key, schema, parameters, argument_validator(parameters),
-                             mentions_integer(parameters))
+                             mentions_integer(parameters), _fast_check(parameters))
         self._compiled[name] = compiled
         return compiled
 
@@ -762,7 +812,8 @@ class ToolRegistry:
             kind = "not_an_object" if str(e).startswith("arguments must be") else "invalid_json"
             return fail(kind, str(e))
         compiled = self._compile(name)
-        errors = validate_arguments(arguments, compiled.parameters, validator=compiled.validator)
+        errors = [] if _fast_accepts(compiled, raw, arguments) else \
+            validate_arguments(arguments, compiled.parameters, validator=compiled.validator)
         if errors:
             return ToolResult(call_id, name, validation_error_content(name, errors, compiled.schema.get("parameters")),
                               "invalid_arguments", duration=time.perf_counter() - started, shape=shape)

@@ -214,3 +214,69 @@ async def test_arun_sync_handlers_use_the_pool():
         assert (await registry.acall("which")).ok
     assert all(t.name.startswith("tool-handler-") and t.daemon for t in threads)
     assert len(set(threads)) < 5  # threads are reused across calls
+
+
+# -- the fast "valid?" check agrees with jsonschema ------------------------------------------------
+
+def test_fast_check_accepts_exactly_what_jsonschema_accepts():
+    import random
+
+    from course_lib.tool_registry import _fast_check
+    from course_lib.tool_schemas import validate_arguments
+
+    rng = random.Random(5)
+    leaves = [{"type": "integer", "minimum": 0, "maximum": 10}, {"type": "number", "exclusiveMaximum": 1.5},
+              {"type": "string", "minLength": 2, "maxLength": 3}, {"type": "string", "pattern": "^[a-z]+$"},
+              {"enum": ["a", 1, None, True]}, {"const": 2}, {"type": ["integer", "null"]}, {"type": "boolean"},
+              {"type": "array", "items": {"type": "integer"}, "minItems": 1, "uniqueItems": True},
+              {"anyOf": [{"type": "string"}, {"type": "integer", "multipleOf": 3}]},
+              {"type": "object", "properties": {"k": {"type": "string"}}, "required": ["k"],
+               "additionalProperties": False}, {"not": {"type": "string"}}, {"$ref": "#/$defs/small"}]
+    values = [0, 1, 3, 9, 10, 11, -1, 1.0, 1.5, 2.0, True, False, None, "", "a", "ab", "abc", "abcd", "Ab", "中文",
+              [], [1], [1, 1], [1, "a"], {}, {"k": "v"}, {"k": 1}, {"k": "v", "x": 1}]
+    checked = 0
+    for _ in range(60):
+        props = {f"p{i}": rng.choice(leaves) for i in range(rng.randint(1, 3))}
+        schema = {"type": "object", "$defs": {"small": {"type": "integer", "maximum": 3}}, "properties": props,
+                  "required": rng.sample(sorted(props), k=rng.randint(0, len(props))),
+                  "additionalProperties": rng.choice([False, True, {"type": "integer"}])}
+        fast = _fast_check(schema)
+        assert fast is not None, schema
+        for _ in range(40):
+            args = {k: rng.choice(values) for k in props if rng.random() < 0.8}
+            if rng.random() < 0.2:
+                args["extra"] = rng.choice(values)
+            try:
+                fast(args)
+                fast_ok = True
+            except Exception:
+                fast_ok = False
+            assert fast_ok == (validate_arguments(args, schema) == []), (schema, args)
+            checked += 1
+    assert checked == 2400
+
+
+def test_fast_check_steps_aside_where_the_drafts_differ():
+    from course_lib.tool_registry import _fast_check
+
+    assert _fast_check({"type": "object", "properties": {"d": {"type": "string", "format": "date"}}}) is None
+    assert _fast_check({"type": "object", "$defs": {"n": {"type": "string"}},
+                        "properties": {"x": {"$ref": "#/$defs/n", "maxLength": 2}}}) is None  # a $ref with siblings
+    assert _fast_check({"type": "object", "properties": {"t": {"type": "array", "prefixItems": [{}]}}}) is None
+    assert _fast_check({"type": "object", "properties": {"t": {"items": [{"type": "string"}]}}}) is None
+
+
+def test_fast_check_fills_in_no_defaults():
+    registry = ToolRegistry("defaults", env={})
+    seen = []
+
+    def search(query: str, limit: int = 3) -> str:
+        seen.append(limit)
+        return "ok"
+
+    registry.register("search", "default", {"name": "search", "parameters": {"type": "object", "properties": {
+        "query": {"type": "string"}, "limit": {"type": "integer", "default": 5}}, "required": ["query"]}}, search)
+    assert registry._compile("search").fast is not None
+    assert registry.dispatch({"id": "1", "type": "function", "function": {"name": "search",
+                                                                         "arguments": '{"query": "x"}'}})
+    assert seen == [3]  # the handler's own default: the schema's default is advertised, not injected
