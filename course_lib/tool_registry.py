@@ -435,6 +435,16 @@ class _Compiled:
     integers: bool  # the parameters type something as "integer" somewhere
     fast: Callable[[Any], Any] | None = None  # a compiled "is it valid?" check, when it agrees with jsonschema
 
+    def argument_errors(self, arguments: dict, *, from_json: bool) -> list:
+        """``validate_arguments`` with the cached validator; the fast check first for arguments parsed from JSON."""
+        if from_json and self.fast is not None:
+            try:
+                self.fast(arguments)
+                return []
+            except Exception:  # invalid (or unsure): jsonschema decides and says why
+                pass
+        return validate_arguments(arguments, self.parameters, validator=self.validator)
+
 
 # Keywords whose meaning is the same in draft-07 (what fastjsonschema implements) and in 2020-12 (what
 # validate_arguments checks). A schema using only these, with no "format" and no keyword beside a "$ref",
@@ -472,17 +482,6 @@ def _fast_check(parameters: dict) -> Callable[[Any], Any] | None:
         return fastjsonschema.compile(parameters, use_default=False, use_formats=False)
     except Exception:  # a schema it cannot compile: jsonschema alone decides
         return None
-
-
-def _fast_accepts(compiled: "_Compiled", raw: Any, arguments: dict) -> bool:
-    """True when the compiled check says the arguments are valid (only for JSON text: JSON types only)."""
-    if compiled.fast is None or not isinstance(raw, str):
-        return False
-    try:
-        compiled.fast(arguments)
-    except Exception:  # invalid (or unsure): jsonschema decides and says why
-        return False
-    return True
 
 
 # =========================================================================== the registry
@@ -812,8 +811,7 @@ class ToolRegistry:
             kind = "not_an_object" if str(e).startswith("arguments must be") else "invalid_json"
             return fail(kind, str(e))
         compiled = self._compile(name)
-        errors = [] if _fast_accepts(compiled, raw, arguments) else \
-            validate_arguments(arguments, compiled.parameters, validator=compiled.validator)
+        errors = compiled.argument_errors(arguments, from_json=isinstance(raw, str))
         if errors:
             return ToolResult(call_id, name, validation_error_content(name, errors, compiled.schema.get("parameters")),
                               "invalid_arguments", duration=time.perf_counter() - started, shape=shape)
