@@ -30,11 +30,31 @@ from .notebooks import ROOT
 from .text_table import Table, inline_markdown_html
 
 LESSON_GLOB = "[0-9][0-9]_*.ipynb"
-_TITLE = re.compile(r"^#\s+(?:Lesson|Exercise)\s+(\d+)\s*[·:\-–—]\s*(.+?)\s*$", re.M)
+#: A lesson inserted between two others takes a letter: ``10a_mcp_authorization.ipynb`` comes after 10, before 11.
+INSERTED_GLOB = "[0-9][0-9][a-z]_*.ipynb"
+_TITLE = re.compile(r"^#\s+(?:Lesson|Exercise)\s+(\d+[a-z]?)\s*[·:\-–—]\s*(.+?)\s*$", re.M)
 _ANY_H1 = re.compile(r"^#\s+(.+?)\s*$", re.M)
 _TIME_LINE = re.compile(r"\*\*Time:?\*\*:?([^\n]*)")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(?:\s*[–-]\s*(\d+(?:\.\d+)?))?\s*(minutes?|mins?|hours?|h)\b", re.I)
 _GOAL = re.compile(r"\*\*Goal\.?\*\*\.?\s*(.+?)(?:\n\s*\n|$)", re.S)
+
+
+def numbered(folder: Path) -> list[Path]:
+    """The ``NN_name.ipynb`` and ``NNx_name.ipynb`` notebooks of ``folder``, in course order.
+
+    Example: ``10_mcp_advanced`` < ``10a_mcp_authorization`` < ``11_a2a`` (``_`` sorts before letters).
+    """
+    return sorted([*folder.glob(LESSON_GLOB), *folder.glob(INSERTED_GLOB)], key=lambda p: p.name)
+
+
+def number_of(path: Path) -> str:
+    """A lesson's or exercise's number from its file name: ``"01"``, ``"10a"``.
+
+    Example:
+        >>> number_of(Path("notebooks/10a_mcp_authorization.ipynb"))
+        '10a'
+    """
+    return path.name.split("_", 1)[0]
 
 
 def minutes_in(text: str) -> int | None:
@@ -129,12 +149,12 @@ def _goal(text: str) -> str:
 def read_exercise(path: Path) -> Exercise:
     """Describe one exercise notebook from its first markdown cell."""
     text = _first_markdown(path)
-    return Exercise(path.name[:2], _title(text, path), path, minutes_in(text))
+    return Exercise(number_of(path), _title(text, path), path, minutes_in(text))
 
 
 def exercises(root: Path = ROOT) -> list[Exercise]:
     """Every exercise in ``exercises/``, in order."""
-    return [read_exercise(p) for p in sorted((root / "exercises").glob(LESSON_GLOB))]
+    return [read_exercise(p) for p in numbered(root / "exercises")]
 
 
 def lessons(root: Path = ROOT) -> list[Lesson]:
@@ -143,9 +163,9 @@ def lessons(root: Path = ROOT) -> list[Lesson]:
     for ex in exercises(root):
         by_number.setdefault(ex.number, []).append(ex)
     found = []
-    for path in sorted((root / "notebooks").glob(LESSON_GLOB)):
+    for path in numbered(root / "notebooks"):
         text = _first_markdown(path)
-        number = path.name[:2]
+        number = number_of(path)
         found.append(Lesson(number, _title(text, path), path, minutes_in(text), _goal(text),
                             tuple(by_number.get(number, ()))))
     return found

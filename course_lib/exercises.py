@@ -64,8 +64,10 @@ def make_exercise(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 
 def solution_files(solutions: Path | None = None) -> list[Path]:
-    """Every solution notebook (``NN_name.ipynb``) in ``solutions`` (default: the course's ``solutions/``)."""
-    return sorted((solutions or SOLUTIONS).glob("[0-9][0-9]_*.ipynb"))
+    """Every solution notebook (``NN_name.ipynb``, ``NNa_name.ipynb``) in ``solutions`` (default: ``solutions/``)."""
+    from .course_map import numbered
+
+    return numbered(solutions or SOLUTIONS)
 
 
 def exercise_path(solution: Path, exercises: Path | None = None) -> Path:

@@ -118,9 +118,9 @@ class Hints:
         if self.seen >= n:
             return f"All {n} hints are shown; stuck? see solutions/{self.exercise}.ipynb."
         if terminal:
-            return f"Need a nudge? Run `course hint {self.exercise[:2]}` (hint {self.seen + 1} of {n})."
+            return f"Need a nudge? Run `course hint {self.exercise.split('_', 1)[0]}` (hint {self.seen + 1} of {n})."
         return (f"Need a nudge? Click “Show hint {self.seen + 1} of {n}” in the 💡 cell above "
-                f"(or run `course hint {self.exercise[:2]}` in a terminal).")
+                f"(or run `course hint {self.exercise.split('_', 1)[0]}` in a terminal).")
 
     def revealed(self) -> list[str]:
         """The hints revealed so far, numbered (markdown)."""
@@ -145,7 +145,7 @@ class Hints:
 
     def _markdown(self, *, terminal: bool = False, button: bool = False) -> str:
         """The revealed hints and what to do for the next; ``button``: under the 💡 button ("click again")."""
-        again = f"`course hint {self.exercise[:2]}`" if terminal else "`HINTS.next()`"
+        again = f"`course hint {self.exercise.split('_', 1)[0]}`" if terminal else "`HINTS.next()`"
         parts = self.revealed() or [f"{len(self.steps)} hints are available: run {again} for the first."]
         if self.seen >= len(self.steps):
             parts.append(self.stuck())
@@ -160,7 +160,7 @@ class Hints:
         from .widgets import WithFallback, widgets_available
 
         fallback = (f"💡 {len(self.steps)} hints for this exercise, each more specific: run `HINTS.next()` "
-                    f"(or `course hint {self.exercise[:2]}`). Stuck? solutions/{self.exercise}.ipynb"
+                    f"(or `course hint {self.exercise.split('_', 1)[0]}`). Stuck? solutions/{self.exercise}.ipynb"
                     + (f", section “{self.solution_section}”." if self.solution_section else "."))
         if not widgets_available():
             return WithFallback(None, fallback)

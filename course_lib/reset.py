@@ -72,9 +72,11 @@ def locate(number: str, root: Path | None = None) -> tuple[Path, Path]:
     sol_dir = (root / "solutions") if root else exercises.SOLUTIONS
     ex_dir = (root / "exercises") if root else exercises.EXERCISES
     try:
-        solution = exercises.find(Path(number).name[:2] if number.endswith(".ipynb") else number, sol_dir)
+        solution = exercises.find(Path(number).name.split("_", 1)[0] if number.endswith(".ipynb") else number, sol_dir)
     except FileNotFoundError:
-        have = ", ".join(p.stem for p in sorted(sol_dir.glob("[0-9][0-9]_*.ipynb"))) or "none"
+        from .course_map import numbered
+
+        have = ", ".join(p.stem for p in numbered(sol_dir)) or "none"
         raise ResetError(f"no exercise {number!r} (available: {have})") from None
     return ex_dir / solution.name, solution
 

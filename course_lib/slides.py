@@ -268,7 +268,9 @@ def find_lesson(number: str, root: Path = ROOT) -> Path:
         return p
     hits = sorted((root / "notebooks").glob(f"{number.zfill(2)}_*.ipynb"))
     if not hits:
-        have = ", ".join(x.stem for x in sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))) or "none"
+        from .course_map import numbered
+
+        have = ", ".join(x.stem for x in numbered(root / "notebooks")) or "none"
         raise FileNotFoundError(f"no lesson {number!r} (lessons: {have})")
     return hits[0]
 

@@ -297,7 +297,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..hints import hints_for
 
     hints = None if args.solutions else hints_for(path)
-    print("\n".join(report_lines(run, path.name[:2], hints.pointer(terminal=True) if hints else None)))
+    print("\n".join(report_lines(run, path.name.split('_', 1)[0], hints.pointer(terminal=True) if hints else None)))
     if not args.solutions:
         progress.record(path.stem, run.passed, run.checks)
     return 0 if run.passed else 1

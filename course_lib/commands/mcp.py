@@ -24,6 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--profile", default="registry", choices=["registry", "project-manager", "wiki", "conformance"],
                        help="which server: the course registry (default), a lesson's server, or the official "
                             "conformance suite's fixtures (course_lib.mcp_profiles)")
+    serve.add_argument("--auth", action="store_true",
+                       help="HTTP only: protect the server with OAuth 2.1 (MCP authorization), its own authorization "
+                            "server included; prints the URLs and a token for curl (lesson 10a)")
     serve.set_defaults(func=_serve)
     tools = mcp_sub.add_parser("tools", help="list the tools `course mcp serve` exposes")
     tools.add_argument("--toolset", action="append", dest="toolsets", metavar="NAME")
@@ -39,7 +42,20 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     from ..mcp_profiles import build
 
-    serve(transport=args.transport, port=args.port, server=build(args.profile, args.toolsets))
+    server = build(args.profile, args.toolsets)
+    if args.auth:
+        if args.transport != "http":
+            print("--auth protects an HTTP server (stdio servers inherit the user's rights): add --transport http",
+                  file=sys.stderr)
+            return 2
+        from ..mcp_auth import SCOPES, TOOL_SCOPES, serve_with_auth
+
+        if args.profile == "project-manager":  # the scopes of lesson 10a, with step-up for the writing tools
+            serve_with_auth(server, port=args.port, scopes=list(SCOPES), tool_scopes=TOOL_SCOPES)
+        else:
+            serve_with_auth(server, port=args.port)
+        return 0
+    serve(transport=args.transport, port=args.port, server=server)
     return 0
 
 

@@ -41,7 +41,7 @@ def _run(args: argparse.Namespace) -> int:
             for cell in nb.cells:  # a heading in the middle of a cell does not start a slide
                 for number in slides.hidden_headings(cell):
                     print(f"  ⚠ not a slide (inside a cell): {cell.source.splitlines()[number]}"
-                          f"  (`course slides --tag {path.name[:2]}` splits it off)")
+                          f"  (`course slides --tag {path.name.split('_', 1)[0]}` splits it off)")
         else:
             target = slides.build_slides(path, args.out or slides.OUT_DIR, execute=args.execute,
                                          reveal_prefix=args.reveal_prefix)
