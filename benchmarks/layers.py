@@ -72,8 +72,8 @@ class Row:
 
 def _ratio_row(layer: str, case: str, kit: float, floor: float, unit: str, limit: float, note: str = "",
                higher_is_better: bool = False) -> Row:
-    ratio = kit / floor if floor else float("inf")
-    ok = ratio >= limit if higher_is_better else ratio <= limit
+    ratio = kit / floor if floor else float("nan")
+    ok = (ratio >= limit if higher_is_better else ratio <= limit) if floor else False  # no floor: nothing proven
     return Row(layer, case, kit, floor, unit, f"{'≥' if higher_is_better else '≤'} {limit}×", ok, note)
 
 
@@ -354,23 +354,31 @@ def first_cell_rows(runs: int) -> list[Row]:
 # =========================================================================== load
 
 def _throughput(clients: int, seconds: float, request: Callable[[Any], None], make_client: Callable[[], Any]) -> float:
-    """Requests per second done by ``clients`` threads for ``seconds`` (each thread its own client)."""
-    stop = time.monotonic() + seconds
+    """Requests per second done by ``clients`` threads for ``seconds`` (each thread its own client).
+
+    Every client is made (and an MCP session opened) before the clock starts: set-up is not throughput.
+    """
     counts = [0] * clients
+    ready = threading.Barrier(clients + 1)
+    window: dict[str, float] = {}
 
     def worker(i: int) -> None:
         client = make_client()
         try:
-            while time.monotonic() < stop:
+            ready.wait()
+            while time.monotonic() < window["stop"]:
                 request(client)
                 counts[i] += 1
         finally:
             client.close()
 
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)]
-    t0 = time.monotonic()
     for t in threads:
         t.start()
+    window["stop"] = float("inf")
+    ready.wait()
+    t0 = time.monotonic()
+    window["stop"] = t0 + seconds
     for t in threads:
         t.join()
     return sum(counts) / (time.monotonic() - t0)
