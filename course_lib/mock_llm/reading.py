@@ -865,7 +865,7 @@ _ISO_TIME_RX = re.compile(r"(?<=\d[T])(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z
 
 _CODE_RX = re.compile(r"(?<![\w@./-])(?:\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?![\w^])|(?:19|20)\d\d[-–/](?:19|20)?\d\d(?![\d/-])|[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
                       r"(?:[\w-]+/)+[\w.-]+\.\w{1,5}|[\w-]+\.(?:csv|json|txt|xlsx?|pdf|png|jpg|py|md|html|xml|yaml|yml|sql|db)\b|"
-                      r"(?:www\.)?[A-Za-z][\w-]+\.(?:com|org|net|io|gov|edu|co\.uk|ai|dev|info)\b|~(?:/[\w.-]+)+|"
+                      r"(?:www\.)?[A-Za-z][\w-]+\.(?:com|org|net|io|gov|edu|co\.uk|ai|dev|info)\b|~(?:/[\w.-]+)+|(?:/[\w.-]*[A-Za-z][\w.-]*)+/?|"
                       r"\d+/[A-Za-z]+\d+|[A-Za-z]+[-_]?\d[\w-]*|\d+[-_][A-Za-z][\w-]*|[A-Za-z]+_[\w]+)(?![\w@/])")
 
 
