@@ -12,7 +12,8 @@ knows, it does one of three things, never a silent fourth:
 * **accepts with no effect**, because a deterministic mock has nothing for it to change
   (sampling: ``temperature``, ``top_p``, ``seed``, the penalties, ``logit_bias``; routing
   and bookkeeping: ``user``, ``metadata``, ``service_tier``, ``prompt_cache_key``,
-  ``reasoning``...): the value is still checked as the API checks it;
+  ``reasoning``, Chat's ``store`` (the mock keeps every exchange in ``MockLLM.log`` anyway), and
+  ``include`` values for items it never produces): the value is still checked as the API checks it;
 * **refuses** it with a clear 400 ``unsupported_parameter``/``unsupported_value``: what
   the mock cannot produce (``n > 1``, ``logprobs``, audio, predicted outputs, web search,
   background responses, stored prompts, conversations, the deprecated ``functions``).
