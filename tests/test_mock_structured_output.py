@@ -73,11 +73,27 @@ def test_parse_fills_the_model_from_what_the_user_wrote(client, model, text, exp
 def test_a_value_the_conversation_does_not_give_is_a_refusal_never_invented(client):
     choice = parse(client, Book, "Hello there")
     assert choice.message.parsed is None and choice.message.content is None
-    assert choice.message.refusal.startswith("I could not fill the 'Book' format from this conversation: it does not "
-                                             "say the 'isbn' (a required value).")
+    assert choice.message.refusal.startswith("I could not fill the 'Book' format from this conversation: it does "
+                                             "not clearly say the 'isbn' (a required value).")
     r = client.responses.parse(model="m", input="Hello there", text_format=Book)
     assert r.output_parsed is None and r.output[0].content[0].type == "refusal"
     assert "'isbn'" in r.output[0].content[0].refusal
+
+
+class CalendarEvent(BaseModel):
+    name: str
+    date: str
+    participants: list[str]
+
+
+def test_words_read_for_two_properties_are_a_confused_reading_and_refused(client):
+    """OpenAI's own structured-outputs example: a wrong value would be worse than saying what it could not read."""
+    confused = parse(client, CalendarEvent, "Alice and Bob are going to a science fair on Friday.").message
+    assert confused.parsed is None
+    assert "does not clearly say the 'name', 'participants' (required values)" in confused.refusal
+    clear = parse(client, CalendarEvent, "Team standup called 'Sprint review' on 2026-12-03 with Alice, Bob and Chen")
+    assert clear.message.parsed == CalendarEvent(name="Sprint review", date="2026-12-03",
+                                                 participants=["Alice", "Bob", "Chen"])
 
 
 def test_values_come_from_tool_results_by_field_name(client):

@@ -270,7 +270,7 @@ def _nullable(spec: Any, root: dict) -> bool:
 
 
 def _refusal(fmt: OutputFormat, missing: list[str], problem: str | None = None) -> str:
-    what = (f"it does not say the {', '.join(repr(m) for m in missing)} "
+    what = (f"it does not clearly say the {', '.join(repr(m) for m in missing)} "
             f"({'a required value' if len(missing) == 1 else 'required values'})" if missing else problem)
     return (f"I could not fill the '{fmt.name or 'JSON'}' format from this conversation: {what}. The course's offline "
             "mock reads values only from what the user wrote and from tool results, and never invents one; a real "
@@ -297,6 +297,7 @@ def answer(fmt: OutputFormat, messages: list[dict], text_answer: str | None) -> 
         return StructuredAnswer("{}", None, {})
     from_results = _tool_result_values(schema, messages)
     read, _ = fill_schema(schema, messages)
+    read = _without_shared_words(read)
     required = list(schema.get("required") or [])
     values: dict[str, Any] = {}
     for name in props:
@@ -315,6 +316,31 @@ def answer(fmt: OutputFormat, messages: list[dict], text_answer: str | None) -> 
         return StructuredAnswer(None, _refusal(fmt, [], f"what it read for {where} does not fit the schema "
                                                         f"({error.message})"))
     return StructuredAnswer(json.dumps(values, ensure_ascii=False), None, values)
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _without_shared_words(read: dict[str, Any]) -> dict[str, Any]:
+    """The values read from the user's words, less those whose words another property also took.
+
+    One phrase of the request says one thing: when the text read for one property is part of a
+    different text read for another ("Bob" as the ``name`` and "Bob are going" among the
+    ``participants``), the reading is confused and neither is kept. The property is then
+    missing (a refusal, or null where allowed) rather than filled with a wrong value.
+    """
+    texts = {name: [t.lower() for t in _strings(v) if t.strip()] for name, v in read.items()}
+    confused: set[str] = set()
+    for a, mine in texts.items():
+        for b, theirs in texts.items():
+            if a == b:
+                continue
+            if any(x != y and re.search(rf"(?<!\w){re.escape(x)}(?!\w)", y) for x in mine for y in theirs):
+                confused |= {a, b}
+    return {k: v for k, v in read.items() if k not in confused}
 
 
 _JSON_EXAMPLE = re.compile(r"\{[^{}]*\}")
