@@ -162,7 +162,10 @@ def cases(n: int) -> Iterator[tuple[str, dict, bytes]]:
 
 def check_answer(status: int, body: bytes, request: bytes) -> None:
     shown = request[:300]
-    assert status != 500, f"500 for {shown!r}: {body[:400]!r}"
+    injected = status == 500 and b"injected by the course mock" in body  # X-Mock-Fault: server_error asked for it
+    assert status != 500 or injected, f"500 for {shown!r}: {body[:400]!r}"
+    if injected:
+        return
     if status == 200:
         text = body.decode()
         assert text.startswith("{") or text.startswith("data:") or text.startswith("event:"), shown

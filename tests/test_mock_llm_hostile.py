@@ -46,6 +46,7 @@ def error_of(mock: MockLLM, body, path: str = "/v1/chat/completions", headers: d
     ("presence_penalty", True, "presence_penalty", "invalid_type"),
     ("metadata", {"k": 1}, "metadata.k", "invalid_type"),
     ("n", 0, "n", "integer_below_min_value"),
+    ("modalities", [["text"], 1], "modalities", "invalid_type"),  # found by a longer fuzz run (was a TypeError)
 ])
 def test_wrong_types_and_ranges_get_the_apis_400(mock, field, value, param, code):
     status, err = error_of(mock, {"model": "m", "messages": HI, field: value})

@@ -166,6 +166,13 @@ def _stop(v: Any) -> None:
                    f"with length {len(v)} instead.", "stop", "array_above_max_length")
 
 
+def _modalities(v: Any) -> None:
+    if not isinstance(v, list) or not all(isinstance(m, str) for m in v):
+        raise _wrong_type("modalities", "an array of strings", v)
+    for m in v:
+        one_of("modalities", "text", "audio")(m)
+
+
 def _object(name: str) -> Callable[[Any], None]:
     def check(v: Any) -> None:
         if not isinstance(v, dict):
@@ -223,8 +230,8 @@ CHAT_OPTIONS: dict[str, tuple[Callable[[Any], None], bool]] = {
     "n": (_only("n", lambda v: v == 1, "it makes one choice per request (the same request always gets the same "
                 "answer, so more choices would be copies). Use n=1.", integer("n", 1, 128)), True),
     "logprobs": (_only("logprobs", lambda v: v is False, _DETERMINISTIC, boolean("logprobs")), False),
-    "modalities": (_only("modalities", lambda v: isinstance(v, list) and set(v) <= {"text"},
-                         "it answers in text only: use [\"text\"] or leave it out."), False),
+    "modalities": (_only("modalities", lambda v: set(v) <= {"text"},
+                         "it answers in text only: use [\"text\"] or leave it out.", _modalities), False),
     "audio": (_unsupported("audio", "it answers in text only."), False),
     "prediction": (_unsupported("prediction", "predicted outputs need a real model."), False),
     "web_search_options": (_unsupported("web_search_options", "it has no web search (it runs offline)."), False),
