@@ -66,14 +66,22 @@ test: setup
 	COURSE_LLM=mock $(PY) -m pytest -n $(JOBS) --dist loadfile tests \
 	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg notebooks solutions
 
-# The real-browser test's extras (tests/test_browser_lesson01.py): Debian's chromium, installed with
-# apt-get when run as root on Debian/Ubuntu, and Playwright from the lock, which drives that browser
-# (it never downloads one of its own). Without them `make test` skips that one test and says why.
+# The real-browser tests' extras (tests/test_browser_*.py): Debian's chromium and the fonts that draw the
+# course's Chinese text and emoji (fonts-noto-cjk, fonts-noto-color-emoji: without them ✅ ❌ 💡 and 上海 are
+# empty boxes in the screenshots), installed with apt-get when run as root on Debian/Ubuntu, and Playwright
+# from the lock, which drives that browser (it never downloads one of its own). Without them `make test`
+# skips the browser tests and says why. matplotlib's font cache is rebuilt so figures find the new fonts.
+BROWSER_DEBS := chromium fonts-noto-cjk fonts-noto-color-emoji
 browser: setup
-	@if command -v chromium >/dev/null 2>&1; then :; \
+	@missing="$$(for p in $(BROWSER_DEBS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null)"; \
+	if [ -z "$$missing" ] && command -v chromium >/dev/null 2>&1; then :; \
 	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	else echo "Chromium not found: install it (Debian/Ubuntu: sudo apt-get install chromium) for the browser test."; fi
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	else echo "Install $$missing (Debian/Ubuntu: sudo apt-get install $$missing) for the browser tests."; fi
+	@# fonts installed after matplotlib built its font cache stay invisible to it: rebuild the cache then
+	@if fc-list 2>/dev/null | grep -q "Noto Sans CJK" && ! $(PY) -c "from matplotlib import font_manager as f; \
+	  raise SystemExit(not any('Noto Sans CJK' in x.name for x in f.fontManager.ttflist))" 2>/dev/null; then \
+	  rm -f "$$($(PY) -c 'import matplotlib; print(matplotlib.get_cachedir())')"/fontlist-*.json; fi
 	$(call install,test$(comma)browser)
 
 test-lib: setup

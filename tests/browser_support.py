@@ -178,3 +178,84 @@ def run_all_cells(page: Any, code_cells: int) -> None:
 
 def count_code_cells(path: Path) -> int:
     return sum(c["cell_type"] == "code" for c in json.loads(path.read_text(encoding="utf-8"))["cells"])
+
+
+def run_all_in_panel(page: Any, code_cells: int, timeout: float = RUN_TIMEOUT) -> None:
+    """Run All Cells of the notebook on show and wait until each of its code cells has an execution count.
+
+    Scoped to the current panel (:data:`CURRENT_PANEL`): other notebooks open in hidden tabs do not count.
+    """
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    page.wait_for_function(
+        """([panel, n]) => {
+            const p = document.querySelector(panel);
+            if (!p) return false;
+            const prompts = [...p.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+                .map(e => e.textContent.trim());
+            return prompts.length === n && prompts.every(t => /^\\[\\d+\\]:$/.test(t));
+        }""", arg=[CURRENT_PANEL, code_cells], timeout=timeout * 1000)
+    page.wait_for_selector(f"{CURRENT_PANEL} .jp-Notebook-ExecutionIndicator[data-status='idle']", state="attached",
+                           timeout=STEP_TIMEOUT * 1000)
+
+
+def widget_problems(page: Any) -> list[str]:
+    """Widget outputs of the notebook on show that did not render: an error text, or still "Loading widget"."""
+    return page.evaluate("""(panel) => {
+        const p = document.querySelector(panel);
+        const problems = [];
+        for (const out of p.querySelectorAll('.jp-OutputArea-output')) {
+            const text = out.innerText || '';
+            if (/Error displaying widget|Error rendering output|model not found/.test(text))
+                problems.push(text.slice(0, 200));
+            if (out.dataset.mimeType === 'application/vnd.jupyter.widget-view+json'
+                    && !out.querySelector('.jupyter-widgets, .widget-box, .lm-Widget.jupyter-widget'))
+                problems.push('widget not rendered: ' + text.slice(0, 120));
+        }
+        return problems;
+    }""", CURRENT_PANEL)
+
+
+def full_length_screenshots(page: Any, folder: Path, stem: str) -> list[Path]:
+    """Screenshots of the whole notebook on show, one per screenful: JupyterLab scrolls inside its panel.
+
+    The notebook's scroller is moved one viewport at a time (a little overlap, so no line is lost between
+    two images) and each view is saved as ``folder/<stem>-NN.png``. Returns the files, in order.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob(f"{stem}-*.png"):
+        old.unlink()
+    scroller = f"{CURRENT_PANEL} .jp-WindowedPanel-outer"
+    page.wait_for_selector(scroller, state="attached", timeout=STEP_TIMEOUT * 1000)
+    total, view = page.evaluate("(s) => { const e = document.querySelector(s); return [e.scrollHeight, e.clientHeight]; }",
+                                scroller)
+    shots, top, n = [], 0, 1
+    while True:
+        page.evaluate("([s, y]) => { document.querySelector(s).scrollTop = y; }", [scroller, top])
+        page.wait_for_timeout(150)  # images and widgets re-layout after a scroll
+        path = folder / f"{stem}-{n:02d}.png"
+        page.locator(f"{CURRENT_PANEL} .jp-WindowedPanel-outer").screenshot(path=str(path))
+        shots.append(path)
+        if top + view >= total or n >= 200:
+            break
+        top += max(view - 60, 100)
+        n += 1
+    return shots
+
+
+def stop_kernels(base: str, token: str) -> None:
+    """Shut every kernel of this JupyterLab down (one notebook's kernel must not slow the next one's)."""
+    req = urllib.request.Request(f"{base}/api/kernels?token={token}")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        kernels = json.loads(r.read())
+    for k in kernels:
+        with contextlib.suppress(Exception):
+            urllib.request.urlopen(urllib.request.Request(f"{base}/api/kernels/{k['id']}?token={token}",
+                                                          method="DELETE"), timeout=30).close()
+
+
+def saved_errors(path: Path) -> list[tuple[int, str, str]]:
+    """``(cell index, ename, evalue)`` of every error output in the notebook file at ``path``."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return [(i, o.get("ename", ""), o.get("evalue", "")) for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"
+            for o in c.get("outputs", []) if o.get("output_type") == "error"]
