@@ -483,6 +483,11 @@ class Capstone:
         read_only: MCP tools the host knows to be read-only although their server does not say so
             (no ``readOnlyHint``); default: the project manager's ``list_tasks``. Anything else
             without the hint is treated as a write (needs approval), the safe assumption.
+        trusted_servers: the MCP servers whose **annotations** the host believes (default: the
+            two it runs itself, ``pm`` and ``wiki``). MCP's tools section: clients MUST treat
+            annotations as untrusted unless they come from trusted servers; a server not named
+            here gets no ``readOnlyHint`` shortcut (every tool needs approval, none is retried),
+            whatever it declares. ``add_mcp_server(..., trusted=True)`` trusts one more.
         key: names this capstone's servers and connections (``<key>-finance-agent``...). Starting a
             capstone with the same key replaces the earlier one's (idempotent cells); two capstones
             running side by side need two keys.
@@ -495,7 +500,8 @@ class Capstone:
 
     def __init__(self, workdir: str | Path | None = None, *, client: Any = None,
                  resilience: ResiliencePolicy | None = None, approver: Any = None, name: str = "Orchestrator",
-                 max_steps: int = 8, read_only: Sequence[str] = ("list_tasks",), key: str = "capstone") -> None:
+                 max_steps: int = 8, read_only: Sequence[str] = ("list_tasks",), key: str = "capstone",
+                 trusted_servers: Sequence[str] = ("pm", "wiki")) -> None:
         from .security import ApprovalPolicy, AuditLog
         from .tool_registry import ToolRegistry
 
@@ -505,6 +511,7 @@ class Capstone:
         self.name = name
         self.max_steps = max_steps
         self.read_only = set(read_only)
+        self.trusted_servers = set(trusted_servers)
         self.key = key
         self.trace = Trace("capstone")
         self.registry = ToolRegistry("capstone", env={})
@@ -585,19 +592,24 @@ class Capstone:
                                     permission in ("write", "execute") or bool(meta.get("needs_approval")),
                                     bool(meta.get("untrusted")), lane)
 
-    def add_mcp_server(self, server: Any, name: str, *, prefix: str = "", _core: bool = False) -> list[str]:
+    def add_mcp_server(self, server: Any, name: str, *, prefix: str = "", trusted: bool | None = None,
+                       _core: bool = False) -> list[str]:
         """Bridge an MCP server's tools into the registry (toolset ``mcp:<name>``), traced and protected.
 
         The connection is in-memory (real JSON-RPC, recorded on the wire into the capstone's trace,
-        lane ``<name> server``). Each tool's MCP annotations decide the host policy: ``readOnlyHint``
-        → permission ``read`` and retries; otherwise ``write`` (needs approval), retried only with
-        ``idempotentHint``; ``destructiveHint`` is shown in the approval reason. Wiki text (``search_wiki``,
-        ``read_file``) is marked as untrusted data.
+        lane ``<name> server``). For a **trusted** server, each tool's MCP annotations decide the host
+        policy: ``readOnlyHint`` → permission ``read`` and retries; otherwise ``write`` (needs approval),
+        retried only with ``idempotentHint``; ``destructiveHint`` is shown in the approval reason. For any
+        other server the annotations are ignored (a malicious server would mark a deleting tool
+        read-only to skip the approval and be retried): every tool is a write that needs approval and
+        is never retried. Wiki text (``search_wiki``, ``read_file``) is marked as untrusted data.
 
         Args:
             server: an ``MCPServer`` (e.g. a :class:`~course_lib.mcp_servers.CourseMCPServer`).
             name: a short name (``"calendar"``); the toolset is ``mcp:<name>``.
             prefix: put before each tool name (``"cal_"``) when a name is already taken.
+            trusted: believe this server's annotations (default: ``name in trusted_servers``);
+                say ``True`` only for a server you run or vetted (you wrote it, exercise 12).
 
         Returns:
             The registry names of the server's tools.
@@ -622,15 +634,24 @@ class Capstone:
                              f"toolset; add the server with a prefix, e.g. prefix='{name.replace('-', '_')}_'")
         self.toolsets[name] = toolset
         self.servers[name] = server
+        if trusted is None:
+            trusted = name in self.trusted_servers
+        elif trusted:
+            self.trusted_servers.add(name)
         staging = ToolRegistry("staging", env={})
         names = toolset.register_into(staging)  # the bridge maps schemas, annotations and handlers...
         for tool_name in names:  # ...then the capstone wraps each handler and decides its permission
             entry = staging.get(tool_name)
-            hints = entry.meta.get("annotations", {})
-            read_only = bool(hints.get("readOnlyHint")) or entry.meta.get("mcp_name") in self.read_only
+            declared = entry.meta.get("annotations", {})
+            hints = declared if trusted else {}  # an untrusted server's annotations are only claims
+            read_only = bool(hints.get("readOnlyHint")) or (trusted and entry.meta.get("mcp_name") in self.read_only)
             meta = dict(entry.meta)
             if hints.get("destructiveHint"):
                 meta["approval_reason"] = f"{tool_name} is destructive (MCP destructiveHint): a human must agree"
+            elif not trusted:
+                meta["approval_reason"] = (f"{tool_name} comes from {name!r}, a server the host does not trust: "
+                                           f"its annotations {declared or '{}'} are ignored, so it needs approval")
+                meta["annotations_ignored"] = bool(declared)
             if entry.meta.get("mcp_name") in ("search_wiki", "read_file"):
                 meta["untrusted"] = True  # text anyone could have written into the wiki
             self._register(tool_name, f"mcp:{name}", entry.schema, entry.handler, layer="mcp", source=name,

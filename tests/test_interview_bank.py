@@ -70,7 +70,7 @@ def test_every_demo_is_written_or_explicitly_pending_and_every_diagram_exists():
 
 def test_select_and_lookup():
     hard_mcp = BANK.select(topics=["mcp", "transports"], difficulty="hard")
-    assert [q.id for q in hard_mcp] == ["mcp-errors"]
+    assert [q.id for q in hard_mcp] == ["mcp-errors", "mcp-authorization", "mcp-threats"]
     assert BANK["q2-fc-vs-mcp"].topic == "mcp"
     with pytest.raises(KeyError, match="no question 'nope'"):
         BANK["nope"]

@@ -270,6 +270,34 @@ def test_mcp_errors(capsys):
     assert "unexpected argument 'titel'" in out
 
 
+def test_mcp_authorization(capsys):
+    r, out = _run("mcp_authorization", capsys)
+    assert r["first"] == ["POST /mcp initialize", "GET /.well-known/oauth-protected-resource/mcp",
+                          "GET /.well-known/oauth-authorization-server", "POST /register"]
+    assert r["scopes"] == ["tasks:read", "tasks:write"] and r["stepped_up"] and r["foreign_token"] == 401
+
+
+def test_mcp_threats(capsys):
+    r, out = _run("mcp_threats", capsys)
+    assert {"hidden-characters", "instructions", "secrets"} <= set(r["kinds"])
+    assert r["changed"] == ["add_numbers"] and r["allowed"] is False
+
+
+def test_mcp_roots(capsys):
+    r, out = _run("mcp_roots", capsys)
+    assert r["roots"] == ["project: file:///home/ada/project"] and r["modern"].startswith("Cannot send 'roots/list'")
+
+
+def test_mcp_cancellation(capsys):
+    r, out = _run("mcp_cancellation", capsys)
+    assert "timed out" in r["error"] and r["cancelled"]["requestId"] == 2 and r["server"] == ["started", "cancelled"]
+
+
+def test_mcp_subscriptions(capsys):
+    r, out = _run("mcp_subscriptions", capsys)
+    assert r["legacy"] == ["tasks://all"] and r["modern"] == ["ResourceUpdated", "tasks://all"]
+
+
 def test_transports(capsys):
     r, out = _run("transports", capsys)
     for transport in ("in-memory", "stdio", "streamable HTTP"):

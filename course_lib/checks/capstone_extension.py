@@ -126,10 +126,11 @@ def check_capstone_extension(extend: Callable[[Any], Any], ask: Callable[[Any], 
         result = _result_of(run, used[0])
         error = None if result is None or result.ok else json.loads(result.content).get("error", result.content)
         if result is not None and result.error == "denied":
-            hint = (f"The host refused it: {error}. {used[0]} writes (its server gives no readOnlyHint), so it needs "
-                    f"approval: add a rule in extend(cap), `cap.policy.allow.append(lambda r: r.tool == "
-                    f"\"{used[0]}\")`, or mark the tool read-only if it only reads "
-                    "(`@server.tool(annotations=ToolAnnotations(readOnlyHint=True))`).")
+            hint = (f"The host refused it: {error}. {used[0]} needs approval (it writes, or its server is not one "
+                    f"the capstone trusts, so its annotations are ignored): add a rule in extend(cap), "
+                    f"`cap.policy.allow.append(lambda r: r.tool == \"{used[0]}\")`, or, if it only reads, mark it "
+                    "read-only (`@server.tool(annotations=ToolAnnotations(readOnlyHint=True))`) and add your own "
+                    "server as trusted: `cap.add_mcp_server(server, name, trusted=True)`.")
         else:
             hint = (f"Your tool answered with an error: {error}. Fix the tool, or the arguments your request gives it. "
                     "An MCP server sends only the type of an unexpected exception (its log line names it); raise "

@@ -1228,3 +1228,131 @@ def trace_run() -> dict:
     print(f"\nmodel requests: {model_calls} | tool calls: {len(trace.filter('tool'))} | failed: {failed}")
     return {"model_calls": model_calls, "tool_calls": len(trace.filter("tool")), "failed": failed,
             "events": len(trace)}
+
+
+@demo
+async def mcp_authorization() -> dict:
+    """A protected MCP server: the SDK's OAuth client goes from 401 to a token alone; a foreign token is refused."""
+    import logging
+
+    import httpx2
+
+    from course_lib.mcp_auth import authorized_mcp_client, start_auth_demo, token_request_by_hand
+
+    logging.getLogger("mcp.server.auth").setLevel(logging.ERROR)  # the refusals show in the HTTP answers
+    demo = start_auth_demo(prefix="interview-auth")
+    async with authorized_mcp_client(demo.mcp_url, demo.client()) as client:
+        await client.call_tool("list_tasks", {})
+        written = await client.call_tool("create_task", {"title": "Rotate the keys"})  # needs tasks:write: 403, step-up
+    steps = [e.label for e in demo.trace.events if e.layer == "http" and e.src in ("MCP client", "Browser")]
+    for step in steps[:7]:
+        print("  ", step)
+    print("   … then every request carries the token; create_task stepped up to tasks:write:", not written.is_error)
+    scopes = demo.provider.issued[-1].scopes
+    other = token_request_by_hand(demo, resource=demo.api_url, scope="reports:write").json()["access_token"]
+    refused = httpx2.post(demo.mcp_url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                          headers={"Authorization": f"Bearer {other}"}).status_code
+    print("a valid token issued for another server ->", refused)
+    demo.stop()
+    return {"first": steps[:4], "scopes": scopes, "foreign_token": refused, "stepped_up": not written.is_error}
+
+
+@demo
+async def mcp_threats() -> dict:
+    """A poisoned tool description caught by a scan, and a rug pull caught by a pinned hash."""
+    from mcp import Client
+
+    from course_lib.mcp_threats import ToolPins, poisoned_server, rug_pull_server, scan_tool
+
+    async with Client(poisoned_server()) as client:
+        poisoned = (await client.list_tools()).tools[0]
+    kinds = [f.kind for f in scan_tool(poisoned)]
+    print("poisoned get_forecast:", kinds)
+    calculator, pins = rug_pull_server(), ToolPins()
+    async with Client(calculator) as client:
+        pins.approve((await client.list_tools()).tools)
+        calculator.pull_rug()
+        now = (await client.list_tools(cache_mode="bypass")).tools
+    changes = [str(c) for c in pins.changes(now)]
+    print("after the rug pull:", changes, "| may it run?", pins.allowed("add_numbers", now))
+    return {"kinds": kinds, "changed": [c.tool for c in pins.changes(now)], "allowed": pins.allowed("add_numbers", now)}
+
+
+@demo
+async def mcp_roots() -> dict:
+    """Roots: the server asks (roots/list) which folders the client lets it work in; 2026-07-28 has no back-channel."""
+    import warnings
+
+    from mcp import Client
+    from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+
+    from course_lib.mcp_everyday import roots_callback, slow_server
+
+    server = slow_server()
+    answer = roots_callback(("project", "file:///home/ada/project"))
+    with warnings.catch_warnings():  # roots are deprecated in 2026-07-28 (SEP-2577)
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        async with Client(server, mode="legacy", list_roots_callback=answer) as client:
+            roots = (await client.call_tool("where_am_i", {})).structured_content["result"]
+        print("2025-11-25 roots/list ->", roots)
+        async with Client(server, list_roots_callback=answer) as client:
+            try:
+                await client.call_tool("where_am_i", {})
+                modern = "answered"
+            except MCPError as e:
+                modern = e.error.message.split(":")[0]
+        print("2026-07-28            ->", modern)
+    return {"roots": roots, "modern": modern}
+
+
+@demo
+async def mcp_cancellation() -> dict:
+    """A timeout on an MCP call: the client sends notifications/cancelled and the server stops the work."""
+    from mcp.shared.exceptions import MCPError
+
+    from course_lib.mcp_everyday import slow_server
+    from course_lib.mcp_trace import traced_client
+    from course_lib.tracing import Trace
+
+    server, trace = slow_server(), Trace("timeout")
+    async with traced_client(server, trace, mode="legacy") as client:
+        try:
+            await client.call_tool("slow_report", {"seconds": 5}, read_timeout_seconds=0.3)
+            error = None
+        except MCPError as e:
+            error = e.error.message
+    cancel = next(e.payload for e in trace.events if e.label.startswith("notifications/cancelled"))
+    print("client:", error)
+    print("wire:  ", json.dumps(cancel))
+    print("server:", server.events)
+    return {"error": error, "cancelled": cancel["params"], "server": list(server.events)}
+
+
+@demo
+async def mcp_subscriptions() -> dict:
+    """A resource changes: notifications/resources/updated (2025-11-25) and the subscriptions/listen stream (2026)."""
+    import warnings
+
+    from mcp import Client
+    from mcp.shared.exceptions import MCPDeprecationWarning
+
+    from course_lib.mcp_servers import project_manager_server
+
+    heard = []
+
+    async def on_message(message):
+        if getattr(message, "method", "") == "notifications/resources/updated":
+            heard.append(str(message.params.uri))
+
+    with warnings.catch_warnings():  # resources/subscribe is removed in 2026-07-28 (subscriptions/listen instead)
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        async with Client(project_manager_server(), mode="legacy", message_handler=on_message) as client:
+            await client.subscribe_resource("tasks://all")
+            await client.call_tool("create_task", {"title": "Tell the subscribers"})
+    print("2025-11-25 resources/subscribe ->", heard)
+    async with Client(project_manager_server()) as client:
+        async with client.listen(resource_subscriptions=["tasks://all"]) as stream:
+            await client.call_tool("create_task", {"title": "Tell the listeners"})
+            event = await stream.__anext__()
+    print("2026-07-28 subscriptions/listen ->", type(event).__name__, event.uri)
+    return {"legacy": heard, "modern": [type(event).__name__, event.uri]}
