@@ -20,10 +20,11 @@ import pytest
 from browser_support import (CHROMIUM, CHROMIUM_ARGS, CURRENT_PANEL, SCREENSHOT_DIR, STEP_TIMEOUT, count_code_cells,
                              failure_report, full_length_screenshots, jupyterlab, open_notebook, require_browser,
                              run_all_in_panel, run_cell, saved_errors, stop_kernels, widget_problems)
+from course_lib.course_map import numbered
 from course_lib.notebooks import ROOT
 
-LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-EXERCISES = sorted((ROOT / "exercises").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = numbered(ROOT / "notebooks")  # NN_ and inserted NNa_ lessons (course_lib.course_map)
+EXERCISES = numbered(ROOT / "exercises")
 LESSON_TIMEOUT = 900  # seconds for Run All of the longest lesson on a loaded 2-core machine
 playwright_api = require_browser()
 
