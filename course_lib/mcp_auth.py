@@ -806,19 +806,13 @@ def serve_with_auth(server: Any, *, port: int = 0, as_port: int = 0, scopes: lis
         tool_scopes: per-tool scopes (403 step-up), e.g. :data:`TOOL_SCOPES` for the project manager.
         out: where to print (default ``sys.stderr``, so stdout stays clean).
     """
-    import socket
     import sys
 
-    import uvicorn
-
-    from .servers import free_port, start_server, stop_server
+    from .servers import free_port, serve_forever, start_server, stop_server, tcp_listener
 
     out = out or sys.stderr
     scopes = list(scopes or ["mcp:use"])
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", port))
-    sock.listen(128)
+    sock = tcp_listener("127.0.0.1", port)  # bound before the URL is printed; TCP_NODELAY (course_lib.servers)
     mcp_port = sock.getsockname()[1]
     as_port = as_port or free_port()
     issuer, mcp_url = f"http://127.0.0.1:{as_port}", f"http://127.0.0.1:{mcp_port}/mcp"
@@ -844,7 +838,7 @@ def serve_with_auth(server: Any, *, port: int = 0, as_port: int = 0, scopes: lis
           f"-H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: server/discover' {mcp_url}",
           file=out, flush=True)
     try:
-        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+        serve_forever("course-mcp-serve-auth", app, sock)
     finally:
         stop_server("course-mcp-auth-as")
 
