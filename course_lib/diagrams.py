@@ -253,18 +253,32 @@ def sequence_diagram(lanes: list[str], arrows: list[Arrow], *, title: str | None
     x = {lane: margin_left + i * gap for i, lane in enumerate(lanes)}
 
     line_h, pad = FONT_SMALL / 72 * 1.3, 0.16
-    rows = []  # (arrow, label lines, x of the label, alignment, row height)
+    rows = []  # (arrow, label lines, x of the label, alignment, row height, tagged)
+    wide = min(3.6, total - 0.4)  # a label that does not fit between two lifelines: a tag on its own background
+
+    def fits(lines: list[str]) -> bool:
+        return len(lines) <= 2 and not lines[-1].endswith("…")
+
     for i, a in enumerate(arrows):
         label = f"{i + 1}. {_short(a.label)}"
         if a.src == a.dst:
             room = (gap - 0.35) if a.src != lanes[-1] else (margin_right - 0.3)
             lines = wrap_to_width(label, max(room, 0.8), FONT_SMALL, max_lines=3)
-            rows.append((a, lines, x[a.src] + 0.12, "left", pad * 2 + line_h * len(lines)))
+            lx = x[a.src] + 0.12
+            if not fits(lines):  # a wider note, moved left where it would run past the edge (its box hides lines)
+                lines = wrap_to_width(label, min(wide, max(room, 2.6)), FONT_SMALL, max_lines=2)
+                lx = min(lx, total - max(text_width(line, FONT_SMALL) for line in lines) - 0.2)
+            rows.append((a, lines, lx, "left", pad * 2 + line_h * len(lines), False))
         else:
             step = 1 if x[a.dst] > x[a.src] else -1
             neighbour = lanes[lanes.index(a.src) + step]
             lines = wrap_to_width(label, gap - 0.2, FONT_SMALL, max_lines=3)
-            rows.append((a, lines, (x[a.src] + x[neighbour]) / 2, "center", pad * 2 + line_h * len(lines) + 0.06))
+            lx, tagged = (x[a.src] + x[neighbour]) / 2, False
+            if not fits(lines):
+                lines = wrap_to_width(label, wide, FONT_SMALL, max_lines=2)
+                half = max(text_width(line, FONT_SMALL) for line in lines) / 2 + 0.1
+                lx, tagged = min(max((x[a.src] + x[a.dst]) / 2, half + 0.05), total - half - 0.05), True
+            rows.append((a, lines, lx, "center", pad * 2 + line_h * len(lines) + 0.06, tagged))
     header_h, title_h, legend_h = 0.55, (0.5 if title else 0.15), 0.45
     body_h = sum(r[4] for r in rows) + 0.25
     height = title_h + header_h + body_h + legend_h
@@ -273,14 +287,16 @@ def sequence_diagram(lanes: list[str], arrows: list[Arrow], *, title: str | None
     ax.set_xlim(0, total)
     ax.set_ylim(-body_h, header_h)
     ax.axis("off")
+    room = min(max(gap - 0.12, 1.0), 2.4) if n > 1 else 2.4
+    head_size = FONT if all(text_width(w, FONT, weight="bold") <= room for lane in lanes for w in lane.split()) \
+        else FONT_SMALL  # a long one-word lane name ("Orchestrator") in a narrow gap: a size smaller, not cut
     for lane, xi in x.items():
-        name = "\n".join(wrap_to_width(lane, min(max(gap - 0.25, 1.0), 2.4) if n > 1 else 2.4, FONT, max_lines=2,
-                                        weight="bold"))
-        ax.text(xi, header_h * 0.45, name, ha="center", va="center", fontsize=FONT, weight="bold", color=INK,
+        name = "\n".join(wrap_to_width(lane, room, head_size, max_lines=2, weight="bold"))
+        ax.text(xi, header_h * 0.45, name, ha="center", va="center", fontsize=head_size, weight="bold", color=INK,
                 bbox={"boxstyle": "round,pad=0.3", "fc": "#F2F2F2", "ec": GREY, "lw": 0.8})
         ax.add_line(Line2D([xi, xi], [0.02, -body_h], color=LIGHT_GREY, lw=1.2, zorder=0, label=f"{lane} lifeline"))
     y = 0.0
-    for a, lines, lx, align, h in rows:
+    for a, lines, lx, align, h, tagged in rows:
         colour, ls = STYLES.get(a.kind, STYLES["request"])
         text = "\n".join(lines)
         if a.src == a.dst:
@@ -292,7 +308,9 @@ def sequence_diagram(lanes: list[str], arrows: list[Arrow], *, title: str | None
             ax.annotate("", xy=(x[a.dst], arrow_y), xytext=(x[a.src], arrow_y),
                         arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 1.5, "linestyle": ls,
                                     "shrinkA": 0, "shrinkB": 0})
-            ax.text(lx, arrow_y + 0.07, text, ha=align, va="bottom", fontsize=FONT_SMALL, color=INK, linespacing=1.3)
+            tag = {"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none"} if tagged else None
+            ax.text(lx, arrow_y + 0.08, text, ha=align, va="bottom", fontsize=FONT_SMALL, color=INK, linespacing=1.3,
+                    bbox=tag, zorder=3)
         y -= h
     if kinds:
         handles = [Line2D([], [], color=STYLES[k][0], linestyle=STYLES[k][1], lw=1.5, label=KIND_NAMES[k])
