@@ -3,10 +3,11 @@
 nbval proves the code runs; only a browser shows what a learner sees. One JupyterLab (a temporary copy of
 the lessons and exercises, its own settings and state folders) serves every notebook; for each lesson the
 test runs all cells from the Run menu, then checks that no output is an error (in the saved notebook) and
-that every widget rendered (no "Error displaying widget", none stuck loading), and saves full-length
-screenshots, one per screenful of JupyterLab's scrolling panel, to ``_build/browser/lessons/NN_name-KK.png``
-(or ``$COURSE_SCREENSHOT_DIR``). For each exercise it runs the hints cell, clicks the button, and checks that
-the first hint shows and the button moves on to the next one ("click the button again").
+that every widget rendered (no "Error displaying widget", none stuck loading) and every ◀ / ▶ stepper moves
+when its ▶ is clicked, and saves full-length screenshots, one per screenful of JupyterLab's scrolling panel,
+to ``_build/browser/lessons/NN_name-KK.png`` (or ``$COURSE_SCREENSHOT_DIR``). For each exercise it runs the
+hints cell, clicks the button, and checks that the first hint shows and the button moves on to the next one
+("click the button again").
 
 Skipped, with the reason, when Chromium or Playwright is missing: ``make browser`` installs both, and the
 CJK and emoji fonts the screenshots need.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+import nbformat
 import pytest
 
 from browser_support import (CHROMIUM, CHROMIUM_ARGS, CURRENT_PANEL, SCREENSHOT_DIR, STEP_TIMEOUT, count_code_cells,
@@ -25,6 +27,8 @@ from course_lib.notebooks import ROOT
 
 LESSONS = numbered(ROOT / "notebooks")  # NN_ and inserted NNa_ lessons (course_lib.course_map)
 EXERCISES = numbered(ROOT / "exercises")
+# A lesson's code that builds a stepper: message_flow.step_through(...) or a Trace's .stepper()
+STEPPER_CALL = re.compile(r"step_through\(|\.stepper\(\)")
 LESSON_TIMEOUT = 900  # seconds for Run All of the longest lesson on a loaded 2-core machine
 playwright_api = require_browser()
 
@@ -66,6 +70,10 @@ def test_lesson_runs_in_jupyterlab_with_no_error_and_every_widget_shown(lesson, 
         open_notebook(page, f"{base}/lab/tree/notebooks/{lesson.name}?reset&token={token}")
         run_all_in_panel(page, count_code_cells(lesson), timeout=LESSON_TIMEOUT)
         assert widget_problems(page) == []
+        moved, stuck = click_every_stepper(page)
+        assert stuck == []
+        if builds_a_stepper(lesson):  # then it must be found in the page, or the check above proved nothing
+            assert moved >= 1, "the lesson builds a ◀ / ▶ stepper but none was found in the page"
         page.wait_for_function("""(panel) => [...document.querySelectorAll(panel + " .jp-OutputArea-output img")]
             .every(img => img.complete && img.naturalWidth > 0)""", arg=CURRENT_PANEL, timeout=STEP_TIMEOUT * 1000)
         shots = full_length_screenshots(page, folder, lesson.stem)
@@ -78,6 +86,35 @@ def test_lesson_runs_in_jupyterlab_with_no_error_and_every_widget_shown(lesson, 
         raise AssertionError(failure_report(page, None, lab["log"])) from exc
     assert saved_errors(root / "notebooks" / lesson.name) == []
     assert shots and shots[0].stat().st_size > 20_000  # the first screenful: the lesson's title and prose
+
+
+def builds_a_stepper(notebook) -> bool:
+    """Whether a code cell of ``notebook`` calls step_through(...) or a Trace's .stepper()."""
+    cells = nbformat.read(str(notebook), as_version=4).cells
+    return any(c.cell_type == "code" and STEPPER_CALL.search(c.source) for c in cells)
+
+
+def click_every_stepper(page) -> tuple[int, list[str]]:
+    """Click ▶ on every ◀ / ▶ stepper of the notebook on show (course_lib.widgets.stepper: message flows,
+    traces); each must move from "1 / N" to "2 / N" in the kernel and back to the page. Returns how many
+    moved, and the ones that did not, by their counter's text."""
+    rows = (page.locator(f"{CURRENT_PANEL} .widget-hbox").filter(has=page.locator(".widget-slider"))
+            .filter(has=page.locator("button", has_text="▶")))
+    moved, stuck = 0, []
+    for k in range(rows.count()):
+        box = rows.nth(k).locator("xpath=..")  # the stepper's VBox: the buttons' row, then the counter and view
+        counter = re.search(r"(\d+) / (\d+)", box.inner_text())
+        if not counter or counter.group(2) == "1":
+            continue
+        rows.nth(k).scroll_into_view_if_needed()
+        rows.nth(k).locator("button", has_text="▶").click()
+        try:
+            page.wait_for_function("(el) => /\\b2 \\/ \\d+/.test(el.innerText)", arg=box.element_handle(),
+                                   timeout=STEP_TIMEOUT * 1000)
+            moved += 1
+        except Exception:
+            stuck.append(counter.group(0) + " did not move on ▶: " + box.inner_text()[:120])
+    return moved, stuck
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=lambda p: p.stem)
