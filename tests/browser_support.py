@@ -254,8 +254,21 @@ def stop_kernels(base: str, token: str) -> None:
                                                           method="DELETE"), timeout=30).close()
 
 
-def saved_errors(path: Path) -> list[tuple[int, str, str]]:
-    """``(cell index, ename, evalue)`` of every error output in the notebook file at ``path``."""
-    nb = json.loads(path.read_text(encoding="utf-8"))
+def saved_errors(path: Path, timeout: float = 30.0) -> list[tuple[int, str, str]]:
+    """``(cell index, ename, evalue)`` of every error output in the notebook file at ``path``.
+
+    Jupyter Server writes a notebook in place (``atomic_writing`` keeps a copy, then rewrites the file), so a
+    read while a save is still being written sees an empty or cut file: read again until it parses, up to
+    ``timeout`` seconds (then the JSON error is raised).
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            nb = json.loads(path.read_text(encoding="utf-8"))
+            break
+        except json.JSONDecodeError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
     return [(i, o.get("ename", ""), o.get("evalue", "")) for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"
             for o in c.get("outputs", []) if o.get("output_type") == "error"]
