@@ -33,6 +33,7 @@ from typing import Any
 from . import gazetteer as gz
 from . import language as lang
 from . import phrases as phrases_mod
+from . import timezones
 from . import unit_enums
 from .reading import _NOT_NAMES, Mention, Reading, read
 
@@ -1232,6 +1233,8 @@ def _as_described(slot: Slot, value: str, filled: dict) -> str:
     """A value rewritten as the slot's description asks: a company as its ticker, a city without the country
     another argument already takes ("Sydney, Australia" -> "Sydney" when ``country`` is "Australia")."""
     desc = str(slot.spec.get("description", "")).lower()
+    if zone := timezones.as_zone(slot.name, desc, value):  # "Tokyo" for a time zone: "Asia/Tokyo"
+        return zone
     if "ticker" in desc or "symbol" in slot.name.lower():
         return gz.TICKERS.get(value.lower(), value)
     if slot.role in ("place", "city") and ", " in value:
@@ -2076,6 +2079,10 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         for name, vals in _clock_spreads(filled, mentions, reading.text).items():
             out.spread.setdefault(name, vals)
         out.spread.update(_pair_spreads(filled, all_mentions, reading.text))
+        for s in slots:  # "London and Sydney" for a time zone: each place as its zone
+            if s.name in out.spread and s.kind == "string":
+                desc = str(s.spec.get("description", ""))
+                out.spread[s.name] = [(timezones.as_zone(s.name, desc, v) or v, e, p) for v, e, p in out.spread[s.name]]
         if out.spread:
             _enum_partners(slots, filled, out.spread, reading.text)
         chosen = {name: v for name, v in filled.items() if len(v[3]) == 1 and v[3][0] >= 0}

@@ -136,6 +136,39 @@ TICKERS: dict[str, str] = {
     "高通": "QCOM", "思科": "CSCO", "台积电": "TSM", "tsmc": "TSM",
 }
 
+#: Places whose IANA time zone their name does not spell (the tz database names zones after one city each:
+#: "America/Los_Angeles" for San Francisco too); cities that name a zone need no entry (see :mod:`.timezones`).
+ZONES: dict[str, str] = {
+    **dict.fromkeys(("san francisco", "seattle", "san diego", "san jose", "sacramento", "oakland", "berkeley",
+                     "palo alto", "portland", "las vegas"), "America/Los_Angeles"),
+    **dict.fromkeys(("boston", "washington", "washington dc", "washington d.c.", "miami", "atlanta", "philadelphia",
+                     "pittsburgh", "baltimore", "orlando", "tampa", "charlotte", "raleigh", "cleveland", "columbus",
+                     "cincinnati", "brooklyn", "manhattan", "new york city", "nyc"), "America/New_York"),
+    **dict.fromkeys(("houston", "dallas", "austin", "san antonio", "minneapolis", "nashville", "memphis",
+                     "new orleans", "kansas city", "st. louis", "milwaukee", "omaha"), "America/Chicago"),
+    **dict.fromkeys(("salt lake city", "albuquerque"), "America/Denver"),
+    **dict.fromkeys(("beijing", "shenzhen", "guangzhou", "hangzhou", "chengdu", "wuhan", "nanjing", "xi'an", "tianjin",
+                     "suzhou", "qingdao", "harbin", "xiamen", "dalian", "kunming", "changsha", "zhengzhou", "shenyang",
+                     "jinan", "hefei", "lhasa", "sanya", "guilin", "chongqing", "china"), "Asia/Shanghai"),
+    **dict.fromkeys(("osaka", "kyoto", "japan"), "Asia/Tokyo"),
+    **dict.fromkeys(("mumbai", "delhi", "new delhi", "bangalore", "bengaluru", "chennai", "hyderabad", "india"),
+                    "Asia/Kolkata"),
+    **dict.fromkeys(("milan", "venice", "florence", "italy"), "Europe/Rome"),
+    **dict.fromkeys(("barcelona", "spain"), "Europe/Madrid"),
+    **dict.fromkeys(("munich", "frankfurt", "hamburg", "germany"), "Europe/Berlin"),
+    **dict.fromkeys(("geneva", "switzerland"), "Europe/Zurich"),
+    **dict.fromkeys(("edinburgh", "manchester", "united kingdom", "uk", "england", "britain"), "Europe/London"),
+    **dict.fromkeys(("lyon", "marseille", "france"), "Europe/Paris"),
+    "hanoi": "Asia/Bangkok", "vietnam": "Asia/Ho_Chi_Minh", "south korea": "Asia/Seoul", "korea": "Asia/Seoul",
+    "thailand": "Asia/Bangkok", "indonesia": "Asia/Jakarta", "philippines": "Asia/Manila", "egypt": "Africa/Cairo",
+    "nigeria": "Africa/Lagos", "kenya": "Africa/Nairobi", "turkey": "Europe/Istanbul", "new zealand": "Pacific/Auckland",
+    "ireland": "Europe/Dublin", "portugal": "Europe/Lisbon", "greece": "Europe/Athens", "poland": "Europe/Warsaw",
+    "sweden": "Europe/Stockholm", "norway": "Europe/Oslo", "belgium": "Europe/Brussels", "austria": "Europe/Vienna",
+    "netherlands": "Europe/Amsterdam", "israel": "Asia/Jerusalem", "united arab emirates": "Asia/Dubai",
+    "uae": "Asia/Dubai", "saudi arabia": "Asia/Riyadh", "pakistan": "Asia/Karachi", "singapore": "Asia/Singapore",
+    "utc": "UTC", "gmt": "Etc/GMT", "北京时间": "Asia/Shanghai",
+}
+
 #: Units: surface form -> (canonical symbol, dimension). Longer forms are tried first.
 UNITS: dict[str, tuple[str, str]] = {}
 
