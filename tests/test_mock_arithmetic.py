@@ -244,3 +244,11 @@ def test_docstring_examples():
 
     result = doctest.testmod(ar, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_computations_asked_together_each_get_their_tool(client):
+    add, sub = tool("add_two_numbers", "Add two numbers", {"a": {"type": "integer"}, "b": {"type": "integer"}}), \
+        tool("subtract_two_numbers", "Subtract two numbers", {"a": {"type": "integer"}, "b": {"type": "integer"}})
+    assert first(client, "what's 7 + 5, and 20 - 8?", [add, sub]) == [
+        ("add_two_numbers", {"a": 7, "b": 5}), ("subtract_two_numbers", {"a": 20, "b": 8})]
+    assert [a.expression for a in ar.find("pages 3*4 and 5-10 minutes")] == ["3 * 4"]  # a range stays a range

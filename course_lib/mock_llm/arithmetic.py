@@ -568,6 +568,11 @@ def _asked(text: str, start: int, end: int, raw: str) -> bool:
         or not text[:start].strip() and not rest or bool(_CUE_AFTER.match(text[end:]))
 
 
+#: What may stand between two computations asked together: "7 + 5, and 20 - 8", "3*4 then 10/2".
+_LISTED = re.compile(r"^[\s,;]*(?:and|also|then|plus|as well as)?[\s,;]*(?:(?:what(?:'s|’s| is| about)|how about)\s*)?$",
+                     re.I)
+
+
 @lru_cache(maxsize=2048)
 def find(text: str) -> tuple[Arithmetic, ...]:
     """Every computation ``text`` asks for, in order (none when it holds no arithmetic).
@@ -594,7 +599,9 @@ def find(text: str) -> tuple[Arithmetic, ...]:
         if tree is not None and _operations(tree) and _clean_edges(toks, i, j, text):
             start, end = toks[i].start, toks[j - 1].end
             raw = text[start:end]
-            if _asked(text, start, end, raw) and _computable(tree):
+            listed = bool(out) and _LISTED.match(text[out[-1].end:start]) is not None and not re.match(
+                r"\s*[A-Za-z\u4e00-\u9fff]", text[end:])  # "7 + 5, and 20 - 8?"
+            if (listed or _asked(text, start, end, raw)) and _computable(tree):
                 out.append(Arithmetic(tree, raw, start, end))
                 i = j
                 continue
@@ -1034,3 +1041,28 @@ def next_calls(tools: list, question: str, done: list[tuple[str, dict, Any]]) ->
     props = tool.parameters.get("properties") or {}
     got = _operands_to_slots(props, tool.parameters.get("required") or [], task, task.operation)
     return [(tool, {k: v for k, (v, _) in got.items()})] if got else []
+
+
+def unserved(tools: list, text: str, planned: list[tuple[str, dict]]) -> list[tuple[Any, dict]]:
+    """Calls for the computations of ``text`` that no planned call serves, when every planned call computes.
+
+    "what's 7 + 5, and 20 - 8?" with ``add`` and ``subtract``: the plan holds ``add(7, 5)``; the
+    subtraction needs ``subtract(20, 8)`` too. Returns ``[(tool, arguments)]`` (empty when the plan does
+    anything else, or a computation has no one-operation tool).
+    """
+    found = find(text)
+    if len(found) < 2 or not planned or not all(tool_operation(n) or any(
+            isinstance(v, str) and find(v) for v in a.values()) for n, a in planned):
+        return []
+    by_op = {tool_operation(t.name): t for t in tools if tool_operation(t.name)}
+    out = []
+    for a in found:
+        tool = by_op.get(a.operation)
+        if tool is None or not a.operands:
+            continue
+        got = _operands_to_slots(tool.parameters.get("properties") or {}, tool.parameters.get("required") or [], a,
+                                 a.operation)
+        args = {k: v for k, (v, _) in got.items()} if got else None
+        if args and not any(n == tool.name and all(b.get(k) == v for k, v in args.items()) for n, b in planned):
+            out.append((tool, args))
+    return out

@@ -1139,6 +1139,8 @@ def plan_calls(text: str, tools: list[ToolSpec]
                         call.missing.remove(m)
             if all(c.key() != call.key() for c in calls):
                 calls.append(call)
+    calls += [PlannedCall(t.name, a, clause=len(picks)) for t, a in arithmetic.unserved(  # "7 + 5, and 20 - 8"
+        tools, text, [(c.name, c.arguments) for c in calls])]
     return calls, scores, matched, ""
 
 
