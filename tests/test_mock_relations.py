@@ -129,3 +129,33 @@ def test_an_absolute_path_without_extension_is_a_path_value(client):
         {"role": "user", "content": "列出 /var/log 目录里的文件"}]).choices[0].message
     assert [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls] == [
         ("list_directory", {"path": "/var/log"})]
+
+
+# ------------------------------------------------------------------------------ what a typed value says
+FETCH = tool("fetch", "Fetches a URL from the internet and extracts its contents.", {"url": {"type": "string"}})
+LIST_TABLES = tool("list_tables", "List all tables in the database.", {}, [])
+DESCRIBE = tool("describe_table", "Get the schema of a table.", {"table_name": {"type": "string"}})
+READ_QUERY = tool("read_query", "Execute a SELECT query on the database.", {"query": {"type": "string"}})
+LIGHT = tool("set_light", "Set the brightness of a light.", {"brightness": {"type": "integer"}})
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    ("Fetch https://example.com and tell me what it says", [FETCH, WEATHER], [("fetch", {"url": "https://example.com"})]),
+    ("What's on https://example.com/news?", [FETCH, WEATHER], [("fetch", {"url": "https://example.com/news"})]),
+    ("帮我抓取 https://www.python.org 的内容", [FETCH, WEATHER], [("fetch", {"url": "https://www.python.org"})]),
+    ("Run SELECT * FROM orders LIMIT 5", [READ_QUERY, LIST_TABLES], [("read_query", {"query": "SELECT * FROM orders LIMIT 5"})]),
+    ("数据库里有哪些表？", [READ_QUERY, LIST_TABLES, DESCRIBE], [("list_tables", {})]),
+    ("看一下 customers 表的结构", [READ_QUERY, LIST_TABLES, DESCRIBE], [("describe_table", {"table_name": "customers"})]),
+])
+def test_a_url_or_a_statement_says_what_tool_it_needs(client, text, tools, expected):
+    msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
+                                         tools=tools).choices[0].message
+    assert [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls or []] == expected
+
+
+@pytest.mark.parametrize("text, brightness", [("把灯光调到30%", 30), ("把灯调亮一点，亮度50", 50)])
+def test_lights_in_chinese_choose_the_light_tool(client, text, brightness):
+    msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
+                                         tools=[LIGHT, WEATHER]).choices[0].message
+    assert [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls or []] == [
+        ("set_light", {"brightness": brightness})]

@@ -45,6 +45,7 @@ from . import gazetteer as gz
 from . import language as lang
 from . import purpose
 from . import relations
+from . import specialists
 from . import tickers
 from . import unit_enums
 from .answer import advice, compose_answer, error_of
@@ -775,9 +776,7 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     text = resolve_own_places(text)
     vocab = _profile(tool).vocab
     filled = fill_arguments(tool.parameters, text, tool_words=vocab)
-    computed = arithmetic.calls(tool, text, filled)  # a calculator's expression, an operation tool's numbers
-    if computed is None:
-        computed = tickers.calls(tool, text, filled)  # "MSFT and GOOG": a call per ticker
+    computed = specialists.calls(tool, text, filled)  # a calculator's expression, tickers, a SQL statement
     if computed is not None:
         return [PlannedCall(tool.name, *c) for c in computed]
     _no_echo_of_the_tool(filled, vocab)

@@ -873,6 +873,8 @@ def _codes(text: str) -> list[Mention]:
     out = []
     for m in _CODE_RX.finditer(text):
         raw = m.group(0).rstrip(".")
+        if raw.startswith(("http://", "https://")):  # "...on https://example.com?": the question mark ends the sentence
+            raw = raw.rstrip(".,;:!?)]}'\"")
         if re.fullmatch(r"[A-Za-z]+\d?", raw) and "_" not in raw:
             continue
         if re.fullmatch(r"\d+[a-zA-Z]{1,2}", raw) or re.fullmatch(r"(?:mp3|mp4|h264|3d|2d|4k|x\d)", raw.lower()):
