@@ -72,3 +72,14 @@ def test_docstring_examples():
 
     result = doctest.testmod(timezones)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("text", ["Why do we have daylight saving time?", "what time is it in Atlantis"])
+def test_no_zone_is_made_up(client, text):
+    said = calls(client, text, [NOW])
+    assert isinstance(said, str) and "tz" in said  # it asks for the zone instead of sending "daylight saving"
+
+
+def test_a_path_with_a_slash_is_no_zone():
+    assert not timezones.takes_zone("path", "where, e.g. notes/paris.md")
+    assert timezones.takes_zone("location", "e.g. Europe/Paris")

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from . import gazetteer as gz
 
 #: Words of a parameter that takes a time zone.
 _SLOT_WORDS = frozenset({"timezone", "timezones", "tz", "zone", "tzname", "time_zone"})
-_SLOT_DESC = re.compile(r"\biana\b|\btime ?zone\b|\btz database\b|e\.g\.,? ?'?[A-Z][a-z]+/[A-Z]", re.I)
+_SLOT_DESC = re.compile(r"\b(?i:iana|time ?zones?|tz database)\b|\b(?:Africa|America|Asia|Atlantic|Australia|Europe|"
+                        r"Indian|Pacific)/[A-Z][a-z]")
 _ZONE = re.compile(r"^[A-Z][A-Za-z_-]+(?:/[A-Z][A-Za-z_-]+)+$|^UTC$|^Etc/")
 
 
@@ -67,3 +69,21 @@ def as_zone(name: str, description: str, value: str) -> str | None:
         return None
     zone = zone_of(value)
     return zone if zone != value else None
+
+
+
+def calls(tool: Any, text: str, filled: Any) -> list[tuple[dict, dict, list]] | None:
+    """A time-zone argument whose value names no zone nor known place ("daylight saving", "Atlantis"): never sent.
+
+    The argument is then missing, so the engine asks for it rather than call with a made-up zone.
+    Returns None when the tool takes no zone or its value is a zone (the engine's calls stand).
+    """
+    props = tool.parameters.get("properties") or {}
+    bad = [k for k, v in filled.arguments.items() if isinstance(v, str) and isinstance(props.get(k), dict)
+           and takes_zone(k, str(props[k].get("description", ""))) and zone_of(v) is None]
+    if not bad or filled.spread:
+        return None
+    args = {k: v for k, v in filled.arguments.items() if k not in bad}
+    evidence = {k: v for k, v in filled.evidence.items() if k not in bad}
+    required = tool.parameters.get("required") or []
+    return [(args, evidence, list(filled.missing) + [k for k in bad if k in required])]
