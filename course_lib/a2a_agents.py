@@ -56,16 +56,18 @@ from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import create_agent_card_routes, create_rest_routes
 from a2a.server.tasks import TaskUpdater
 from a2a.types import (AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Artifact, CancelTaskRequest,
-                       GetTaskRequest, ListTasksRequest, ListTasksResponse, Message, Role, SendMessageRequest,
-                       StreamResponse, Task, TaskState)
-from a2a.utils.errors import InvalidParamsError
+                       DeleteTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
+                       ListTaskPushNotificationConfigsRequest, ListTasksRequest, ListTasksResponse, Message, Role,
+                       SendMessageRequest, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
+                       TaskState)
+from a2a.utils.errors import A2AError, InvalidParamsError
 from a2a.utils.constants import TransportProtocol
 from google.protobuf.json_format import MessageToDict
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
 from .a2a_limits import DEFAULT_LIMITS, BoundedTaskStore, Limits, LimitsMiddleware, jsonrpc_routes, truncate_logs
-from .a2a_states import INTERRUPTED, TERMINAL, check_path, state_of
+from .a2a_states import INTERRUPTED, TERMINAL, check_path, state_of, wire_name
 from .a2a_wire import TracingTransport
 from .diagrams import CourseFigure, figure
 from .examples import FINANCE_ROWS, FINANCE_TABLES, FINANCE_UNIT
@@ -428,23 +430,27 @@ class FinanceAgentExecutor(AgentExecutor):
         return f"FinanceAgentExecutor({str(self.db_path)!r}, step_delay={self.step_delay})"
 
 
-def agent_interfaces(base_url: str) -> list[AgentInterface]:
+def agent_interfaces(base_url: str, *, jsonrpc_path: str = JSONRPC_PATH, rest_path: str = REST_PATH
+                     ) -> list[AgentInterface]:
     """The card's ``supportedInterfaces``: JSON-RPC and HTTP+JSON (REST) at ``base_url``, A2A 1.0."""
-    return [AgentInterface(url=base_url + JSONRPC_PATH, protocol_binding=TransportProtocol.JSONRPC,
+    return [AgentInterface(url=base_url + jsonrpc_path, protocol_binding=TransportProtocol.JSONRPC,
                            protocol_version="1.0"),
-            AgentInterface(url=base_url + REST_PATH, protocol_binding=TransportProtocol.HTTP_JSON,
+            AgentInterface(url=base_url + rest_path, protocol_binding=TransportProtocol.HTTP_JSON,
                            protocol_version="1.0")]
 
 
-def finance_agent_card(base_url: str, *, name: str = "Finance DB agent") -> AgentCard:
+def finance_agent_card(base_url: str, *, name: str = "Finance DB agent", push_notifications: bool = True,
+                       jsonrpc_path: str = JSONRPC_PATH, rest_path: str = REST_PATH) -> AgentCard:
     """The database agent's Agent Card (A2A 1.0 §5): who it is, where to reach it, what it can do.
 
     Args:
         base_url: ``http://127.0.0.1:<port>``; the card lists the JSON-RPC and REST URLs under it.
         name: the agent's display name.
+        push_notifications: declare ``capabilities.pushNotifications`` (the app then accepts webhooks).
+        jsonrpc_path, rest_path: where the app mounts its bindings (see :func:`build_agent_app`).
 
     Returns:
-        An ``AgentCard`` with capability ``streaming``, text and JSON output modes, and two skills
+        An ``AgentCard`` with capabilities ``streaming`` and push notifications, text and JSON output modes, and two skills
         (``finance_report``, ``sql_query``), each with tags and examples the orchestrator matches.
 
     Taught in lesson 11 (seed 000 §4.2 "Agent Card").
@@ -453,8 +459,8 @@ def finance_agent_card(base_url: str, *, name: str = "Finance DB agent") -> Agen
         name=name,
         description="Answers questions about the company's finances from its SQLite finance database.",
         version="1.0.0",
-        supported_interfaces=agent_interfaces(base_url),
-        capabilities=AgentCapabilities(streaming=True),
+        supported_interfaces=agent_interfaces(base_url, jsonrpc_path=jsonrpc_path, rest_path=rest_path),
+        capabilities=AgentCapabilities(streaming=True, push_notifications=push_notifications),
         default_input_modes=["text/plain"],
         default_output_modes=["text/plain", "application/json"],
         skills=[
@@ -520,7 +526,7 @@ class CourseRequestHandler(DefaultRequestHandler):
 
 def build_agent_app(card: AgentCard, executor: AgentExecutor, *, limits: Limits = DEFAULT_LIMITS,
                     jsonrpc_path: str = JSONRPC_PATH, rest_path: str = REST_PATH,
-                    **handler_options: Any) -> Starlette:
+                    middleware: Iterable[Middleware] = (), **handler_options: Any) -> Starlette:
     """One agent as a Starlette app: the card, JSON-RPC and HTTP+JSON endpoints, behind the kit's limits.
 
     Routes: ``GET /.well-known/agent-card.json``, ``POST /a2a/jsonrpc`` (methods ``SendMessage``,
@@ -534,15 +540,23 @@ def build_agent_app(card: AgentCard, executor: AgentExecutor, *, limits: Limits 
         limits: body size, JSON depth, task store and log bounds (:class:`~course_lib.a2a_limits.Limits`).
         jsonrpc_path: where the JSON-RPC endpoint is mounted.
         rest_path: the prefix of the HTTP+JSON endpoints.
+        middleware: more Starlette middleware, inside the limits (e.g. authentication:
+            :func:`course_lib.a2a_security.auth_middleware`).
         handler_options: passed to the SDK's request handler (``push_config_store``, ``push_sender``,
-            ``extended_agent_card``...).
+            ``extended_agent_card``...). A card with ``capabilities.pushNotifications`` gets
+            :func:`course_lib.a2a_push.push_options` unless a store is given.
 
     Build a fresh app per server: each has its own bounded in-memory task store. ``app.state.a2a_handler`` is
     the request handler; the app's lifespan closes it (and the executor's threads) when a server stops.
     """
     truncate_logs(limits)
+    if card.capabilities.push_notifications and "push_config_store" not in handler_options:
+        from .a2a_push import push_options  # the card promises push notifications: the app provides them
+
+        handler_options.update(push_options())
     handler = CourseRequestHandler(agent_executor=executor, task_store=BoundedTaskStore(limits), agent_card=card,
                                    **handler_options)
+    sender = handler_options.get("push_sender")
     routes = (create_agent_card_routes(card) + jsonrpc_routes(handler, jsonrpc_path)
               + create_rest_routes(handler, path_prefix=rest_path))
 
@@ -552,21 +566,25 @@ def build_agent_app(card: AgentCard, executor: AgentExecutor, *, limits: Limits 
         await handler.aclose()  # a stopping server leaves no task behind (e.g. one waiting for input)
         if callable(getattr(executor, "close", None)):
             executor.close()
+        if callable(getattr(sender, "aclose", None)):
+            await sender.aclose()
 
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(LimitsMiddleware, limits=limits, jsonrpc_paths=(jsonrpc_path,),
-                                           rest_prefix=rest_path)])
+                                           rest_prefix=rest_path), *middleware])
     app.state.a2a_handler = handler  # in-process users (no lifespan) call ``await app.state.a2a_handler.aclose()``
     return app
 
 
-def start_agent(name: str, make_card: Callable[[str], AgentCard], executor: AgentExecutor) -> LocalServer:
+def start_agent(name: str, make_card: Callable[[str], AgentCard], executor: AgentExecutor,
+                **app_options: Any) -> LocalServer:
     """Serve an agent on 127.0.0.1 (a free port) in a daemon thread; re-running replaces it.
 
     Args:
         name: the server's registry name (``"finance-agent"``); see :func:`course_lib.servers.start_server`.
         make_card: ``base_url -> AgentCard`` (e.g. :func:`finance_agent_card`), called with the real URL.
         executor: the agent's logic.
+        app_options: passed to :func:`build_agent_app` (``limits``, ``extended_agent_card``...).
 
     Returns:
         The running :class:`~course_lib.servers.LocalServer` (``.url`` is the card's base URL).
@@ -576,7 +594,7 @@ def start_agent(name: str, make_card: Callable[[str], AgentCard], executor: Agen
     """
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    return start_server(name, build_agent_app(make_card(url), executor), port=port)
+    return start_server(name, build_agent_app(make_card(url), executor, **app_options), port=port)
 
 
 # --------------------------------------------------------------------------- the client side
@@ -806,6 +824,10 @@ class Orchestrator:
         trace: where the wire messages go (a new :class:`~course_lib.tracing.Trace` by default).
         transport: the inner ``httpx`` transport (default: real HTTP; pass
             ``httpx.ASGITransport(app=...)`` to talk to an in-process agent).
+        credentials: ``{security scheme name: credential}`` (e.g. ``{"apiKey": "..."}``); the SDK's
+            ``AuthInterceptor`` puts each where the agent's card says (:mod:`course_lib.a2a_security`).
+        verify_card: a card signature verifier (:func:`course_lib.a2a_security.card_verifier`); a card
+            that fails it is never used.
 
     Use ``await`` in a notebook (never ``asyncio.run``: SDK-NOTES §2). Each call opens and closes
     its own HTTP client, so calls can be spread over several cells.
@@ -814,10 +836,13 @@ class Orchestrator:
     """
 
     def __init__(self, name: str = "Orchestrator", *, trace: Trace | None = None,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+                 transport: httpx.AsyncBaseTransport | None = None, credentials: dict[str, str] | None = None,
+                 verify_card: Callable[[AgentCard], None] | None = None) -> None:
         self.name = name
         self.trace = trace if trace is not None else Trace(f"{name} ↔ agents (A2A)")
         self._inner = transport
+        self.credentials = dict(credentials or {})
+        self.verify_card = verify_card
         self.cards: dict[str, AgentCard] = {}  # base URL -> card
         self._names: dict[str, str] = {}
 
@@ -831,12 +856,14 @@ class Orchestrator:
 
         Raises:
             a2a.client.AgentCardResolutionError: an agent did not answer with a valid card.
+            a2a.utils.signing.SignatureVerificationError: with ``verify_card``, a card whose signature
+                does not verify (changed, unsigned, or signed by an unknown key).
         """
         cards = []
         http, wire = self._http()
         async with http:
             for url in base_urls:
-                card = await A2ACardResolver(http, url).get_agent_card()
+                card = await A2ACardResolver(http, url).get_agent_card(signature_verifier=self.verify_card)
                 self.cards[url] = card
                 wire.name(url, card.name)  # later events, and those already recorded, use the card's name
                 self._names.update(wire.names)
@@ -864,18 +891,104 @@ class Orchestrator:
         async with http:
             config = ClientConfig(streaming=streaming, httpx_client=http,
                                   supported_protocol_bindings=[TransportProtocol.JSONRPC])
-            async with await create_client(card, client_config=config) as client:
+            interceptors = None
+            if self.credentials:
+                from .a2a_security import auth_interceptors
+
+                interceptors = auth_interceptors(self.credentials)
+            async with await create_client(card, client_config=config, interceptors=interceptors) as client:
                 yield client
 
-    async def stream(self, url: str, message: Message) -> AsyncIterator[StreamResponse]:
-        """Send ``message`` to the agent at ``url`` with ``SendStreamingMessage``; yield its events."""
+    async def stream(self, url: str, message: Message, *, cut_after: int | None = None
+                     ) -> AsyncIterator[StreamResponse]:
+        """Send ``message`` to the agent at ``url`` with ``SendStreamingMessage``; yield its events.
+
+        ``cut_after=n`` closes the connection after ``n`` events, as a dropped network would (lesson 11
+        uses it to show :meth:`resume`).
+        """
         async with self.client(url) as client:
+            seen = 0
             async for event in client.send_message(SendMessageRequest(message=message)):
                 yield event
+                seen += 1
+                if cut_after is not None and seen >= cut_after:
+                    break
+
+    async def resume(self, url: str, fold: "TaskFold", *,
+                     on_event: Callable[[StreamResponse], None] | None = None) -> "TaskFold":
+        """Reconnect to a task whose stream broke: ``SubscribeToTask`` and fold what follows into ``fold``.
+
+        The agent sends the task as it is now, then every later event. A task that finished meanwhile
+        cannot be subscribed to (the SDK answers ``UnsupportedOperationError``): then its ``GetTask``
+        snapshot is folded instead. Either way ``fold`` ends where the agent's task is.
+
+        Returns:
+            ``fold``, updated.
+        """
+        task_id = fold.task.id
+        try:
+            async with self.client(url) as client:
+                async for event in client.subscribe(SubscribeToTaskRequest(id=task_id)):
+                    fold.apply(event)
+                    if on_event is not None:
+                        on_event(event)
+        except A2AError:
+            snapshot = await self.get_task(url, task_id)
+            event = StreamResponse(task=snapshot)
+            fold.apply(event)
+            if on_event is not None:
+                on_event(event)
+        return fold
+
+    async def list_tasks(self, url: str, *, state: str | None = None, context_id: str = "", page_size: int = 0,
+                         page_token: str = "", include_artifacts: bool = False) -> ListTasksResponse:
+        """``ListTasks``: the agent's tasks, newest first, filtered and paged.
+
+        Args:
+            state: a state in any spelling (``"completed"``, ``"TASK_STATE_COMPLETED"``), or None for all.
+            context_id: only the tasks of one conversation.
+            page_size: at most this many (0: the agent's default, 50).
+            page_token: the ``nextPageToken`` of the previous page.
+            include_artifacts: also return each task's artifacts.
+        """
+        request = ListTasksRequest(context_id=context_id, page_token=page_token,
+                                   include_artifacts=include_artifacts)
+        if state:
+            request.status = TaskState.Value(wire_name(state_of(state)))
+        if page_size:
+            request.page_size = page_size
+        async with self.client(url, streaming=False) as client:
+            return await client.list_tasks(request)
+
+    async def set_push(self, url: str, task_id: str, webhook: str, token: str) -> TaskPushNotificationConfig:
+        """``CreateTaskPushNotificationConfig``: ask the agent to POST this task's updates to ``webhook``."""
+        async with self.client(url, streaming=False) as client:
+            return await client.create_task_push_notification_config(
+                TaskPushNotificationConfig(task_id=task_id, url=webhook, token=token))
+
+    async def push_configs(self, url: str, task_id: str) -> list[TaskPushNotificationConfig]:
+        """``ListTaskPushNotificationConfigs``: the webhooks registered for a task."""
+        async with self.client(url, streaming=False) as client:
+            response = await client.list_task_push_notification_configs(
+                ListTaskPushNotificationConfigsRequest(task_id=task_id))
+            return list(response.configs)
+
+    async def get_push(self, url: str, task_id: str, config_id: str) -> TaskPushNotificationConfig:
+        """``GetTaskPushNotificationConfig``: one registered webhook."""
+        async with self.client(url, streaming=False) as client:
+            return await client.get_task_push_notification_config(
+                GetTaskPushNotificationConfigRequest(task_id=task_id, id=config_id))
+
+    async def delete_push(self, url: str, task_id: str, config_id: str) -> None:
+        """``DeleteTaskPushNotificationConfig``: stop the agent calling that webhook."""
+        async with self.client(url, streaming=False) as client:
+            await client.delete_task_push_notification_config(
+                DeleteTaskPushNotificationConfigRequest(task_id=task_id, id=config_id))
 
     async def delegate(self, request: str, *, answer: Answerer | None = None, skill: SkillRef | None = None,
                        on_event: Callable[[StreamResponse], None] | None = None,
-                       max_turns: int = 3) -> Delegation:
+                       max_turns: int = 3, authenticate: Callable[[str], dict[str, str]] | None = None,
+                       cut_after: int | None = None) -> Delegation:
         """Send ``request`` to the agent whose skill fits best; follow the task to its end.
 
         Args:
@@ -885,10 +998,17 @@ class Orchestrator:
                 delegation stops in ``input-required``.
             skill: use this skill instead of :meth:`choose`.
             on_event: called with every stream event as it arrives (e.g. to print progress).
-            max_turns: at most this many ``input-required`` answers.
+            max_turns: at most this many ``input-required``/``auth-required`` turns.
+            authenticate: called with the agent's message when the task is ``auth-required``; returns
+                the credentials to use from now on (``{"apiKey": "..."}``), and the same task continues.
+            cut_after: drop the first connection after this many events (a network failure, for
+                lesson 11); the orchestrator reconnects with :meth:`resume`.
+
+        A stream that ends before the task is finished or waiting (a dropped connection, an agent
+        that closes early) is resumed with ``SubscribeToTask``.
 
         Returns:
-            A :class:`Delegation`; its ``fold.state`` is terminal, or ``input-required``.
+            A :class:`Delegation`; its ``fold.state`` is terminal, or ``input-required``/``auth-required``.
 
         Raises:
             LookupError: no discovered skill matches ``request``.
@@ -904,15 +1024,22 @@ class Orchestrator:
         # A span on the orchestrator's lane: the timeline shows how long it waited for the delegate.
         with self.trace.span(self.name, f"delegate to {ref.agent} / {ref.id}", layer="app"):
             while True:
-                async for event in self.stream(ref.url, message):
+                async for event in self.stream(ref.url, message, cut_after=cut_after):
                     fold.apply(event)
                     if on_event is not None:
                         on_event(event)
-                if fold.state not in INTERRUPTED or answer is None or len(turns) >= max_turns:
+                cut_after = None
+                if fold.task is not None and fold.state not in TERMINAL | INTERRUPTED:
+                    await self.resume(ref.url, fold, on_event=on_event)
+                helper = {"input-required": answer, "auth-required": authenticate}.get(fold.state or "")
+                if helper is None or len(turns) >= max_turns:
                     return Delegation(ref, fold, turns)
                 question = fold.status_text
-                reply = answer(question)
+                reply = helper(question)
                 reply = await reply if asyncio.iscoroutine(reply) else reply
+                if fold.state == "auth-required":
+                    self.credentials.update(reply)
+                    reply = "(authenticated with new credentials)"
                 turns.append((question, str(reply)))
                 message = user_message(str(reply), task_id=fold.task.id, context_id=fold.task.context_id)
 

@@ -122,7 +122,8 @@ class LimitsMiddleware:
         app: the Starlette app with the SDK's routes.
         limits: the :class:`Limits`.
         jsonrpc_paths: the paths of JSON-RPC endpoints (their errors are JSON-RPC error objects).
-        rest_prefix: the path prefix of the HTTP+JSON binding (its errors are ``{"error": {...}}`` bodies).
+        rest_prefix: the path prefix of the HTTP+JSON binding (its errors are ``{"error": {...}}`` bodies;
+            ``""`` when it is mounted at the root, None when there is none).
 
     Every refusal is a complete, well-formed response; nothing the SDK would do is skipped otherwise.
     """
@@ -131,12 +132,13 @@ class LimitsMiddleware:
                  rest_prefix: str | None = None) -> None:
         self.app, self.limits = app, limits
         self.jsonrpc_paths = {p.rstrip("/") or "/" for p in jsonrpc_paths}
-        self.rest_prefix = rest_prefix.rstrip("/") if rest_prefix else None
+        self.rest_prefix = None if rest_prefix is None else rest_prefix.rstrip("/")  # "" = at the root
 
     def _kind(self, path: str) -> str | None:
         if (path.rstrip("/") or "/") in self.jsonrpc_paths:
             return "jsonrpc"
-        if self.rest_prefix and (path == self.rest_prefix or path.startswith(self.rest_prefix + "/")):
+        prefix = self.rest_prefix
+        if prefix is not None and (prefix == "" or path == prefix or path.startswith(prefix + "/")):
             return "rest"
         return None
 

@@ -82,6 +82,12 @@ def describe_result(body: Any) -> str:
         err = body["error"]
         return f"error {err.get('code')} {err.get('message', '')}".strip()
     result = body.get("result", body)
+    if result is None:  # e.g. DeleteTaskPushNotificationConfig: a result with nothing in it
+        return "result null"
+    if not isinstance(result, dict):
+        return _short(json.dumps(result, ensure_ascii=False), 70)
+    if not result:  # ProtoJSON leaves out empty lists: ListTaskPushNotificationConfigs with none
+        return "empty result"
     if "supportedInterfaces" in result or "skills" in result:
         return f'Agent Card "{result.get("name", "")}" ({len(result.get("skills") or [])} skills)'
     if "statusUpdate" in result:
@@ -93,6 +99,13 @@ def describe_result(body: Any) -> str:
         return f'artifactUpdate "{art.get("name", "")}"'
     if "message" in result:
         return f'Message "{_short(_text_of(result["message"]))}"'
+    if "url" in result and "taskId" in result:  # a TaskPushNotificationConfig
+        return f'push config {result.get("id", "")[:8]} -> {result["url"]}'
+    if "configs" in result:
+        return f"{len(result['configs'])} push config{'s' * (len(result['configs']) != 1)}"
+    if "tasks" in result:
+        return f"{len(result['tasks'])} of {result.get('totalSize', '?')} tasks" + (
+            ", more pages" if result.get("nextPageToken") else "")
     task = result.get("task", result)
     if "status" in task:
         n = len(task.get("artifacts") or [])

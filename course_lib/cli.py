@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "course_lib.commands.interview",
     "course_lib.commands.llm",
     "course_lib.commands.mcp",
+    "course_lib.commands.a2a",
     "course_lib.commands.notebooks",
 ]
 
