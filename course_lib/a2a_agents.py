@@ -58,7 +58,7 @@ from a2a.server.tasks import TaskUpdater
 from a2a.types import (AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Artifact, CancelTaskRequest,
                        DeleteTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest,
                        ListTaskPushNotificationConfigsRequest, ListTasksRequest, ListTasksResponse, Message, Role,
-                       SendMessageRequest, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
+                       SendMessageConfiguration, SendMessageRequest, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig,
                        TaskState)
 from a2a.utils.errors import A2AError, InvalidParamsError
 from a2a.utils.constants import TransportProtocol
@@ -913,6 +913,16 @@ class Orchestrator:
                 seen += 1
                 if cut_after is not None and seen >= cut_after:
                     break
+
+    async def send(self, url: str, message: Message, *, return_immediately: bool = False) -> Task | Message:
+        """``SendMessage`` without streaming: the task when it is finished or paused, or at once with
+        ``return_immediately`` (then follow it with :meth:`get_task`, :meth:`resume` or a webhook)."""
+        request = SendMessageRequest(message=message,
+                                     configuration=SendMessageConfiguration(return_immediately=return_immediately))
+        async with self.client(url, streaming=False) as client:
+            async for event in client.send_message(request):
+                return event.task if event.HasField("task") else event.message
+        raise RuntimeError("the agent answered SendMessage with nothing")
 
     async def resume(self, url: str, fold: "TaskFold", *,
                      on_event: Callable[[StreamResponse], None] | None = None) -> "TaskFold":

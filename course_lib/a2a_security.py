@@ -203,6 +203,28 @@ def secured_agent_options(base_url: str, keys: dict[str, ApiKey]) -> dict[str, A
             "extended_card_modifier": _only_authenticated}
 
 
+def start_secured_agent(name: str, db_path: Any, keys: dict[str, ApiKey], *, step_delay: float = 0.0) -> Any:
+    """Serve the secured finance agent on 127.0.0.1 (a free port); re-running replaces it.
+
+    Args:
+        name: the server's registry name.
+        db_path: the finance database.
+        keys: ``{key: ApiKey(holder, scopes)}`` it accepts.
+        step_delay: as for :class:`~course_lib.a2a_agents.FinanceAgentExecutor`.
+
+    Returns:
+        The :class:`~course_lib.servers.LocalServer`.
+    """
+    from .a2a_agents import build_agent_app
+    from .servers import free_port, start_server
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    app = build_agent_app(public_finance_card(base), ScopedFinanceExecutor(db_path, step_delay=step_delay),
+                          **secured_agent_options(base, keys))
+    return start_server(name, app, port=port)
+
+
 # --------------------------------------------------------------------------- the client sends it
 
 @dataclass
@@ -288,4 +310,4 @@ def protected_header(card: AgentCard) -> list[dict]:
 __all__ = ["API_KEY_HEADER", "ApiKey", "ApiKeyBackend", "RequireAuth", "SCHEME", "SQL_SCOPE",
            "ScopedFinanceExecutor", "StaticCredentials", "auth_interceptors", "auth_middleware", "caller_scopes",
            "card_verifier", "extended_finance_card", "protected_header", "public_finance_card", "secure_card",
-           "secured_agent_options", "sign_card", "signing_key"]
+           "secured_agent_options", "sign_card", "signing_key", "start_secured_agent"]

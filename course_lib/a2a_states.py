@@ -41,6 +41,19 @@ TRANSITIONS: dict[str, dict[str, str]] = {
     "rejected": {},
 }
 
+#: How a client follows a task's moves (A2A 1.0 §3.1); none of them changes a state.
+FOLLOW: dict[str, str] = {
+    "SendStreamingMessage": "live events while the client stays connected",
+    "SubscribeToTask": "reconnect to a running task: its snapshot now, then every later event",
+    "GetTask / ListTasks": "poll a snapshot (ListTasks filters by state and context, in pages)",
+    "push notification": "the agent POSTs each update to the client's webhook, with the client's token",
+}
+#: What a paused task waits for, and how the client gives it (the same ``taskId`` resumes it).
+RESUME: dict[str, str] = {
+    "input-required": "an answer: a message on the same task",
+    "auth-required": "credentials (HTTP headers, never in the message), then a message on the same task",
+}
+
 #: States with no way out.
 TERMINAL: frozenset[str] = frozenset(s for s, moves in TRANSITIONS.items() if not moves)
 #: States where the agent waits for the client (the task is paused, not finished).
@@ -172,7 +185,7 @@ def _edge_point(centre: tuple[float, float], half: tuple[float, float], toward: 
 
 
 def state_diagram(table: Mapping[str, Mapping[str, str]] = TRANSITIONS, *,
-                  highlight: Iterable[object] = ()) -> CourseFigure:
+                  highlight: Iterable[object] = (), legend: bool = True) -> CourseFigure:
     """Draw the lifecycle from ``table``: the active states with the moves between them, and a table of endings.
 
     Left, every state a task can still leave, one arrow per event between them (each label beside its
@@ -184,10 +197,12 @@ def state_diagram(table: Mapping[str, Mapping[str, str]] = TRANSITIONS, *,
             four active states of A2A 1.0 must be terminal (they become columns of the table).
         highlight: a path of observed states (any spelling) to draw in colour, e.g. the
             states a real task went through.
+        legend: add what the paused states wait for (:data:`RESUME`) and the ways a client follows
+            the moves (:data:`FOLLOW`) under the states (the default table only).
 
     Returns:
         A :class:`~course_lib.diagrams.CourseFigure` whose text fallback is
-        :func:`transitions_text` (plus the highlighted path, if any).
+        :func:`transitions_text`, the legend, then the highlighted path, if any.
     """
     from matplotlib.lines import Line2D
 
@@ -195,16 +210,25 @@ def state_diagram(table: Mapping[str, Mapping[str, str]] = TRANSITIONS, *,
 
     path = [state_of(s) for s in highlight]
     used = set(zip(path, path[1:]))
-    text = transitions_text(table) + (f"\npath: {' -> '.join(path)}" if path else "")
+    notes = legend_lines() if legend and table is TRANSITIONS else []
+    text = "\n".join([transitions_text(table), *notes]) + (f"\npath: {' -> '.join(path)}" if path else "")
     hot, cold = OKABE_ITO["vermillion"], GREY
     terminal = [s for s, moves in table.items() if not moves]
     active = [s for s in table if s not in terminal]
-    width, height = 9.6, 4.6
+    extra = 0.3 * len(notes) + 0.3 if notes else 0.0  # inches under the drawing for the legend
+    width, height = 9.6, 4.6 + extra
     fig = figure(width, height, text=text)
+    if notes:
+        leg = fig.add_axes((0.0, 0.0, 1.0, extra / height))
+        leg.set_xlim(0, width)
+        leg.set_ylim(0, extra)
+        leg.axis("off")
+        for i, line in enumerate(notes):
+            leg.text(0.25, extra - 0.25 - 0.3 * i, line, ha="left", va="center", fontsize=FONT_SMALL, color=INK)
 
     # -- left: the active states and the moves between them (data coordinates are inches)
     graph_w = 4.5
-    ax = fig.add_axes((0.0, 0.0, graph_w / width, 3.75 / height))
+    ax = fig.add_axes((0.0, extra / height, graph_w / width, 3.75 / height))
     ax.set_xlim(0, graph_w)
     ax.set_ylim(-0.3, 3.45)
     ax.axis("off")
@@ -262,7 +286,7 @@ def state_diagram(table: Mapping[str, Mapping[str, str]] = TRANSITIONS, *,
     col_w = max([text_width(t, FONT_SMALL, weight="bold") + 0.16 for t in terminal] + [0.6])
     left = graph_w + 0.05
     tw = first_w + col_w * len(terminal)
-    tab = fig.add_axes((left / width, 0.0, (width - left) / width, 3.75 / height))
+    tab = fig.add_axes((left / width, extra / height, (width - left) / width, 3.75 / height))
     tab.set_xlim(0, width - left)
     tab.set_ylim(-0.3, 3.45)
     tab.axis("off")
@@ -291,5 +315,11 @@ def state_diagram(table: Mapping[str, Mapping[str, str]] = TRANSITIONS, *,
     return fig
 
 
-__all__ = ["INITIAL", "INTERRUPTED", "TERMINAL", "TRANSITIONS", "InvalidTransition", "check_path",
+def legend_lines() -> list[str]:
+    """:data:`RESUME` and :data:`FOLLOW` as short lines (the diagram's legend)."""
+    return ([f"{state} waits for {what}" for state, what in RESUME.items()]
+            + [f"follow by {how}: {what}" for how, what in FOLLOW.items()])
+
+
+__all__ = ["FOLLOW", "INITIAL", "RESUME", "legend_lines", "INTERRUPTED", "TERMINAL", "TRANSITIONS", "InvalidTransition", "check_path",
            "event_between", "next_state", "state_diagram", "state_of", "transitions_text", "wire_name"]

@@ -100,7 +100,7 @@ def describe_result(body: Any) -> str:
     if "message" in result:
         return f'Message "{_short(_text_of(result["message"]))}"'
     if "url" in result and "taskId" in result:  # a TaskPushNotificationConfig
-        return f'push config {result.get("id", "")[:8]} -> {result["url"]}'
+        return f'push config -> {result["url"]}'
     if "configs" in result:
         return f"{len(result['configs'])} push config{'s' * (len(result['configs']) != 1)}"
     if "tasks" in result:

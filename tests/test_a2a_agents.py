@@ -137,7 +137,7 @@ def test_card_has_skills_examples_interfaces_and_streaming(agent):
         async with httpx.AsyncClient() as http:
             return (await http.get(agent.url + "/.well-known/agent-card.json")).json()
     card = run(go())
-    assert card["name"] == "Finance DB agent" and card["capabilities"] == {"streaming": True}
+    assert card["name"] == "Finance DB agent" and card["capabilities"] == {"streaming": True, "pushNotifications": True}
     assert [s["id"] for s in card["skills"]] == ["finance_report", "sql_query"]
     assert "查公司2024年营收数据" in card["skills"][0]["examples"]
     assert {(i["protocolBinding"], i["url"], i["protocolVersion"]) for i in card["supportedInterfaces"]} == {

@@ -91,3 +91,16 @@ def test_diagram_of_another_table_follows_it():
     text = st.transitions_text(table)
     assert text.splitlines() == ["submitted       --start--> working", "working         --complete--> completed",
                                  "completed       (terminal)"]
+
+
+def test_the_lifecycle_picture_says_how_paused_tasks_resume_and_how_clients_follow():
+    lines = st.state_diagram(highlight=["submitted", "auth-required", "working", "completed"]).fallback_text.splitlines()
+    assert "auth-required waits for credentials (HTTP headers, never in the message), then a message on the same task" \
+        in lines
+    assert [ln.split(":")[0] for ln in lines if ln.startswith("follow by")] == [
+        "follow by SendStreamingMessage", "follow by SubscribeToTask", "follow by GetTask / ListTasks",
+        "follow by push notification"]
+    assert lines[-1] == "path: submitted -> auth-required -> working -> completed"
+    assert st.check_path(["submitted", "auth-required", "working", "completed"]) == ["need_auth", "authenticate",
+                                                                                   "complete"]
+    assert not any(ln.startswith("follow") for ln in st.state_diagram(legend=False).fallback_text.splitlines())
