@@ -324,6 +324,32 @@ def test_a2a_task(capsys):
     assert "GET /.well-known/agent-card.json" in out and "SendStreamingMessage" in out
 
 
+def test_a2a_push(capsys):
+    r, out = _run("a2a_push", capsys)
+    assert r["states"] == ["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"] and r["forged"] == 401
+    assert 'artifactUpdate "finance-result"' in out
+
+
+def test_a2a_security(capsys):
+    r, out = _run("a2a_security", capsys)
+    assert r["anonymous"] == 401
+    assert r["states"] == ["submitted", "auth-required", "working", "completed"]
+    assert "securitySchemes: ['apiKey']" in out and "finance:sql" in out
+
+
+def test_a2a_signed_card(capsys):
+    r, out = _run("a2a_signed_card", capsys)
+    assert r == {"tampered": "InvalidSignaturesError", "other key": "InvalidSignaturesError"}
+    assert "'alg': 'ES256'" in out and "verified" in out
+
+
+def test_a2a_vs_mcp_tasks(capsys):
+    r, out = _run("a2a_vs_mcp_tasks", capsys)
+    assert set(r["mcp"]) == {"working", "input_required", "completed", "failed", "cancelled"}
+    assert {"submitted", "rejected", "auth_required"} <= set(r["a2a"]) - set(r["mcp"])
+    assert {"tasks/get", "tasks/result", "tasks/list", "tasks/cancel"} <= set(r["mcp_methods"])
+
+
 def test_capstone_run(capsys):
     r, out = _run("capstone_run", capsys)
     assert r["layers"][:3] == ["app", "llm", "tool"] and {"a2a", "mcp"} <= set(r["layers"])

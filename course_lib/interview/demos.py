@@ -1083,6 +1083,125 @@ async def a2a_task() -> dict:
             "text": asked.text, "agrees": stored.status.state == asked.fold.task.status.state}
 
 
+@demo
+async def a2a_push() -> dict:
+    """Push notifications: a webhook with a token, the agent calling it, a forged call refused."""
+    import tempfile
+    from pathlib import Path
+
+    from course_lib.a2a_agents import (FinanceAgentExecutor, Orchestrator, finance_agent_card, start_agent,
+                                       user_message)
+    from course_lib.a2a_push import forge_notification, start_receiver
+    from course_lib.examples import create_finance_db
+    from course_lib.servers import stop_server
+
+    db = create_finance_db(Path(tempfile.mkdtemp(prefix="finance-")) / "finance.db")
+    agent = start_agent("interview-push-agent", finance_agent_card, FinanceAgentExecutor(db, step_delay=0))
+    receiver = start_receiver("interview-webhook", agent="Finance DB agent")      # the client's webhook
+    try:
+        client = Orchestrator("Client", trace=receiver.trace)
+        await client.discover(agent.url)
+        waiting = await client.send(agent.url, user_message("How much revenue did we make?"))  # input-required
+        await client.set_push(agent.url, waiting.id, receiver.url, receiver.token)  # CreateTaskPushNotificationConfig
+        await client.send(agent.url, user_message("2024", task_id=waiting.id, context_id=waiting.context_id),
+                          return_immediately=True)                                 # no stream, no waiting
+        receiver.wait_for("TASK_STATE_COMPLETED", timeout=15)
+        forged = await forge_notification(receiver.url, {"statusUpdate": {"status": {"state": "TASK_STATE_FAILED"}}},
+                                          token="guessed")
+    finally:
+        stop_server("interview-push-agent")
+        stop_server("interview-webhook")
+    print("the webhook received:", [n.label for n in receiver.accepted])
+    print("a forged call with a guessed token:", forged, "| states the client believes:", receiver.states())
+    return {"states": receiver.states(), "forged": forged}
+
+
+@demo
+async def a2a_security() -> dict:
+    """A2A security: the card's securitySchemes, 401 without a key, auth-required, then the same task resumed."""
+    import tempfile
+    from pathlib import Path
+
+    import httpx
+
+    from course_lib.a2a_agents import Orchestrator, SkillRef
+    from course_lib.a2a_security import SQL_SCOPE, ApiKey, extended_finance_card, start_secured_agent
+    from course_lib.examples import create_finance_db
+    from course_lib.servers import stop_server
+
+    db = create_finance_db(Path(tempfile.mkdtemp(prefix="finance-")) / "finance.db")
+    keys = {"analyst-key": ApiKey("analyst"), "analyst-sql-key": ApiKey("analyst", frozenset({SQL_SCOPE}))}
+    agent = start_secured_agent("interview-secured-agent", db, keys)
+    try:
+        card = httpx.get(agent.url + "/.well-known/agent-card.json").json()
+        anonymous = httpx.post(agent.url + "/a2a/jsonrpc", json={"jsonrpc": "2.0", "id": 1, "method": "ListTasks",
+                                                                 "params": {}}, headers={"A2A-Version": "1.0"})
+        analyst = Orchestrator("Analyst", credentials={"apiKey": "analyst-key"})  # the SDK's AuthInterceptor sends it
+        await analyst.discover(agent.url)
+        sql = SkillRef(card["name"], agent.url, extended_finance_card(agent.url).skills[1])
+        run = await analyst.delegate("SELECT year, SUM(revenue) FROM finance GROUP BY year", skill=sql,
+                                     authenticate=lambda question: {"apiKey": "analyst-sql-key"})  # step-up
+    finally:
+        stop_server("interview-secured-agent")
+    print("card securitySchemes:", list(card["securitySchemes"]), "| requirements:", card["securityRequirements"])
+    print("no key:", anonymous.status_code, "| free SQL with the plain key:", run.turns[0][0])
+    print("path:", " → ".join(run.fold.states))
+    return {"anonymous": anonymous.status_code, "states": run.fold.states}
+
+
+@demo
+def a2a_signed_card() -> dict:
+    """A signed Agent Card: a JWS over the canonical card, verified; a tampered card and another key rejected."""
+    from a2a.types import AgentCard
+    from a2a.utils.signing import SignatureVerificationError
+
+    from course_lib.a2a_agents import finance_agent_card
+    from course_lib.a2a_security import card_verifier, protected_header, sign_card, signing_key
+
+    private_key, public_jwk = signing_key()                 # ES256; the client gets public_jwk out of band
+    signed = sign_card(finance_agent_card("http://127.0.0.1:8000"), private_key)
+    verify = card_verifier([public_jwk])
+    verify(signed)
+    print("signed, protected header:", protected_header(signed)[0], "-> verified")
+    tampered = AgentCard()
+    tampered.CopyFrom(signed)
+    tampered.skills[0].description += " Also transfers money."
+    other_key, _ = signing_key()
+    outcomes = {}
+    for name, card in (("tampered", tampered), ("other key", sign_card(finance_agent_card("http://127.0.0.1:8000"),
+                                                                      other_key))):
+        try:
+            verify(card)
+            outcomes[name] = "accepted"
+        except SignatureVerificationError as e:
+            outcomes[name] = type(e).__name__
+        print(f"{name:<9} ->", outcomes[name])
+    return outcomes
+
+
+@demo
+def a2a_vs_mcp_tasks() -> dict:
+    """A2A tasks beside MCP's task extension (2025-11-25): the states and methods each SDK defines."""
+    import typing
+
+    from a2a.types import TaskState
+    from mcp_types import _v2025_11_25 as mcp_2025_11_25
+
+    a2a_states = [TaskState.Name(v)[len("TASK_STATE_"):].lower() for v in TaskState.values() if v]
+    mcp_states = list(typing.get_args(mcp_2025_11_25.TaskStatus))
+    mcp_methods = sorted({typing.get_args(cls.model_fields["method"].annotation)[0]
+                          for cls in vars(mcp_2025_11_25).values()
+                          if isinstance(cls, type) and "method" in getattr(cls, "model_fields", {})
+                          and "tasks" in str(typing.get_args(cls.model_fields["method"].annotation))})
+    print("A2A task states:     ", a2a_states)
+    print("MCP task statuses:   ", mcp_states)
+    print("only in A2A:         ", sorted(set(a2a_states) - set(mcp_states)), "(MCP spells it 'cancelled')")
+    print("MCP task methods:    ", mcp_methods)
+    print("A2A task methods:     SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask, "
+          "+ 4 push notification config methods")
+    return {"a2a": a2a_states, "mcp": mcp_states, "mcp_methods": mcp_methods}
+
+
 # =========================================================================== system design
 #: 40 teams and the five kinds of record each one's tools manage (invented, but overlapping like real ones).
 TEAM_OBJECTS: dict[str, tuple[str, ...]] = {
