@@ -318,17 +318,18 @@ class FinanceAgentExecutor(AgentExecutor):
     Bounded like any database exposed to strangers (:mod:`course_lib.sql_guard`): a read-only
     connection with an authorizer, a statement timeout of ``max_query_seconds``, at most
     :data:`~course_lib.sql_guard.MAX_ROWS` rows and :data:`~course_lib.sql_guard.MAX_RESULT_BYTES`
-    bytes per result (the artifact says when it was cut), errors without data or paths. Queries run
-    on two small thread pools: the report skill's known queries on one, free SQL on the other, so
-    heavy SQL cannot starve report requests; when ``workers + max_waiting`` queries of one kind are
-    already in flight, a new one fails at once ("busy") instead of queueing without end.
+    bytes per result (the artifact says when it was cut), errors without data or paths. Free SQL runs
+    on a small thread pool of its own, so heavy SQL cannot starve report requests, whose one known,
+    parameterised query (microseconds on the finance table) runs at once in the agent; when
+    ``workers + max_waiting`` free queries are already in flight, a new one fails at once ("busy")
+    instead of queueing without end.
 
     Args:
         db_path: the SQLite file made by :func:`course_lib.examples.create_finance_db`.
         step_delay: seconds of pause before the result, so streaming is visible (0 in tests).
         max_query_seconds: a running statement is stopped after this many seconds.
-        workers: threads per pool (report, SQL).
-        max_waiting: queries of one kind that may wait for a thread.
+        workers: threads for free SQL.
+        max_waiting: free SQL queries that may wait for a thread.
 
     Taught in lesson 11.
     """
@@ -362,17 +363,21 @@ class FinanceAgentExecutor(AgentExecutor):
     async def _run(self, plan: RunQuery, task: Task, updater: TaskUpdater) -> None:
         await updater.start_work(agent_message(plan.progress, task))
         lane = "report" if plan.metrics else "sql"
-        with self._lock:
-            busy = self._in_flight[lane] >= self.workers + self.max_waiting
-            if not busy:
-                self._in_flight[lane] += 1
-        if busy:
-            await updater.failed(agent_message("The agent is busy: too many queries are running. Try again later.",
-                                               task))
-            return
+        if lane == "sql":
+            with self._lock:
+                busy = self._in_flight[lane] >= self.workers + self.max_waiting
+                if not busy:
+                    self._in_flight[lane] += 1
+            if busy:
+                await updater.failed(agent_message("The agent is busy: too many queries are running. Try again "
+                                                   "later.", task))
+                return
         stop = threading.Event()
         try:
-            result = await asyncio.get_running_loop().run_in_executor(self._pool(lane), self._query, plan, stop)
+            if lane == "report":  # the report's own indexed query on 12 rows: microseconds, no thread hop needed
+                result = self._query(plan, stop)
+            else:
+                result = await asyncio.get_running_loop().run_in_executor(self._pool(lane), self._query, plan, stop)
             data, text = summarize_rows(plan, result.rows)
         except asyncio.CancelledError:  # CancelTask: stop the SQLite query thread too, then let the SDK go on
             stop.set()
@@ -381,8 +386,9 @@ class FinanceAgentExecutor(AgentExecutor):
             await updater.failed(agent_message(f"The query failed: {safe_message(e, hide=[str(self.db_path)])}", task))
             return
         finally:
-            with self._lock:
-                self._in_flight[lane] -= 1
+            if lane == "sql":
+                with self._lock:
+                    self._in_flight[lane] -= 1
         if result.truncated:
             data["truncated"] = f"the result was cut at {result.truncated}"
             text += f" (cut at {result.truncated})"

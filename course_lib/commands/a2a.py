@@ -44,15 +44,14 @@ def build(profile: str, base_url: str, *, db_dir: Path | None = None):
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from ..servers import busy_port_hint, free_port
+    from ..servers import busy_port_hint, serve_forever, tcp_listener
 
     host = "127.0.0.1"
     if hint := busy_port_hint(args.port, host):
         print(hint, file=sys.stderr)
         return 2
-    port = args.port or free_port(host)
+    sock = tcp_listener(host, args.port)  # bound before the card is written: it names the real port; TCP_NODELAY
+    port = sock.getsockname()[1]
     base = f"http://{args.card_host}:{port}"
     app, rpc_url = build(args.profile, base)
     name = "Finance DB agent" if args.profile == "finance" else "Echo agent (TCK profile)"
@@ -61,5 +60,5 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"  JSON-RPC:   {rpc_url}   (send the header A2A-Version: 1.0)")
     print(f"  TCK:        A2A_AUTH_TYPE=apikey A2A_AUTH_HEADER=A2A-Version A2A_AUTH_TOKEN=1.0 "
           f"./run_tck.py --sut-url {rpc_url} --category all --transports jsonrpc,rest", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    serve_forever(f"course-a2a-serve-{args.profile}", app, sock, graceful_shutdown=2.0)
     return 0
