@@ -11,7 +11,7 @@ from a2a.utils.signing import InvalidSignaturesError, NoSignatureError
 
 from course_lib import a2a_agents as ag
 from course_lib import a2a_security as sec
-from course_lib.a2a_wire import A2A_HEADERS, rpc, text_message
+from course_lib.a2a_wire import A2A_HEADERS, text_message
 from course_lib.examples import create_finance_db
 from course_lib.servers import free_port, start_server, stop_server
 
