@@ -1181,7 +1181,11 @@ def a2a_signed_card() -> dict:
 
 @demo
 def a2a_vs_mcp_tasks() -> dict:
-    """A2A tasks beside MCP's task extension (2025-11-25): the states and methods each SDK defines."""
+    """A2A tasks beside MCP's tasks (2025-11-25 core, experimental; the only revision whose types the mcp SDK ships with
+    tasks: 2026-07-28 moved them to the Tasks extension): the states and methods each SDK defines.
+
+    Returns ``{"a2a": [state, ...], "mcp": [status, ...], "mcp_methods": [method, ...]}``.
+    """
     import typing
 
     from a2a.types import TaskState
