@@ -348,6 +348,9 @@ def test_a2a_vs_mcp_tasks(capsys):
     assert set(r["mcp"]) == {"working", "input_required", "completed", "failed", "cancelled"}
     assert {"submitted", "rejected", "auth_required"} <= set(r["a2a"]) - set(r["mcp"])
     assert {"tasks/get", "tasks/result", "tasks/list", "tasks/cancel"} <= set(r["mcp_methods"])
+    ext = r["extension"]
+    assert (ext["resultType"], ext["status"]) == ("task", "working") and ext["polls"] >= 1
+    assert ext["result"] == "report for Q3: revenue up 12%" and "task handle" in out
 
 
 def test_capstone_run(capsys):

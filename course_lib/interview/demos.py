@@ -1180,16 +1180,23 @@ def a2a_signed_card() -> dict:
 
 
 @demo
-def a2a_vs_mcp_tasks() -> dict:
-    """A2A tasks beside MCP's tasks (2025-11-25 core, experimental; the only revision whose types the mcp SDK ships with
-    tasks: 2026-07-28 moved them to the Tasks extension): the states and methods each SDK defines.
+async def a2a_vs_mcp_tasks() -> dict:
+    """A2A tasks beside MCP's: the states and methods each SDK defines, then one MCP tool call run as a task.
 
-    Returns ``{"a2a": [state, ...], "mcp": [status, ...], "mcp_methods": [method, ...]}``.
+    MCP 2025-11-25 had tasks as an experimental part of the core (the mcp SDK ships those types); 2026-07-28
+    moved them into the Tasks extension (``io.modelcontextprotocol/tasks``, SEP-2663), which mcp 2.3 does not
+    ship: lesson 10 writes both sides on the SDK's extension framework (``course_lib.mcp_tasks``), run here.
+
+    Returns ``{"a2a": [state, ...], "mcp": [status, ...], "mcp_methods": [method, ...],
+    "extension": {"resultType": "task", "status": ..., "polls": n, "result": text}}``.
     """
     import typing
 
     from a2a.types import TaskState
+    from mcp import Client
     from mcp_types import _v2025_11_25 as mcp_2025_11_25
+
+    from course_lib.mcp_tasks import TasksClient, reports_server
 
     a2a_states = [TaskState.Name(v)[len("TASK_STATE_"):].lower() for v in TaskState.values() if v]
     mcp_states = list(typing.get_args(mcp_2025_11_25.TaskStatus))
@@ -1197,13 +1204,25 @@ def a2a_vs_mcp_tasks() -> dict:
                           for cls in vars(mcp_2025_11_25).values()
                           if isinstance(cls, type) and "method" in getattr(cls, "model_fields", {})
                           and "tasks" in str(typing.get_args(cls.model_fields["method"].annotation))})
-    print("A2A task states:     ", a2a_states)
-    print("MCP task statuses:   ", mcp_states)
-    print("only in A2A:         ", sorted(set(a2a_states) - set(mcp_states)), "(MCP spells it 'cancelled')")
-    print("MCP task methods:    ", mcp_methods)
-    print("A2A task methods:     SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask, "
+    print("A2A task states:        ", a2a_states)
+    print("MCP task statuses:      ", mcp_states)
+    print("only in A2A:            ", sorted(set(a2a_states) - set(mcp_states)), "(MCP spells it 'cancelled')")
+    print("MCP 2025-11-25 methods: ", mcp_methods)
+    print("A2A task methods:        SendMessage, SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask, "
           "+ 4 push notification config methods")
-    return {"a2a": a2a_states, "mcp": mcp_states, "mcp_methods": mcp_methods}
+
+    server, _ = reports_server(seconds=0.3)
+    client_ext = TasksClient()
+    async with Client(server, extensions=[client_ext]) as c:  # declares io.modelcontextprotocol/tasks
+        result = await c.call_tool("build_report", {"quarter": "Q3"})
+    handle = client_ext.seen[0]
+    extension = {"resultType": handle.result_type, "status": handle.status,
+                 "polls": sum(client_ext.polls.values()), "result": result.content[0].text}
+    print("MCP 2026-07-28 Tasks extension, one tools/call:")
+    print(f"  answered with a task handle: resultType {handle.result_type!r}, status {handle.status!r}; "
+          f"tasks/get polled until completed -> {extension['result']!r}")
+    print("  still one tool call the client's model chose; A2A delegates a goal to an agent that plans it")
+    return {"a2a": a2a_states, "mcp": mcp_states, "mcp_methods": mcp_methods, "extension": extension}
 
 
 # =========================================================================== system design
