@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Union
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterable, Union
 
 import httpx
 from a2a.client import A2ACardResolver, ClientConfig, create_client
@@ -69,11 +69,14 @@ from starlette.middleware import Middleware
 from .a2a_limits import DEFAULT_LIMITS, BoundedTaskStore, Limits, LimitsMiddleware, jsonrpc_routes, truncate_logs
 from .a2a_states import INTERRUPTED, TERMINAL, check_path, state_of, wire_name
 from .a2a_wire import TracingTransport
-from .diagrams import CourseFigure, figure
+from .diagrams import figure
 from .examples import FINANCE_ROWS, FINANCE_TABLES, FINANCE_UNIT
 from .servers import LocalServer, free_port, start_server
 from .sql_guard import MAX_SECONDS, QueryCancelled, QueryResult, read_only_query, safe_message
 from .tracing import Trace
+
+if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
+    from .course_figure import CourseFigure
 
 # The SDK logs every JSON-RPC error it returns to a caller (a wrong version header, an unknown task id)
 # as a warning; the caller gets the error anyway, so only server-side errors reach the notebook.

@@ -23,9 +23,12 @@ Taught in lesson 11.
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
-from .diagrams import CourseFigure, figure
+from .diagrams import figure
+
+if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
+    from .course_figure import CourseFigure
 
 #: The lifecycle: for each state, the events that leave it and the state each one leads to.
 TRANSITIONS: dict[str, dict[str, str]] = {

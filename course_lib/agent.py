@@ -26,8 +26,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .function_calling import as_dict
-from .llm_client import default_model
+from .function_calling import as_dict, default_model
 from .tool_registry import ToolRegistry, ToolResult, _normalise_call
 from .tracing import Trace
 

@@ -44,10 +44,13 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterator, Literal, Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Literal, Mapping, Sequence
 
-from .diagrams import CourseFigure, figure
+from .diagrams import figure
 from .tracing import LAYER_COLOURS, Event, Trace
+
+if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
+    from .course_figure import CourseFigure
 
 #: What the orchestrator is told (the mock ignores it; a real model needs it).
 SYSTEM_PROMPT = (
@@ -446,11 +449,11 @@ class CapstoneRun:
         rest = [lane for lane in present if lane not in head and lane not in a2a]
         return head + [lane for lane in a2a if lane not in head] + rest
 
-    def diagram(self, *, title: str | None = None) -> CourseFigure:
+    def diagram(self, *, title: str | None = None) -> "CourseFigure":
         """The run's trace as one sequence diagram, lanes ordered by :meth:`lanes`."""
         return self.trace.diagram(self.lanes(), title=title)
 
-    def picture(self, *, title: str | None = None) -> CourseFigure:
+    def picture(self, *, title: str | None = None) -> "CourseFigure":
         """Seed 000 §4.3's picture of the stack, with this run's message counts on each link."""
         return stack_figure(self, title=title)
 
@@ -797,7 +800,7 @@ _BOXES = {"LLM": ("LLM\n(function calling)", 1.6, 3.4), "Orchestrator": ("Agent 
           "files": ("MCP server 2: wiki files\n(file system)", 3.1, 0.2)}
 
 
-def stack_figure(run: CapstoneRun | None = None, *, title: str | None = None) -> CourseFigure:
+def stack_figure(run: CapstoneRun | None = None, *, title: str | None = None) -> "CourseFigure":
     """The capstone's stack as seed 000 §4.3 draws it; with a run, each link shows what travelled on it.
 
     Args:

@@ -5,14 +5,19 @@ one arrow per message, top to bottom in the order the messages really travelled.
 turn their trace into :class:`Arrow` objects; :func:`sequence_diagram` draws them. The
 figure is a plain ``matplotlib.figure.Figure`` (no pyplot state), so returning it from a
 cell displays it once, and it works headless.
+
+matplotlib is imported on the first figure or text measurement, not with this module: importing
+it costs about half a second, and a lesson's first cell (or an MCP server started over stdio)
+that only imports names from here must not pay for it. :class:`CourseFigure` lives in
+:mod:`course_lib.course_figure` and is reachable here as ``diagrams.CourseFigure``.
 """
 from __future__ import annotations
 
-import io
-import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from matplotlib.figure import Figure
+if TYPE_CHECKING:
+    from .course_figure import CourseFigure
 
 #: Fonts with Chinese glyphs, tried in order when installed (the seeds' examples are bilingual).
 CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei",
@@ -33,9 +38,6 @@ def _use_installed_cjk_fonts() -> list[str]:
     current = list(matplotlib.rcParams["font.sans-serif"])
     matplotlib.rcParams["font.sans-serif"] = current + [f for f in found if f not in current]
     return found
-
-
-_use_installed_cjk_fonts()
 
 #: The Okabe-Ito palette (Okabe & Ito, "Color Universal Design", 2008): eight colours told apart with every
 #: common colour-vision deficiency. Every figure of the course picks its colours from here.
@@ -76,7 +78,28 @@ def _apply_course_style() -> None:
     })
 
 
-_apply_course_style()
+_MATPLOTLIB_READY = False
+
+
+def setup_matplotlib() -> None:
+    """Import matplotlib and apply the course's fonts and style, once per process (idempotent).
+
+    Called by everything here that draws or measures text, and by :mod:`course_lib.course_figure` on import,
+    so a figure is never drawn without the course style and the CJK fallback fonts.
+    """
+    global _MATPLOTLIB_READY
+    if not _MATPLOTLIB_READY:
+        _MATPLOTLIB_READY = True
+        _use_installed_cjk_fonts()
+        _apply_course_style()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CourseFigure":  # PEP 562: the matplotlib subclass is built when first asked for
+        from .course_figure import CourseFigure
+
+        return CourseFigure
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def text_width(text: str, size: float = FONT, *, weight: str = "normal", dpi: int = DPI) -> float:
@@ -93,6 +116,7 @@ _RENDERERS: dict[int, object] = {}
 
 
 def _measuring_renderer(dpi: int):
+    setup_matplotlib()
     from matplotlib.backends.backend_agg import RendererAgg
 
     if dpi not in _RENDERERS:
@@ -141,46 +165,14 @@ def decoration_line(line):
     return decoration(line)
 
 
-class CourseFigure(Figure):
-    """A matplotlib figure that shows itself in notebooks without pyplot.
-
-    Jupyter gets a PNG (``_repr_png_``); anything that shows text (nbval, a terminal, a
-    forge) gets :attr:`fallback_text`, a readable description of the same content.
-    """
-
-    def __init__(self, *args, text: str = "", **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fallback_text = text
-
-    def _repr_png_(self) -> bytes:
-        if os.environ.get("COURSE_FIGURE_AUDIT"):  # the test suite: measure what the notebook shows
-            from .figure_standard import record
-
-            record(self)
-        buf = io.BytesIO()
-        self.savefig(buf, format="png", bbox_inches="tight", metadata={"Software": None})
-        return buf.getvalue()
-
-    @property
-    def title(self) -> str:
-        """The figure's title: its ``suptitle``, else its axes' titles joined by " · " ("" when none)."""
-        if self._suptitle is not None and self._suptitle.get_text():
-            return " ".join(self._suptitle.get_text().split("\n"))  # a title wrapped to fit reads as one line
-        titles = [" ".join(t.split("\n")) for ax in self.axes for t in (ax.get_title(), ax.get_title("left")) if t]
-        return " · ".join(dict.fromkeys(titles))
-
-    def __repr__(self) -> str:
-        title = self.title
-        head = f"[figure{': ' + title if title else ''}]"
-        return head + ("\n" + self.fallback_text if self.fallback_text else "")
-
-
 def figure(width: float = 8.0, height: float = 3.0, *, text: str = "", dpi: int = DPI) -> CourseFigure:
     """A new :class:`CourseFigure` (``width`` x ``height`` inches, at ``dpi``) with a text fallback.
 
     Keep ``width`` at most :data:`MAX_WIDTH` so a notebook shows it unscaled (the figure standard
     measures text at the displayed size).
     """
+    from .course_figure import CourseFigure
+
     return CourseFigure(figsize=(width, height), dpi=dpi, text=text)
 
 

@@ -16,9 +16,18 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Iterable
 
-from .llm_client import default_model
-
 Functions = dict[str, Callable[..., Any]]
+
+
+def default_model() -> str:
+    """The model name to send: :func:`course_lib.llm_client.default_model` (``COURSE_MODEL``, else the backend's).
+
+    Imported on first call: the LLM client module imports the openai SDK and the mock LLM, which a
+    tool registry served over MCP (``course mcp serve``) never needs.
+    """
+    from .llm_client import default_model as from_environment
+
+    return from_environment()
 
 
 class ToolArgumentsError(ValueError):

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Any
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING, Any
 
 from .diagrams import Arrow, arrows_text, sequence_diagram
 from .function_calling import as_dict
 from .widgets import WithFallback, json_html, stepper
+
+if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
+    from matplotlib.figure import Figure
 
 LANES = ["User", "App", "LLM", "Tool"]
 ROLE_COLOURS = {"system": "#777777", "developer": "#777777", "user": "#1f5fa8", "assistant": "#2e7d32",

@@ -24,11 +24,14 @@ import graphlib
 import inspect
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
-from .diagrams import CourseFigure, figure
+from .diagrams import figure
 from .function_calling import ToolArgumentsError, as_dict, parse_arguments, tool_result_content
 from .tracing import Trace
+
+if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
+    from .course_figure import CourseFigure
 
 __all__ = ["GraphRun", "Node", "TaskGraph", "arun_tool_calls", "busy_time", "call_label", "run_parallel",
            "run_serial", "speedup", "wall_time"]

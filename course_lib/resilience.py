@@ -40,13 +40,16 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Iterator
 
 import tenacity
 
-from .diagrams import CourseFigure, figure
+from .diagrams import figure
 from .tool_registry import ToolError
 from .tracing import Trace
+
+if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
+    from .course_figure import CourseFigure
 
 Handler = Callable[..., Any]
 

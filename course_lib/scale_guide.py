@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from .diagrams import CourseFigure, figure
+from .diagrams import figure
 from .widgets import WithFallback, widgets_available
+
+if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
+    from .course_figure import CourseFigure
 
 
 @dataclass(frozen=True)

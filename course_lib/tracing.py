@@ -15,10 +15,13 @@ import json
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from .diagrams import Arrow, CourseFigure, figure, sequence_diagram
+from .diagrams import Arrow, figure, sequence_diagram
 from .widgets import WithFallback, json_html, stepper
+
+if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
+    from .course_figure import CourseFigure
 
 # Okabe-Ito colours (course_lib.diagrams.OKABE_ITO), one per layer; the legend names them.
 LAYER_COLOURS = {"llm": "#0072B2", "tool": "#E69F00", "json-rpc": "#CC79A7", "mcp": "#009E73",
