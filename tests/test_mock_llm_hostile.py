@@ -342,3 +342,68 @@ def test_course_llm_serve_flags_set_the_limits(capsys):
         mock_from_args(argparse.Namespace(model="m", max_request_bytes=0, max_context_tokens=None))
     assert stop.value.code == 2
     assert "max_request_bytes must be a positive integer, got 0" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- cost bounded before the costly checks
+def _tools(n: int) -> list[dict]:
+    return [{"type": "function", "function": {"name": f"tool_{i}", "description": f"Tool number {i}",
+                                              "parameters": {"type": "object", "properties": {}}}} for i in range(n)]
+
+
+def test_more_than_128_tools_is_the_apis_400_on_both_apis(mock):
+    assert post(mock, {"model": "m", "messages": HI, "tools": _tools(128)})[0] == 200
+    status, err = error_of(mock, {"model": "m", "messages": HI, "tools": _tools(129)})
+    assert (status, err["param"], err["code"]) == (400, "tools", "array_above_max_length")
+    assert err["message"] == ("Invalid 'tools': array too long. Expected an array with maximum length 128, but got an "
+                              "array with length 129 instead.")
+    flat = [{"type": "function", "name": t["function"]["name"], "parameters": t["function"]["parameters"]}
+            for t in _tools(200)]
+    status, err = error_of(mock, {"model": "m", "input": "hi", "tools": flat}, "/v1/responses")
+    assert (status, err["param"], err["code"]) == (400, "tools", "array_above_max_length")
+
+
+def test_schemas_over_the_object_cap_are_refused_before_the_meta_schema_check(mock, monkeypatch):
+    """Checking a schema costs ~1.7 ms a property: a 100,000-property schema is refused without that check."""
+    import jsonschema
+
+    from course_lib.mock_llm.limits import MAX_SCHEMA_OBJECTS
+
+    def never(*args, **kwargs):
+        raise AssertionError("the meta-schema check ran on an oversized schema")
+
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(100_000)}}
+    monkeypatch.setattr(jsonschema.Draft202012Validator, "check_schema", classmethod(never))
+    status, err = error_of(mock, {"model": "m", "messages": HI, "tools": [_tool_with(wide)]})
+    assert (status, err["param"], err["code"]) == (400, "tools", "schema_too_large")
+    assert f"more than {MAX_SCHEMA_OBJECTS:,} JSON objects" in err["message"]
+    fmt = {"type": "json_schema", "json_schema": {"name": "Wide", "schema": wide}}
+    status, err = error_of(mock, {"model": "m", "messages": HI, "response_format": fmt})
+    assert (status, err["param"], err["code"]) == (400, "response_format.json_schema.schema", "schema_too_large")
+    # spread over many tools, the objects count together
+    spread = [_tool_with({"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(60)}})
+              for _ in range(100)]
+    for i, t in enumerate(spread):
+        t["function"]["name"] = f"lookup_{i}"
+    assert error_of(mock, {"model": "m", "messages": HI, "tools": spread})[1]["code"] == "schema_too_large"
+
+
+def test_checking_a_request_runs_outside_the_engine_lock(mock, monkeypatch):
+    """Only the decision is one at a time: a huge tool list being checked does not make other requests wait."""
+    from course_lib.mock_llm import server, wire
+
+    seen = {}
+    check, decide = wire._check_tool_uncached, server.decide
+
+    def checking(*args):
+        seen["check"] = server._ENGINE_LOCK.locked()
+        return check(*args)
+
+    def deciding(req):
+        seen["decide"] = server._ENGINE_LOCK.locked()
+        return decide(req)
+
+    monkeypatch.setattr(wire, "_check_tool_uncached", checking)
+    monkeypatch.setattr(server, "decide", deciding)
+    tool = _tool_with({"type": "object", "properties": {"term": {"type": "string", "description": "a fresh one"}}})
+    assert post(mock, {"model": "m", "messages": HI, "tools": [tool]})[0] == 200
+    assert seen == {"check": False, "decide": True}

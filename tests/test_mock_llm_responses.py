@@ -208,3 +208,47 @@ def test_over_http_the_server_keeps_its_own_store_and_streams_structured_output(
             MockLLM().client(max_retries=0).responses.create(model="m", previous_response_id=first.id, input="x")
     finally:
         stop_server("test-mock-responses-http")
+
+
+def test_truncation_of_a_long_conversation_counts_the_prompt_a_logarithmic_number_of_times(monkeypatch):
+    """The shortest dropped prefix is found by bisection (item by item, 8,000 messages took 212 s)."""
+    from course_lib.mock_llm import responses_api
+
+    counted = []
+    real = responses_api.chat_messages
+    def counting(items, instructions):
+        counted.append(len(items))
+        return real(items, instructions)
+
+    monkeypatch.setattr(responses_api, "chat_messages", counting)
+    call = {"type": "function_call", "call_id": "call_0", "name": "get_weather", "arguments": '{"city": "Paris"}'}
+    items = [{"role": "user", "content": "What's the weather in Paris?"}, call,
+             {"type": "function_call_output", "call_id": "call_0", "output": RESULT}]
+    items += [{"role": "user" if i % 2 else "assistant", "content": f"message number {i} " * 5} for i in range(4000)]
+    items.append({"role": "user", "content": "Hello"})
+    req = parse_responses_request({"model": "m", "input": items, "truncation": "auto"}, ResponseStore(10, 10**7),
+                                  max_context_tokens=500)
+    kept = req.items
+    assert len(counted) <= 2 * 13 + 4  # log2(4004) ~ 12: bisection plus the chat body, not thousands of counts
+    prompt = lambda its: responses_api.count_tokens(json.dumps(real(its, None), ensure_ascii=False))  # noqa: E731
+    assert kept[-1]["content"] == "Hello" and prompt(kept) <= 500 < prompt(items[len(items) - len(kept) - 1:])
+    small = parse_responses_request({"model": "m", "input": items[:5] + [items[-1]], "truncation": "auto"},
+                                    ResponseStore(10, 10**7), max_context_tokens=40).items
+    assert all(it.get("type") != "function_call_output" for it in small[:1]) and call not in small
+    assert not any(it.get("call_id") == "call_0" for it in small)  # the call went, and its output with it
+
+
+def test_the_store_counts_what_each_continuation_holds_and_indexes_items():
+    """A thousand continuations of one long conversation stay within the byte cap; item_reference is one lookup."""
+    store = ResponseStore(limit=1000, max_bytes=200_000)
+    long = tuple({"type": "message", "role": "user", "content": "hi", "id": f"msg_{i}"} for i in range(2000))
+    store.put({"id": "resp_root", "output": []}, long, len(long))
+    for i in range(200):
+        store.put({"id": f"resp_{i}", "output": [{"type": "message", "id": f"out_{i}", "content": []}]},
+                  long + ({"type": "message", "role": "user", "content": f"more {i}"},), 1)
+    assert store.bytes <= 200_000 and len(store) < 20  # each holds 2,001 items: 16 kB of pointers counted
+    assert store.item("out_199")["id"] == "out_199" and store.item("msg_5") is None  # root dropped, its items too
+    store.delete("resp_199")
+    assert store.item("out_199") is None and "resp_199" not in store
+    store.clear()
+    assert (len(store), store.bytes, store.item("out_198")) == (0, 0, None)

@@ -10,6 +10,9 @@ limit                           default                  answer when passed
 ``max_json_depth``              64 nested arrays/objects 400, ``invalid_json``
 ``max_context_tokens``          128,000 (gpt-4o-mini's)  400, ``context_length_exceeded``
 lone surrogates in strings      refused                  400, ``invalid_value`` (not valid Unicode)
+``tools``                       128 (the API's limit)    400, ``array_above_max_length``
+schema objects (``MAX_SCHEMA_   5,000 across a request's 400, ``schema_too_large``
+OBJECTS``)                      tools and its format
 =============================== ======================== ==========================================
 
 and, for what the mock keeps between requests:
@@ -24,7 +27,10 @@ Set them with ``MockLLM(limits=Limits(max_request_bytes=...))`` or ``course llm 
 everywhere (4 characters a token, :func:`~.completions.count_tokens`).
 
 Every check here is linear in the size of the body and never recurses, so a body nested
-3,000 levels deep is refused instead of raising ``RecursionError``.
+3,000 levels deep is refused instead of raising ``RecursionError``. The schema cap exists
+because checking a schema against the JSON Schema 2020-12 meta-schema (``jsonschema``) costs
+about 1.7 ms per property on a 2-core laptop: 5,000 objects (OpenAI's own published limit for
+strict schemas is 5,000 object properties) is a few seconds at worst, once per tool list.
 """
 from __future__ import annotations
 
@@ -160,6 +166,45 @@ def json_path(path: tuple) -> str:
     for p in path:
         out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
     return out
+
+
+#: The most tools one request may offer (the OpenAI API's limit, on both APIs).
+MAX_TOOLS = 128
+#: The most JSON objects (subschemas, ``properties`` maps...) the schemas of one request may hold
+#: together: its tools' ``parameters`` and its ``response_format`` / ``text.format`` schema.
+MAX_SCHEMA_OBJECTS = 5000
+
+
+def check_tool_count(tools: list) -> None:
+    """Refuse more than :data:`MAX_TOOLS` tools with the API's 400 (``array_above_max_length``)."""
+    if len(tools) > MAX_TOOLS:
+        raise MockAPIError(f"Invalid 'tools': array too long. Expected an array with maximum length {MAX_TOOLS}, but "
+                           f"got an array with length {len(tools)} instead.", param="tools",
+                           code="array_above_max_length")
+
+
+def check_schema_size(schemas: list, where: str, limit: int = MAX_SCHEMA_OBJECTS) -> None:
+    """Refuse schemas holding more than ``limit`` JSON objects together, before any costly check.
+
+    The walk is iterative and stops as soon as the count passes ``limit``: O(limit) at most.
+
+    Raises:
+        MockAPIError: 400 ``schema_too_large`` with ``param`` ``where``.
+    """
+    count, stack = 0, list(schemas)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            count += 1
+            if count > limit:
+                raise MockAPIError(f"Invalid '{where}': the schemas of this request hold more than {limit:,} JSON "
+                                   f"objects (subschemas and properties maps). The course mock checks at most "
+                                   f"{limit:,} per request (OpenAI allows up to 5,000 object properties in a strict "
+                                   "schema): split the tools, or offer fewer at a time.", param=where,
+                                   code="schema_too_large")
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def check_context(tokens: int, limits: Limits, what: str = "messages") -> None:

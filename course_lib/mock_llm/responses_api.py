@@ -249,16 +249,37 @@ def chat_messages(items: list[dict], instructions: str | None) -> list[dict]:
 
 
 def _truncated(items: list[dict], instructions: str | None, budget: int) -> list[dict]:
-    """``truncation: "auto"``: drop the oldest items (a call with its output) until the prompt fits ``budget``."""
-    while len(items) > 1 and count_tokens(json.dumps(chat_messages(items, instructions), ensure_ascii=False)) > budget:
-        first = items[0]
-        items = items[1:]
-        if first.get("type") == "function_call":  # its output goes with it
-            items = [it for it in items if not (it.get("type") == "function_call_output"
-                                                and it.get("call_id") == first["call_id"])]
-        while items and items[0].get("type") == "function_call_output":
-            items = items[1:]
-    return items
+    """``truncation: "auto"``: drop the oldest items (a call with its output) until the prompt fits ``budget``.
+
+    The shortest dropped prefix is found by bisection over where the kept items start (the
+    prompt only shrinks as the start moves on), so a long conversation costs O(n log n)
+    token counts, not one count per dropped item (a 1.2 MB input of 8,000 messages took
+    212 s item by item). At least the last item is kept; the context check after it refuses
+    a conversation whose last item alone is too long.
+    """
+    def fits(start: int) -> bool:
+        return count_tokens(json.dumps(chat_messages(_kept_from(items, start), instructions),
+                                       ensure_ascii=False)) <= budget
+
+    if len(items) <= 1 or fits(0):
+        return items
+    lo, hi = 1, len(items) - 1  # the answer lies in [lo, hi]: hi is kept even when it does not fit
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return _kept_from(items, lo)
+
+
+def _kept_from(items: list[dict], start: int) -> list[dict]:
+    """``items[start:]`` without the outputs of dropped calls, and not starting with an output."""
+    dropped = {it.get("call_id") for it in items[:start] if it.get("type") == "function_call"}
+    kept = [it for it in items[start:]
+            if not (it.get("type") == "function_call_output" and it.get("call_id") in dropped)]
+    first = next((i for i, it in enumerate(kept) if it.get("type") != "function_call_output"), len(kept))
+    return kept[first:]
 
 
 def parse_responses_request(body: Any, store: ResponseStore, max_context_tokens: int | None = None

@@ -37,7 +37,9 @@ DEFAULT_MODEL = "mock-llm"
 LOG_LIMIT = Limits().log_limit  # exchanges kept in MockLLM.log; older ones are dropped (also a byte cap)
 MEMO_LIMIT = 256  # decisions remembered per MockLLM (the same request gets the same answer)
 #: One engine decision at a time in this process: the engine keeps module-level caches, and with the
-#: GIL two CPU-bound decisions in parallel would finish no sooner than one after the other.
+#: GIL two CPU-bound decisions in parallel would finish no sooner than one after the other. Only the
+#: decision holds it: checking a request (its schemas may take seconds when huge) happens outside, so
+#: a request with a huge tool list shares the CPU with the others instead of making them wait.
 _ENGINE_LOCK = threading.Lock()
 
 
@@ -278,8 +280,7 @@ class MockLLM:
                 raise MockAPIError(f"Method {method} not allowed for {path}; use POST.", status=405)
             data = decode_body(body, self.limits)
             fault = self._fault_for(headers)
-            with _ENGINE_LOCK:
-                reply, response, decision = (self._chat if route == "/chat/completions" else self._responses)(data, fault)
+            reply, response, decision = (self._chat if route == "/chat/completions" else self._responses)(data, fault)
             if fault is not None and fault.kind == "latency":
                 reply.delay = fault.seconds
             size = len(body) + (len(reply.body) if reply.chunks is None else sum(map(len, reply.chunks)))
@@ -354,14 +355,15 @@ class MockLLM:
         req = parse_chat_request(data, tools_key=key)
         check_context(count_tokens(_prompt_text(req)) + (len(key) // 4 if key else 0), self.limits)
         seed = _seed(data, _canonical_tools(data["tools"], key) if key is not None else None)
-        decision, calls = self._decide(req, seed)
-        if calls is None and decision.tool_calls:
-            calls = tool_calls_json(decision, seed)
-        if fault is not None and calls:
-            calls = corrupt_tool_calls(fault.kind, calls, req.tools)
-        structured = None
-        if req.response_format is not None and not calls:
-            structured = structured_answer(req.response_format, req.messages, decision.content)
+        with _ENGINE_LOCK:
+            decision, calls = self._decide(req, seed)
+            if calls is None and decision.tool_calls:
+                calls = tool_calls_json(decision, seed)
+            if fault is not None and calls:
+                calls = corrupt_tool_calls(fault.kind, calls, req.tools)
+            structured = None
+            if req.response_format is not None and not calls:
+                structured = structured_answer(req.response_format, req.messages, decision.content)
         completion = chat_completion(decision, model=req.model, seed=seed, prompt_text=_prompt_text(req),
                                      tool_calls=calls or [], options=req.options, structured=structured)
         if not req.stream:
@@ -379,12 +381,13 @@ class MockLLM:
             raise as_responses_error(e) from None
         check_context(count_tokens(_prompt_text(req)), self.limits, "input")
         seed = _seed(data)  # the response's ids; the decision is remembered by the whole resolved conversation
-        decision, calls = self._decide(req, _seed(rreq.chat_body) if rreq.new_items < len(rreq.items) else seed)
-        if rreq.text_format is not None and not decision.tool_calls:
-            sa = structured_answer(rreq.text_format, req.messages, decision.content)
-            output = output_items(decision, seed, text=sa.content, refusal=sa.refusal)
-        else:
-            output = output_items(decision, seed)
+        with _ENGINE_LOCK:
+            decision, calls = self._decide(req, _seed(rreq.chat_body) if rreq.new_items < len(rreq.items) else seed)
+            if rreq.text_format is not None and not decision.tool_calls:
+                sa = structured_answer(rreq.text_format, req.messages, decision.content)
+                output = output_items(decision, seed, text=sa.content, refusal=sa.refusal)
+            else:
+                output = output_items(decision, seed)
         if calls is not None:  # scripted calls keep their raw arguments
             output = [{"type": "function_call", "id": f"fc_{c['id'][5:]}", "call_id": c["id"],
                        "name": c["function"]["name"], "arguments": c["function"]["arguments"], "status": "completed"}

@@ -114,11 +114,13 @@ def read_format(value: Any, *, where: str = "response_format", flat: bool = Fals
 
 
 def _check_schema(name: str, schema: Any, strict: bool, where: str) -> None:
+    from .limits import check_schema_size
     from .wire import unresolved_ref
 
     if not isinstance(schema, dict):
         raise _bad(f"Invalid schema for response_format '{name}': the schema must be a JSON Schema object.", where,
                    "invalid_type")
+    check_schema_size([schema], where)
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as e:

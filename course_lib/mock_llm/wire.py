@@ -20,7 +20,7 @@ from jsonschema.exceptions import SchemaError
 
 from ..strict_mode import strict_violations
 from .errors import MockAPIError
-from .limits import BoundedCache
+from .limits import BoundedCache, check_schema_size, check_tool_count
 from .options import RequestOptions, chat_options
 from .structured_output import OutputFormat, read_format, require_json_word
 
@@ -318,6 +318,9 @@ def _check_tools(tools: Any, key: str | None = None) -> list[ToolSpec]:
 def _check_tools_uncached(tools: Any) -> list[ToolSpec]:
     if not isinstance(tools, list):
         raise _bad("Invalid type for 'tools': expected an array.", "tools", "invalid_type")
+    check_tool_count(tools)
+    functions = [t.get("function") for t in tools if isinstance(t, dict) and isinstance(t.get("function"), dict)]
+    check_schema_size([fn.get("parameters") for fn in functions], "tools")
     specs = [_check_tool(i, t) for i, t in enumerate(tools)]
     seen: set[str] = set()
     for i, s in enumerate(specs):
