@@ -2,7 +2,7 @@
 
 No hypothesis in the lock, so a small seeded generator (``random.Random``) builds the requests:
 valid requests with one field replaced by a value of another JSON type, broken conversations and
-tools, random bytes, truncated and deeply nested JSON, lone surrogates, random fault headers, on
+tools (129 or more tools, schemas over the 5,000-object cap), random bytes, truncated and deeply nested JSON, lone surrogates, random fault headers, on
 both endpoints. Each answer must be a 4xx with the API's error shape (or a 200 completion when
 a mutation happened to be valid), never a 500 or a traceback; the server answers a normal request
 afterwards. The seed is fixed, so a failure is reproducible (its request is in the message).
@@ -96,6 +96,26 @@ def broken_tools(rng: random.Random) -> Any:
     return rng.choice(choices)
 
 
+def oversized(rng: random.Random, responses: bool) -> dict:
+    """A request over a count cap: 129+ tools, or schemas over the 5,000-object cap (tools or format)."""
+    fn = WEATHER["function"]
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(rng.choice([5001, 20_000]))}}
+    kind = rng.choice(["many tools", "wide tool", "wide format"])
+    if kind == "many tools":
+        tools = [{"type": "function", "function": {**fn, "name": f"tool_{i}"}} for i in range(rng.choice([129, 300]))]
+    elif kind == "wide tool":
+        tools = [{"type": "function", "function": {**fn, "parameters": wide}}]
+    else:
+        tools = [WEATHER]
+    if responses:
+        body = dict(RESPONSES, tools=[{"type": "function", **t["function"]} for t in tools])
+        return dict(body, text={"format": {"type": "json_schema", "name": "Wide", "schema": wide}}) \
+            if kind == "wide format" else body
+    body = dict(CHAT, tools=tools)
+    return dict(body, response_format={"type": "json_schema", "json_schema": {"name": "Wide", "schema": wide}}) \
+        if kind == "wide format" else body
+
+
 def mutated(rng: random.Random, base: dict, fields: list[str], responses: bool) -> dict:
     body = json.loads(json.dumps(base))
     for _ in range(rng.randint(1, 2)):
@@ -153,9 +173,13 @@ def cases(n: int) -> Iterator[tuple[str, dict, bytes]]:
             yield "/v1/chat/completions", {}, json.dumps(mutated(rng, CHAT, CHAT_FIELDS, False)).encode()
         elif roll < 0.75:
             yield "/v1/responses", {}, json.dumps(mutated(rng, RESPONSES, RESPONSES_FIELDS, True)).encode()
-        elif roll < 0.87:
+        elif roll < 0.84:
             path = rng.choice(["/v1/chat/completions", "/v1/responses"])
             yield path, {}, rng.choice(list(raw_bodies(rng)))
+        elif roll < 0.87:
+            responses = rng.random() < 0.5
+            path = "/v1/responses" if responses else "/v1/chat/completions"
+            yield path, {}, json.dumps(oversized(rng, responses)).encode()
         else:
             yield "/v1/chat/completions", fault_headers(rng), json.dumps(CHAT).encode()
 

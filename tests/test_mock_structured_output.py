@@ -151,6 +151,17 @@ def test_responses_parse_and_the_echoed_format(client):
     assert r.text.format.type == "json_schema" and r.text.format.name == "Trip"
 
 
+def test_responses_stream_a_structured_output_and_continue_it_from_the_store(client):
+    with client.responses.stream(model="m", input="Plan 3 days in Paris", text_format=Trip) as stream:
+        kinds = [ev.type for ev in stream]
+        first = stream.get_final_response()
+    assert "response.output_text.delta" in kinds and kinds[-1] == "response.completed"
+    assert first.output_parsed == Trip(city="Paris", days=3)
+    then = client.responses.parse(model="m", previous_response_id=first.id, input="Make it Rome instead",
+                                  text_format=Trip)
+    assert then.output_parsed == Trip(city="Rome", days=3)  # the days come from the stored turn
+
+
 def test_a_cut_answer_is_reported_as_length_as_the_sdk_expects(client):
     with pytest.raises(openai.LengthFinishReasonError):
         parse(client, Trip, "Plan 3 days in Paris", max_tokens=3)

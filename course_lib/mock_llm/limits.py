@@ -10,10 +10,12 @@ limit                           default                  answer when passed
 ``max_json_depth``              64 nested arrays/objects 400, ``invalid_json``
 ``max_context_tokens``          128,000 (gpt-4o-mini's)  400, ``context_length_exceeded``
 lone surrogates in strings      refused                  400, ``invalid_value`` (not valid Unicode)
-``tools``                       128 (the API's limit)    400, ``array_above_max_length``
-schema objects (``MAX_SCHEMA_   5,000 across a request's 400, ``schema_too_large``
-OBJECTS``)                      tools and its format
+``MAX_TOOLS``                   128 (the API's limit)    400, ``array_above_max_length``
+``MAX_SCHEMA_OBJECTS``          5,000 JSON objects       400, ``schema_too_large``
 =============================== ======================== ==========================================
+
+(the last two are module constants, not :class:`Limits` fields; the schema count is over all of
+a request's tool ``parameters`` and its ``response_format`` / ``text.format`` schema together)
 
 and, for what the mock keeps between requests:
 
@@ -22,7 +24,7 @@ and, for what the mock keeps between requests:
 ``store_limit`` / ``store_bytes`` 1,000 responses / 64 MiB the oldest stored responses are dropped
 =============================== ======================== ==========================================
 
-Set them with ``MockLLM(limits=Limits(max_request_bytes=...))`` or ``course llm serve
+Set the :class:`Limits` with ``MockLLM(limits=Limits(max_request_bytes=...))`` or ``course llm serve
 --max-request-bytes N --max-context-tokens N``. Tokens are counted as the mock counts them
 everywhere (4 characters a token, :func:`~.completions.count_tokens`).
 
