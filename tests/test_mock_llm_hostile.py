@@ -407,3 +407,18 @@ def test_checking_a_request_runs_outside_the_engine_lock(mock, monkeypatch):
     tool = _tool_with({"type": "object", "properties": {"term": {"type": "string", "description": "a fresh one"}}})
     assert post(mock, {"model": "m", "messages": HI, "tools": [tool]})[0] == 200
     assert seen == {"check": False, "decide": True}
+
+
+def test_remembered_decisions_are_bounded_in_bytes(monkeypatch):
+    """An answer made from a long tool result holds the result: the memo of decisions counts its bytes."""
+    from course_lib.mock_llm import server
+
+    monkeypatch.setattr(server, "MEMO_BYTES", 1_000_000)
+    mock = MockLLM()
+    call = {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}
+    for i in range(12):
+        status, body = post(mock, {"model": "m", "tools": [WEATHER], "messages": [
+            {"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": f"report {i}: " + "sunny and warm " * 13_000}]})
+        assert status == 200 and len(body["choices"][0]["message"]["content"]) > 190_000
+    assert mock._memo.bytes <= 1_000_000 and 2 <= len(mock._memo) <= 5

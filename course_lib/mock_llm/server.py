@@ -19,7 +19,7 @@ import hashlib
 import json
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -36,6 +36,9 @@ from .wire import ChatRequest, parse_chat_request, tools_key
 DEFAULT_MODEL = "mock-llm"
 LOG_LIMIT = Limits().log_limit  # exchanges kept in MockLLM.log; older ones are dropped (also a byte cap)
 MEMO_LIMIT = 256  # decisions remembered per MockLLM (the same request gets the same answer)
+#: ... and at most this many bytes of them: an answer made from a tool result can hold the whole result
+#: (hundreds of kB), so 256 of them bounded by count alone could keep over 100 MB.
+MEMO_BYTES = 16 * 1024 * 1024
 #: One engine decision at a time in this process: the engine keeps module-level caches, and with the
 #: GIL two CPU-bound decisions in parallel would finish no sooner than one after the other. Only the
 #: decision holds it: checking a request (its schemas may take seconds when huge) happens outside, so
@@ -159,6 +162,14 @@ def _within_budget(output: list[dict], options: Any) -> tuple[list[dict], str | 
     return [item], "max_output_tokens" if ended == "length" else None
 
 
+def _decision_bytes(decision: Decision) -> int:
+    """A rough size of ``decision`` in bytes (its texts, arguments, scores and matched words)."""
+    return (256 + len(decision.content or "") + len(decision.reason)
+            + sum(len(c.name) + len(str(c.arguments)) for c in decision.tool_calls)
+            + sum(len(k) + 32 for k in decision.scores)
+            + sum(len(w) + 8 for words in decision.matched.values() for w in words))
+
+
 def _prompt_text(req: ChatRequest) -> str:
     return " ".join(str(m.get("content") or "") for m in req.messages)
 
@@ -190,7 +201,7 @@ class MockLLM:
         self.log = ExchangeLog(self.limits.log_limit, self.limits.log_bytes)
         self.store = ResponseStore(self.limits.store_limit, self.limits.store_bytes)
         self._script: deque[Any] = deque()
-        self._memo: OrderedDict[str, Decision] = OrderedDict()
+        self._memo = BoundedCache(MEMO_LIMIT, MEMO_BYTES)  # seed -> Decision
 
     def __repr__(self) -> str:
         return (f"MockLLM(model={self.model!r}, scripted={len(self._script)}, faults={len(self.faults)}, "
@@ -333,9 +344,7 @@ class MockLLM:
             if hit is None:
                 hit = decide(req)
                 if seed:
-                    self._memo[seed] = hit
-                    if len(self._memo) > MEMO_LIMIT:
-                        self._memo.popitem(last=False)
+                    self._memo.put(seed, hit, len(seed) + _decision_bytes(hit))
             return hit, None
         content, calls, error = scripted_decision_parts(self._script.popleft())
         if error is not None:
