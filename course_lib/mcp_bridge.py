@@ -190,11 +190,15 @@ class MCPToolset:
         call_mcp_tool.__module__ = f"mcp:{self.name}"  # re-registering after a reconnect replaces, not clashes
         return call_mcp_tool
 
-    def register_into(self, registry: ToolRegistry, *, toolset: str | None = None, **options: Any) -> list[str]:
+    def register_into(self, registry: ToolRegistry, *, toolset: str | None = None, trust_annotations: bool = False,
+                      **options: Any) -> list[str]:
         """Register every tool of the server into ``registry`` as toolset ``mcp:<name>``; returns the names.
 
         The MCP ``inputSchema`` is the registry schema, unchanged; ``outputSchema``, ``title``
         and ``annotations`` go to ``meta``. ``options`` go to ``registry.register`` (``timeout``...).
+        A tool's permission is ``permission=`` if given, else ``"network"``; ``"read"`` for a
+        ``readOnlyHint`` tool only with ``trust_annotations=True``: MCP's tools section says clients
+        MUST treat annotations as untrusted unless the server is trusted (lesson 10a §8, lesson 12 §7).
         """
         toolset = toolset or f"mcp:{self.name}"
         permission = options.pop("permission", None)
@@ -209,7 +213,7 @@ class MCPToolset:
                 meta["title"] = tool.title
             if tool.annotations is not None:
                 meta["annotations"] = tool.annotations.model_dump(by_alias=True, exclude_none=True)
-            read_only = bool(meta.get("annotations", {}).get("readOnlyHint"))
+            read_only = trust_annotations and bool(meta.get("annotations", {}).get("readOnlyHint"))
             registry.register(name, toolset, schema, self.handler(tool.name), meta=meta, replace=True,
                               permission=permission or ("read" if read_only else "network"), **options)
             names.append(name)

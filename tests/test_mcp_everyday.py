@@ -102,3 +102,16 @@ def test_roots_are_asked_in_the_handshake_era_only():
                 await c.call_tool("where_am_i", {})
         return legacy
     assert anyio.run(main) == {"result": ["project: file:///home/ada/project"]}
+
+
+def test_the_bridge_believes_read_only_hints_only_when_told_to_trust_the_server():
+    from course_lib.mcp_bridge import MCPToolset
+    from course_lib.tool_registry import ToolRegistry
+
+    with MCPToolset(me.annotated_server(), "annotated-bridge") as toolset:
+        untrusted, trusted = ToolRegistry("untrusted", env={}), ToolRegistry("trusted", env={})
+        toolset.register_into(untrusted)
+        toolset.register_into(trusted, trust_annotations=True)
+    assert untrusted.get("count_tasks").permission == "network"  # the hint is kept in meta, not believed
+    assert untrusted.get("count_tasks").meta["annotations"]["readOnlyHint"] is True
+    assert trusted.get("count_tasks").permission == "read" and trusted.get("delete_task").permission == "network"
