@@ -41,6 +41,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import arithmetic
+from . import confidence
 from . import gazetteer as gz
 from . import language as lang
 from . import purpose
@@ -126,6 +127,8 @@ class Decision:
         reason: one sentence on why, for lessons and ``MockLLM.explain``.
         scores: every tool's relevance score for the user's last message.
         matched: the words that produced each tool's score.
+        confidence: how sure the engine is of the calls it planned (:class:`~.confidence.Confidence`),
+            also when it held them back for being unsure; None when it planned no call.
     """
 
     tool_calls: list[PlannedCall] = field(default_factory=list)
@@ -133,6 +136,7 @@ class Decision:
     reason: str = ""
     scores: dict[str, float] = field(default_factory=dict)
     matched: dict[str, list[str]] = field(default_factory=dict)
+    confidence: Any = None
 
     def __repr__(self) -> str:
         what = ", ".join(map(repr, self.tool_calls)) if self.tool_calls else repr(self.content)
@@ -1510,10 +1514,35 @@ def decide(req: ChatRequest) -> Decision:
         decision.content = _clarify(incomplete[0], turn.question, req.tools)
         decision.reason = f"required argument(s) {incomplete[0].missing} not in the request: ask"
         return decision
+    if req.tool_choice == "auto" and _held_back(decision, plan, turn.question, req.tools):
+        return decision
     reason = decision.reason or f"best match: {plan[0].name} (score {scores[plan[0].name]})"
     if waiting:
         reason += f"; {', '.join(dict.fromkeys(c.name for c in waiting))} waits for these results"
     return _emit(req, decision, plan, reason)
+
+
+def _held_back(decision: Decision, plan: list[PlannedCall], question: str, tools: list[ToolSpec]) -> bool:
+    """Rate the planned calls (:mod:`.confidence`); when unsure, write the honest reply into ``decision``.
+
+    The weakest value a guess and nothing else amiss: ask for it, as for a missing argument. Otherwise one
+    sentence on the closest tool and what could not be read. Returns True when the calls are held back.
+    """
+    conf = confidence.rate(plan, decision.scores, read(question), question)
+    decision.confidence = conf
+    if conf.sure:
+        return False
+    index, name = conf.weakest if conf.weakest is not None else (0, "")
+    call = plan[index]
+    if name and conf.arguments[conf.weakest][1] == "guess" and not conf.unused:
+        asked = PlannedCall(call.name, {k: v for k, v in call.arguments.items() if k != name},
+                            {k: v for k, v in call.evidence.items() if k != name}, [name])
+        decision.content = _clarify(asked, question, tools)
+        decision.reason = f"{call.name}: the value of {name} would be a guess ({conf.summary()}): ask"
+    else:
+        decision.content = confidence.unsure_reply(call, conf, question, decision.matched.get(call.name, []))
+        decision.reason = f"unsure of {call.name} ({conf.summary()}): no call"
+    return True
 
 
 #: What a model invents for a required string that nothing in the request gives, by the argument's role.

@@ -48,7 +48,7 @@ class Explanation(Decision):
         """Wrap ``decision`` (for the user message ``request``)."""
         ranked = sorted(decision.scores.items(), key=lambda kv: -kv[1])
         return cls(decision.tool_calls, decision.content, decision.reason, decision.scores, decision.matched,
-                   request, [(name, score, decision.matched.get(name, [])) for name, score in ranked])
+                   decision.confidence, request, [(name, score, decision.matched.get(name, [])) for name, score in ranked])
 
     @property
     def chosen(self) -> list[str]:
@@ -71,7 +71,10 @@ class Explanation(Decision):
             what = ", ".join(repr(c) for c in self.tool_calls)
         else:
             what = f"text answer: {self.content!r}"
-        lines = [f"request: {self.request!r}", f"decision: {what}", f"reason: {self.reason}", ""]
+        lines = [f"request: {self.request!r}", f"decision: {what}", f"reason: {self.reason}"]
+        if self.confidence is not None:
+            lines.append(self.confidence.summary())
+        lines.append("")
         width = max([len("candidate")] + [len(n) for n, _, _ in self.candidates])
         lines.append(f"{'candidate':<{width}}  score  words that matched")
         chosen = set(self.chosen)

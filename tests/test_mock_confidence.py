@@ -1,0 +1,74 @@
+"""The engine knows how sure it is (issue 13 item 2): a confidence per decision, shown by explain().
+
+Below its threshold it makes no call with invented values: it asks for the one value it would have
+to guess, or says in one sentence (English or Chinese, as the request) that the offline mock could not
+map the request, which tool came closest and why, and that a real model may do better.
+"""
+from __future__ import annotations
+
+import pytest
+
+from course_lib.mock_llm import MockLLM
+from course_lib.mock_llm import confidence
+
+
+def tool(name, description, properties, required):
+    return {"type": "function", "function": {"name": name, "description": description,
+                                             "parameters": {"type": "object", "properties": properties,
+                                                            "required": required}}}
+
+
+PAY = tool("make_payment", "Send a payment to a contact",
+           {"receiver": {"type": "string", "description": "Who gets the money"}, "amount": {"type": "number"}},
+           ["receiver", "amount"])
+ROOM = tool("book_room", "Book a hotel room in a city", {"city": {"type": "string"}}, ["city"])
+
+
+def explain(text, *tools):
+    return MockLLM().explain([{"role": "user", "content": text}], list(tools))
+
+
+def test_explain_shows_the_confidence_of_a_sure_call():
+    e = explain("Send a payment of $40 to Ada", PAY)
+    assert [(c.name, c.arguments) for c in e.tool_calls] == [("make_payment", {"receiver": "Ada", "amount": 40})]
+    assert e.confidence.sure and e.confidence.value >= confidence.THRESHOLD
+    assert "confidence 0.65 (threshold 0.5): weakest receiver (free words 0.65)" in str(e)  # a best reading
+
+
+def test_a_value_that_would_be_the_requests_own_verb_is_asked_for_not_invented():
+    e = explain("I need to transfer $250 as a payment from my balance", PAY)
+    assert e.tool_calls == [] and "receiver" in e.content and e.content.endswith("?")
+    assert e.confidence.weakest[1] == "receiver" and e.confidence.arguments[e.confidence.weakest][1] == "guess"
+
+
+def test_a_request_saying_much_the_tool_has_no_place_for_gets_an_honest_sentence():
+    e = explain("Book a room in Lisbon for 3 nights from 2031-05-02 at 6pm", ROOM)
+    assert e.tool_calls == []
+    assert e.content.startswith("The offline mock could not map this request to a tool with confidence")
+    assert "book_room" in e.content and "'3 nights'" in e.content and "real model" in e.content
+    assert e.confidence.unused == ["3 nights", "2031-05-02", "6pm"] and not e.confidence.sure
+
+
+def test_the_honest_sentence_in_chinese():
+    e = explain("帮我在杭州订一间房，2031年5月2日入住，住3晚，下午6点到", ROOM)
+    assert e.tool_calls == [] and e.content.startswith("离线模拟模型没能把这个请求可靠地对应到工具上")
+    assert "book_room" in e.content and "真实模型" in e.content
+
+
+def test_one_or_two_details_the_tool_ignores_still_call():
+    e = explain("Book a room in Lisbon for 3 nights", ROOM)
+    assert [(c.name, c.arguments) for c in e.tool_calls] == [("book_room", {"city": "Lisbon"})]
+    assert e.confidence.unused == ["3 nights"] and e.confidence.value == pytest.approx(0.85 * 0.8)
+
+
+@pytest.mark.parametrize("rule, kind", [("quoted", "said"), ("number with unit kg", "said"), ("place", "read"),
+                                        ("words", "free words"), ("best reading: code", "read"),
+                                        ("best reading: words", "free words")])
+def test_rule_classes(rule, kind):
+    assert confidence.rule_class(rule) == kind
+
+
+def test_forced_tool_choice_is_not_held_back():
+    e = MockLLM().explain([{"role": "user", "content": "Book a room in Lisbon for 3 nights from 2031-05-02 at 6pm"}],
+                          [ROOM], tool_choice="required")
+    assert [c.name for c in e.tool_calls] == ["book_room"]
