@@ -583,6 +583,27 @@ def _takes_a_date(tool: ToolSpec) -> int:
 
 
 # --------------------------------------------------------------------------- planning
+#: How much of a user message the engine reads, in characters: the first READ_LIMIT (cut at the last
+#: sentence end or space before it). A longer message is accepted whole; what follows is not read, so the
+#: time to decide stays bounded (benchmarks/request_size.py measures it from 1 KB to 1 MB). Requests that
+#: ask for tool calls are far shorter: BFCL's longest synthetic request is 740 characters.
+READ_LIMIT = 2048
+
+
+def read_limited(text: str, limit: int | None = None) -> str:
+    """The part of ``text`` the engine reads: all of it up to ``limit`` characters (default
+    :data:`READ_LIMIT`), else its first ``limit`` characters cut back to the last sentence end (or space)
+    in their second half."""
+    limit = READ_LIMIT if limit is None else limit
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    cut = max(head.rfind(". "), head.rfind("? "), head.rfind("! "), head.rfind("\n"), head.rfind("。"))
+    if cut < limit // 2:
+        cut = head.rfind(" ")
+    return head[: cut + 1].rstrip() if cut >= limit // 2 else head
+
+
 def _text_of(message: dict) -> str:
     content = message.get("content")
     if isinstance(content, list):
@@ -1122,6 +1143,7 @@ def plan_calls(text: str, tools: list[ToolSpec]
     if len({t.name for t, _ in picks}) <= 1:
         picks = [(_fillable_choice(ranked, _best(ranked, distinct, text), text), text)]
     calls: list[PlannedCall] = []
+    wholes: dict[str, Any] = {}
     for index, (tool, clause) in enumerate(picks):
         earlier = any(not c.from_results for c in calls)  # something before it produces results
         slots = _result_slots(tool, clause) if earlier and clause != text else ()
@@ -1134,7 +1156,9 @@ def plan_calls(text: str, tools: list[ToolSpec]
                     call.evidence.pop(slot, None)
                 call.missing = [m for m in call.missing if m not in slots]
             if call.missing and clause != text:  # a clause may omit what the sentence says
-                whole = fill_arguments(tool.parameters, text, tool_words=_profile(tool).vocab)
+                if tool.name not in wholes:  # read once per tool, not once per clause: linear in the text
+                    wholes[tool.name] = fill_arguments(tool.parameters, text, tool_words=_profile(tool).vocab)
+                whole = wholes[tool.name]
                 for m in list(call.missing):
                     if m in whole.arguments:
                         call.arguments[m] = whole.arguments[m]
@@ -1183,7 +1207,7 @@ class _Turn:
 
 def _read_turn(messages: list[dict]) -> _Turn:
     last_user = max((i for i, m in enumerate(messages) if m["role"] == "user"), default=-1)
-    question = _text_of(messages[last_user]) if last_user >= 0 else ""
+    question = read_limited(_text_of(messages[last_user])) if last_user >= 0 else ""
     results = {m["tool_call_id"]: _text_of(m) if not isinstance(m.get("content"), str) else m["content"]
                for m in messages[last_user + 1 :] if m["role"] == "tool"}
     done, rounds, round_of = [], 0, {}
@@ -1214,7 +1238,7 @@ def _question_before(messages: list[dict], last_user: int) -> tuple[str, str]:
     if not re.search(r"[?？]", text):
         return "", ""
     before = next((m for m in reversed(messages[: last_user - 1]) if m["role"] == "user"), None)
-    return (text, _text_of(before)) if before else ("", "")
+    return (read_limited(text), read_limited(_text_of(before))) if before else ("", "")
 
 
 def _args_of(call: dict) -> dict:
