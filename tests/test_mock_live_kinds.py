@@ -85,3 +85,43 @@ def test_a_version_number_is_no_date():
     from course_lib.mock_llm.reading import read
 
     assert not read("install version 2023.1.15 of the package").of_kind("date")
+
+
+# ------------------------------------------------------------------ date-time arguments in the format described
+CLEANER = tool("find_cleaner", "Find a cleaner available in a period",
+               obj([], start={"type": "string", "description": "Start of the period in the format 'YYYY-MM-DD HH:mm:ss'"},
+                   end={"type": "string", "description": "End of the period in the format 'YYYY-MM-DD HH:mm:ss', "
+                                                         "or null if open-ended"}))
+ALARM = tool("set_alarm", "Set an alarm",
+             obj(["alarm_time"], alarm_time={"type": "string", "description": "The alarm time, such as "
+                                                                              "'YYYY-MM-DD HH:MM:SS', 'HH:MM' or 'HH:MM AM/PM'"}))
+
+
+def test_a_date_time_spelled_with_a_space_in_the_description_gets_one():
+    got, _ = calls("Find a cleaner on June 9, 2031 at 9.30 a.m.", CLEANER)
+    assert got == [("find_cleaner", {"start": "2031-06-09 09:30:00"})]  # one clock time: the start, no end
+
+
+def test_two_clock_times_start_and_end_a_span():
+    got, _ = calls("Find a cleaner on June 9, 2031 between 10:30 a.m. and 7:00 p.m.", CLEANER)
+    assert got == [("find_cleaner", {"start": "2031-06-09 10:30:00", "end": "2031-06-09 19:00:00"})]
+
+
+def test_a_clock_time_alone_when_no_date_is_said_and_the_format_allows_it():
+    got, _ = calls("Set an alarm for 11PM", ALARM)
+    assert got == [("set_alarm", {"alarm_time": "23:00"})]
+    got, _ = calls("设一个早上7点的闹钟", ALARM)
+    assert got == [("set_alarm", {"alarm_time": "07:00"})]
+
+
+# ------------------------------------------------------------------ one request, not one call per sentence
+DB = tool("add_db_server", "Add a database server connection",
+          obj(["host"], nickname={"type": "string"}, host={"type": "string"}, database={"type": "string"},
+              password={"type": "string"}))
+
+
+def test_sentences_that_each_give_one_detail_make_one_call():
+    got, _ = calls("Set up a database server connection with the nickname 'Main'. The host is 'db.example.org'. "
+                   "The database will be 'sales' and the password is 'p4ss'.", DB)
+    assert got == [("add_db_server", {"nickname": "Main", "host": "db.example.org", "database": "sales",
+                                      "password": "p4ss"})]

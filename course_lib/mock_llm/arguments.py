@@ -2093,6 +2093,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     return out
 
 
+#: A description that lists a clock time alone among its formats ("'YYYY-MM-DD HH:MM:SS', 'HH:MM' or ...").
+_CLOCK_FIRST = re.compile(r"(?<![Dd] )'HH:MM(?::SS)?'", re.I)
 #: A string argument that holds a moment, not a day: "ISO 8601 date-time", "format: date-time", a timestamp.
 _DATE_TIME_DESC = re.compile(r"date[- ]?time|timestamp|yyyy-mm-dd[t ]hh|iso[- ]?8601(?! date\b)", re.I)
 
@@ -2118,6 +2120,8 @@ def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None
     dates = [m for m in mentions if m.kind == "date"]
     import datetime as _dt
 
+    order = 0  # the first date-time argument takes the first clock time, the next one the next ("from 10:30 to 7pm")
+    first = ""
     for s in slots:
         if not _is_date_time(s):
             continue
@@ -2127,14 +2131,26 @@ def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None
                                                  any(value == m.text.strip() for m in times))
         if value is not None and day is None and not clock_said:
             continue  # something else was read for it
+        desc = str(s.spec.get("description", ""))
+        d = next((m.value for m in dates if m.value[0]), None)
         if day is None:
-            d = next((m.value for m in dates if m.value[0]), None)
             day = f"{d[0]}-{d[1]:02d}-{d[2]:02d}" if d else _dt.date.today().isoformat()
-        t = times[0]
+        if order >= len(times) and not s.required:
+            if value is None or value == day or value == out.arguments.get(first, ""):
+                out.arguments.pop(s.name, None)  # one clock time said: it starts the span, it does not end it
+                out.evidence.pop(s.name, None)
+            continue
+        t = times[min(order, len(times) - 1)]
+        first = s.name if order == 0 else first
+        order += 1
         h, mi = t.value
-        seconds = t.get("seconds") or ("00" if re.search(r"hh:mm:ss", str(s.spec.get("description", "")), re.I) else None)
+        seconds = t.get("seconds") or ("00" if re.search(r"hh:mm:ss", desc, re.I) else None)
         clock = f"{h:02d}:{mi:02d}" + (f":{seconds}" if seconds else "")
-        out.arguments[s.name] = f"{day}T{clock}"
+        if d is None and (not value or clock_said) and _CLOCK_FIRST.search(desc):
+            out.arguments[s.name] = f"{h:02d}:{mi:02d}"  # no date said and a clock time alone is a format it takes
+        else:  # "YYYY-MM-DD HH:mm:ss" spelled with a space gets one; ISO 8601's "T" otherwise
+            sep = " " if re.search(r"yyyy-mm-dd hh", desc, re.I) else "T"
+            out.arguments[s.name] = f"{day}{sep}{clock}"
         out.evidence[s.name] = Evidence("date and clock time", t.text)
         if s.name in out.missing:
             out.missing.remove(s.name)

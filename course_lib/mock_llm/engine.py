@@ -810,12 +810,32 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     if spread and _respective_columns(filled, text):
         return _combine(tool.name, filled, text)
     if filled.echoes or spread or _NEW_CASE.search(text) or _kinds_recur(text):
-        by_clause = _calls_by_clause(tool, text, filled, vocab)
+        by_clause = _no_echoed_calls(_calls_by_clause(tool, text, filled, vocab), base)
         if len(by_clause) >= 2:
             return by_clause
     if spread:
-        return _combine(tool.name, filled, text)
+        return _no_echoed_calls(_combine(tool.name, filled, text), base)
     return [base]
+
+
+def _no_echoed_calls(calls: list[PlannedCall], whole: PlannedCall) -> list[PlannedCall]:
+    """Drop the extra calls that set a value apart by copying another argument's value of the same call.
+
+    "The host is 'plgah.ca' ... the nickname 'PrimaryDB'": a clause that reads the host again as the nickname
+    (``nickname="plgah.ca", host="plgah.ca"``) asks for no second server; "play Sabaton ... their album The
+    Great War" read as ``track="The Great War", album="The Great War"`` is no second song. A route in legs
+    ("from A to B, then from B to C") keeps its calls: B moves between arguments of different calls.
+    """
+    if len(calls) < 2:
+        return calls
+    kept = [calls[0]]
+    for call in calls[1:]:
+        new = {k for k, v in call.arguments.items() if any(k not in c.arguments or c.arguments[k] != v for c in kept)}
+        copied = any(isinstance(call.arguments[k], str) and call.arguments[k] and any(
+            o != k and v == call.arguments[k] for o, v in call.arguments.items()) for k in new)
+        if not copied:
+            kept.append(call)
+    return kept
 
 
 def _no_echo_of_the_tool(filled, vocab: frozenset[str]) -> None:

@@ -32,7 +32,7 @@ WEAK = frozenset("get find fetch retriev return look use call run check provid i
 
 #: Chinese word -> English concept(s) used by tool names and descriptions.
 ZH_LEXICON: dict[str, str] = {
-    "天气": "weather", "气温": "temperature", "温度": "temperature", "湿度": "humidity", "下雨": "rain weather",
+    "闹钟": "alarm", "天气": "weather", "气温": "temperature", "温度": "temperature", "湿度": "humidity", "下雨": "rain weather",
     "预报": "forecast", "搜索": "search", "查找": "search find", "检索": "search", "维基": "wiki", "百科": "wiki",
     "知识库": "wiki knowledge", "文档": "document doc", "任务": "task", "创建": "create", "新建": "create",
     "添加": "add create", "列出": "list", "所有": "all list", "更新": "update", "修改": "update", "状态": "status",

@@ -810,7 +810,7 @@ _YEAR_STATED = re.compile(r"\b(?:it'?s|it is|the year is|this year is|current ye
                           r"\b((?:19|20)\d{2})\s+(?:right\s+)?now\b|(?:现在是|今年是|今年)((?:19|20)\d{2})年", re.I)
 
 
-_TIME_RX = re.compile(_D0 + r"(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])|(?<![0-9A-Za-z:])(\d{1,2}):(\d{2})"
+_TIME_RX = re.compile(_D0 + r"(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)(?![a-z])|(?<![0-9A-Za-z:])(\d{1,2}):(\d{2})"
                       r"(?![0-9A-Za-z:])|\b(noon|midnight)\b", re.I)
 #: A Chinese clock time: "晚上7点", "下午三点半", "10点15分", "九点钟"; a part of the day moves the hour past noon.
 _ZH_TIME_RX = re.compile(r"(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|今晚|明晚)?\s*(\d{1,2}|[一二两三四五六七八九十]{1,3})\s*[点點]"
