@@ -8,6 +8,8 @@ what still grows with the length (decoding the JSON body, copying the text) is l
 Each row sends one request through the real ``openai`` SDK to the in-process mock (a fresh
 ``MockLLM`` per request, so nothing is answered from memory): a message of N KB of prose that names
 places, numbers and dates in many sentences (the hardest kind for the clause planner), with two tools.
+The mock's context limit is raised for the run (by default a message over 128,000 tokens, ~500 KB, gets
+the API's ``context_length_exceeded`` before the engine sees it).
 ``--limit`` changes the read limit for the run (``--limit 0``: no limit, the engine as it was before,
 quadratic in the number of clauses; keep ``--sizes`` small then).
 
@@ -56,13 +58,15 @@ def prose(n_bytes: int, seed: int = 0) -> str:
 def measure(sizes_kb: list[int], repeat: int = 3) -> list[dict]:
     """Median seconds per request for each size (KB), through the openai SDK, a fresh mock each time."""
     from course_lib.mock_llm import MockLLM
+    from course_lib.mock_llm.limits import Limits
 
+    limits = Limits(max_context_tokens=10**7)  # past 128k tokens (~500 KB) the wire refuses, as the API does
     rows = []
     for kb in sizes_kb:
         times = []
         for r in range(repeat):
             text = prose(kb * 1024, seed=r)
-            client = MockLLM().client(max_retries=0)
+            client = MockLLM(limits=limits).client(max_retries=0)
             start = time.perf_counter()
             client.chat.completions.create(model="mock-llm", messages=[{"role": "user", "content": text}], tools=TOOLS)
             times.append(time.perf_counter() - start)

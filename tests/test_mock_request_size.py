@@ -11,7 +11,7 @@ from course_lib.mock_llm.engine import READ_LIMIT, read_limited
 WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Get the current weather for a city",
                                             "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
                                                            "required": ["city"]}}}
-FILLER = "This paragraph talks about nothing in particular. " * 12000  # about 600 KB
+FILLER = "This paragraph talks about nothing in particular. " * 8000  # about 400 KB, within the context limit
 
 
 def test_short_text_is_read_whole():
