@@ -53,9 +53,12 @@ def _parse(content: Any) -> Any:
     return content
 
 
-def _unit(key: str, args: dict) -> str:
+def _unit(key: str, args: dict, result: Any = None) -> str:
+    """The unit symbol of a result field: by its name, turned to °F when the result itself or else the call
+    says fahrenheit (``{"temperature": "72", "unit": "fahrenheit"}`` is 72 °F whatever was asked)."""
     unit = _UNITS.get(key.lower(), "")
-    if unit == "°C" and str(args.get("unit", args.get("units", ""))).lower().startswith("f"):
+    said = result if isinstance(result, dict) and ("unit" in result or "units" in result) else args
+    if unit == "°C" and str(said.get("unit", said.get("units", ""))).lower().startswith("f"):
         return "°F"
     return unit
 
@@ -306,7 +309,9 @@ def _describe_en(name: str, args: dict, result: Any) -> str:
         for i, (k, v) in enumerate(result.items()):
             if isinstance(v, str) and v == subject:
                 continue
-            unit = _unit(k, args)
+            if k.lower() in ("unit", "units") and _unit("temperature", args, result) == "°F":
+                continue  # said by the °F beside the temperature
+            unit = _unit(k, args, result)
             text = f"{_fmt_value(v)}{' ' + unit if unit else ''}"
             is_temp = unit in ("°C", "°F")
             parts.append(text if is_temp and i == 0 else f"{k.replace('_', ' ')} {text}")
@@ -341,10 +346,10 @@ def _describe_zh(name: str, args: dict, result: Any) -> str:
         for k, v in result.items():
             if isinstance(v, str) and v == subject:
                 continue
-            unit = _unit(k, args)
+            unit = _unit(k, args, result)
             label = _ZH_LABELS.get(k.lower(), k)
             parts.append(f"{label + ' ' if label else ''}{_fmt_value(v)}{unit}")
-        lead = "现在 " if any(_unit(k, args) in ("°C", "°F") for k in result) else "："
+        lead = "现在 " if any(_unit(k, args, result) in ("°C", "°F") for k in result) else "："
         return f"{subject}{lead}{'，'.join(parts)}" if subject else "，".join(parts)
     if isinstance(result, list):
         return f"{subject + '：' if subject else ''}共 {len(result)} 条结果：" + "；".join(

@@ -1302,6 +1302,9 @@ def _answered_question(turn: _Turn, tools: list[ToolSpec], plan: list[PlannedCal
         return []  # a complete request of its own
     earlier = plan_calls(turn.asked_after, tools)[0]
     names = [c.name for c in earlier] or [t.name for t in tools if re.search(rf"\b{re.escape(t.name)}\b", turn.asked)]
+    if not names:  # "Which square do you want to bet on?": the one tool with the argument the question names
+        names = [t.name for t in tools if _asked_argument(turn.asked, t)][:2]
+        names = names if len(names) == 1 else []
     tool = next((t for t in tools if names and t.name == names[0]), None)
     if tool is None or (plan and plan[0].name != tool.name):
         return []
@@ -1315,13 +1318,53 @@ def _answered_question(turn: _Turn, tools: list[ToolSpec], plan: list[PlannedCal
     required = [r for r in tool.parameters.get("required") or [] if r in props]
     for name, words in _bare_answers(turn.question, [r for r in required if r not in args], props, evidence):
         args[name], evidence[name] = words, Evidence("the reply to the question about it", words)
-    if len(args) == len(before.arguments):
+    asked = _asked_argument(turn.asked, tool)
+    if asked and len(replies) == 1:  # "What is the order ID?" -> "It's O1.": the reply is that value
+        typed = reply.arguments.get(asked) if reply.evidence.get(asked) and reply.evidence[asked].rule not in (
+            "words", "the request without its framing") and not reply.evidence[asked].rule.startswith("best reading") else None
+        bare = _POLITE.sub("", turn.question.strip().rstrip(".!?。！？")).strip()
+        if isinstance(typed, str) and bare and bare != typed and bare in typed:
+            typed = None  # "It's O1" read whole: the value is what is left without the polite lead
+        if typed is not None or (bare and len(bare.split()) <= 6 and _kind(props.get(asked)) == "string"):
+            args[asked] = typed if typed is not None else bare
+            evidence[asked] = Evidence("the reply to the question about it", turn.question.strip())
+    if args == before.arguments:
         return []  # the reply gives nothing for this tool
     if len(replies) > 1:  # "Paris and Tokyo": one call each, with what the first message gave
         return [PlannedCall(tool.name, {k: v for k, v in {**args, **r.arguments}.items()}, {**evidence, **r.evidence},
                             [q for q in required if q not in {**args, **r.arguments}]) for r in replies]
     return [PlannedCall(tool.name, {k: args[k] for k in props if k in args}, evidence,
                         [r for r in required if r not in args])]
+
+
+#: What a question asks about when it names no argument: "What is the meeting *about*?" -> its topic.
+_ASKED_ABOUT = {"about": ("topic", "subject", "title", "summary", "purpose", "agenda")}
+
+
+def _kind(spec: Any) -> str:
+    t = spec.get("type") if isinstance(spec, dict) else None
+    return t if isinstance(t, str) else "string"
+
+
+def _asked_argument(question: str, tool: ToolSpec) -> str | None:
+    """The argument of ``tool`` an assistant's question asks for: the one whose name's words the question
+    says ("What is the order ID?" -> ``order_id``, "Which repository? ... its path" -> ``repo_path``), or a
+    topic-like one for "what is it about?"; None when none or several fit equally."""
+    low = question.lower()
+    props = tool.parameters.get("properties") or {}
+    hits = []
+    for name in props:
+        words = [w for w in lang.split_identifier(name) if len(w) > 1]
+        if words and all(re.search(rf"\b{re.escape(w[:5])}", low) for w in words):
+            hits.append((len(words), name))
+    if not hits:
+        for cue, names in _ASKED_ABOUT.items():
+            if re.search(rf"\b{cue}\b", low):
+                hits = [(1, n) for n in props if n.lower() in names]
+    hits.sort(reverse=True)
+    if not hits or len(hits) > 1 and hits[0][0] == hits[1][0]:
+        return None
+    return hits[0][1]
 
 
 #: "Never mind", "forget it", 算了: the user drops the request instead of answering the question.
@@ -1676,7 +1719,8 @@ def _emit(req: ChatRequest, decision: Decision, calls: list[PlannedCall], reason
 def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decision: Decision) -> Decision:
     made = {c["function"]["name"] + json.dumps(_args_of(c), sort_keys=True, ensure_ascii=False) for c, _ in turn.done}
     tried = {c["function"]["name"] for c, _ in turn.done}
-    remaining = [c for c in plan if not c.from_results and c.key() not in made and not c.missing]
+    remaining = [c for c in plan if not c.from_results and c.key() not in made and not c.missing
+                 and not _made_alike(c, turn)]
     remaining += _written_from_results(plan, turn, remaining)
     if not remaining:  # "(3+4)*2" with add and multiply: the next step, from the results so far
         remaining = [PlannedCall(t.name, args) for t, args in arithmetic.next_calls(
@@ -1705,6 +1749,27 @@ def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decis
     decision.content = compose_answer(results, turn.question)
     decision.reason = "answer from the tool results"
     return decision
+
+
+def _alike(a: Any, b: Any) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        if gz.state_code(a) and gz.state_code(a) == (gz.state_code(b) or b):
+            return True  # "Texas" and "TX"
+        x, y = re.sub(r"[\W_]+", "", a.lower()), re.sub(r"[\W_]+", "", b.lower())
+        return bool(x and y) and (x in y or y in x)
+    return a == b
+
+
+def _made_alike(call: PlannedCall, turn: _Turn) -> bool:
+    """Whether a call made in this turn already did what ``call`` would: the same tool with the same values
+    for every argument ``call`` has, the made call possibly writing them fuller or adding others
+    (``location="San Francisco, CA", unit="fahrenheit"`` answers ``location="San Francisco"``;
+    ``timezone="Europe/Warsaw"`` answers ``"Warsaw"``). Its result is there: answer, do not call again."""
+    for c, _ in turn.done:
+        args = _args_of(c)
+        if c["function"]["name"] == call.name and all(k in args and _alike(v, args[k]) for k, v in call.arguments.items()):
+            return True
+    return False
 
 
 def _made(call: PlannedCall, turn: _Turn) -> bool:
