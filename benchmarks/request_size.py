@@ -1,7 +1,7 @@
 """Cost of one mock decision against the length of the user's message (issue 14 item 1, engine side).
 
 A learner may paste a long document into a request. The engine reads the first
-``course_lib.mock_llm.engine.READ_LIMIT`` characters of the user's last message (cut at a sentence
+``course_lib.mock_llm.reading.READ_LIMIT`` characters of the user's last message (cut at a sentence
 end) and accepts the rest without reading it, so the time to decide is bounded whatever the length;
 what still grows with the length (decoding the JSON body, copying the text) is linear.
 
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, help="characters the engine reads (0: no limit)")
     p.add_argument("--json", nargs="?", const=str(RESULTS / "request_size.json"))
     args = p.parse_args(argv)
-    from course_lib.mock_llm import engine
+    from course_lib.mock_llm import reading as engine  # the read stage holds READ_LIMIT
 
     if args.limit is not None:
         engine.READ_LIMIT = args.limit or 10**12

@@ -15,10 +15,11 @@ Example::
     >>> print(MockLLM().explain([{"role": "user", "content": "Weather in Paris?"}], [weather]))
     request: 'Weather in Paris?'
     decision: get_weather({"city": "Paris"})
-    reason: best match: get_weather (score 5.0)
+    reason: best match: get_weather (score 4.0)
+    confidence 0.85 (threshold 0.5): weakest city (read 0.85); tool margin 4.0
     <BLANKLINE>
     candidate    score  words that matched
-    get_weather    5.0  weather  <- chosen
+    get_weather    4.0  weather  <- chosen
     <BLANKLINE>
     call get_weather
       city = 'Paris'  (place: 'Paris')

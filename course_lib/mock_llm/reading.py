@@ -1226,3 +1226,24 @@ def read(text: str) -> Reading:
                       key=lambda m: (m.start, -m.end))
     words = [(w.group(0).lower(), w.start(), w.end()) for w in re.finditer(r"[A-Za-z][A-Za-z0-9'_-]*", text)]
     return Reading(text, mentions, _coordinations(text, [m for m in mentions]), words)
+
+
+#: How much of a user message the engine reads, in characters: the first READ_LIMIT (cut at the last
+#: sentence end or space before it). A longer message is accepted whole; what follows is not read, so the
+#: time to decide stays bounded (benchmarks/request_size.py measures it from 1 KB to 1 MB). Requests that
+#: ask for tool calls are far shorter: BFCL's longest synthetic request is 740 characters.
+READ_LIMIT = 2048
+
+
+def read_limited(text: str, limit: int | None = None) -> str:
+    """The part of ``text`` the engine reads: all of it up to ``limit`` characters (default
+    :data:`READ_LIMIT`), else its first ``limit`` characters cut back to the last sentence end (or space)
+    in their second half."""
+    limit = READ_LIMIT if limit is None else limit
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    cut = max(head.rfind(". "), head.rfind("? "), head.rfind("! "), head.rfind("\n"), head.rfind("。"))
+    if cut < limit // 2:
+        cut = head.rfind(" ")
+    return head[: cut + 1].rstrip() if cut >= limit // 2 else head

@@ -1,0 +1,670 @@
+"""Stage 4 of the pipeline: plan the calls a request needs (one, parallel, in order, or none yet).
+
+The request is split into clauses ("... in Paris, and what time is it in Tokyo?") so each can pick
+its own tool (:mod:`.choosing`); a clause naming several values of one kind becomes parallel calls
+of the same tool; values said once per subject go with their subject; a clause that refers back to
+what earlier clauses produce waits for their results. The arguments of each call are filled by
+:mod:`.arguments` (stage 3). Taught in lessons 01 and 06.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Any
+
+from . import arithmetic
+from . import language as lang
+from . import purpose
+from . import tickers
+from .arguments import Evidence, fill_arguments, labelled
+from .choosing import NAMESPACE_WEIGHT, THRESHOLD, _DISTINCT, _best, _profile, _user_concepts, score_tools
+from .decision import PlannedCall
+from .reading import AT_REST, read
+from .wire import ToolSpec
+
+
+_CLAUSE_SPLIT = re.compile(r"(?:\.(?!\d)|[;!?。；！？\n])+|,\s*(?:and\s+)?(?=(?:what|how|who|when|where|please|also|then)\b)|"
+                           r"\s+(?:and then|and also|also|then|as well as)\s+|"
+                           r"\s+and\s+(?=(?:what|how|who|when|where|tell|get|find|search|create|list|show|check|book|convert|send|"
+                           r"schedule|reserve|order|buy|cancel|translate|calculate|compute|add|remind|set up)\b)|"
+                           r"(?:然后|并且|另外|再|还有|同时)", re.I)
+
+
+#: A runner-up within this share of the best score is as good a reading of the request (chosen on BFCL dev data).
+FILLABLE_SHARE = 0.7
+
+
+def _fillable_choice(ranked: list[tuple[ToolSpec, float, list[str]]], best: tuple[ToolSpec, float, list[str]],
+                     text: str) -> ToolSpec:
+    """The best tool, unless it lacks a required value that a close runner-up does not need.
+
+    "Find action movies in New York" scores ``BuyMovieTickets`` and ``FindMovies`` alike; the ticket tool
+    would have to ask for a count and a date nobody said, the search tool is complete: a model calls the
+    search. Close means within :data:`FILLABLE_SHARE` of the best score.
+    """
+    first = _calls_for(best[0], text)
+    if not any(c.missing for c in first):
+        return best[0]
+    for tool, score, _ in ranked:
+        if tool is best[0] or score < best[1] * FILLABLE_SHARE or score < THRESHOLD:
+            continue
+        if not any(c.missing for c in _calls_for(tool, text)):
+            return tool
+    return best[0]
+
+
+def _give(call: PlannedCall, key: str, value: Any, evidence: Any) -> None:
+    """Set one argument of a planned call, with the words it came from; it is no longer missing."""
+    call.arguments[key], call.evidence[key] = value, evidence
+    if key in call.missing:
+        call.missing.remove(key)
+
+
+def split_clauses(text: str) -> list[str]:
+    """Split a request into the clauses that may each need their own tool."""
+    return [c.strip(" ,，") for c in _CLAUSE_SPLIT.split(text) if c and c.strip(" ,，")]
+
+
+#: A dot that ends an abbreviation ("Apple Inc. (AAPL)", "Dr. Lee") ends no sentence.
+_NO_ABBREVIATION = "".join(rf"(?<!\b{a}\.)" for a in ("Inc", "Ltd", "Corp", "Co", "Mr", "Mrs", "Ms", "Dr", "St", "vs"))
+
+
+_SEGMENT_SPLIT = re.compile(
+    r"(?<=[?!;])\s+|(?<=[。？！；])\s*|" + _NO_ABBREVIATION + r"(?<=\.)\s+(?!(?-i:[a-z]))|,?\s+(?:and\s+)?(?:then|also|while|plus|finally|lastly|after that)\s+(?=\w)|"
+    r",\s*(?:and\s+)?next\s+|,\s*(?:and\s+)?(?=(?:the\s+)?(?:first|second|third|fourth|fifth|last|other|latter)\b)|"
+    r",\s*(?:and\s+)?(?=(?:another|the same|do the same|repeat)\b)|,\s*and\s+(?=(?:one|for|in|at|with|do|same|the)\b)|"
+    r"\s+and\s+(?=(?:another|one|ones|those|the same|repeat|do the same)\b)|,?\s+and\s+(?=(?:how|what)\s)|,\s*(?=(?:considering|assuming)\s+(?:both|each|all|every)\b)|"
+    r"(?:然后|另外|还有|同时|以及)|[，,；;]\s*(?:再|接着|接下来|之后|最后)|再(?=把|查|帮|给|订|换|算|发|看|告诉|问)", re.I)
+
+
+def _segments(text: str) -> list[str]:
+    return [s.strip(" ,，") for s in _SEGMENT_SPLIT.split(text) if s and len(s.strip(" ,，")) > 2]
+
+
+_WEAK_RULES = frozenset({"nullable", "schema default", "default in the description"})
+
+
+#: A clause about every call so far ("for each day", "both", "with these parameters").
+_REFERS_TO_ALL = re.compile(r"\b(?:each|both|every|all (?:of )?(?:these|those|them|the)|these|those)\b|每|都|两个都",
+                            re.I)
+
+
+#: ...unless it asks one more ("another", "a third", "again").
+_ONE_MORE = re.compile(r"\b(?:another|again|one more|second|third|fourth|fifth|next|last|other|same)\b|再|另", re.I)
+
+
+#: A clause that sets up another scenario ("what if...", "...instead").
+_NEW_CASE = re.compile(r"\b(?:what if|how about|what about|instead|suppose|scenario|if (?:we|i|you|they|it))\b|如果|假如",
+                       re.I)
+
+
+#: A clause that varies one setting of the first call ("then at a *lower volume of* 1.5", "the rate *drops to* 5%").
+_VARIATION = re.compile(r"\b(?:higher|lower|larger|smaller|bigger|greater|longer|shorter|faster|slower|heavier|"
+                        r"lighter|warmer|colder|hotter|cooler|deeper|shallower)\s+(?:\w+\s+){0,2}(?:of|at)\b|"
+                        r"\b(?:increases?|increased|decreases?|decreased|drops?|dropped|rises?|rose|falls?|fell|"
+                        r"goes (?:up|down)|went (?:up|down))\s+to\b|更高|更低|更大|更小|降到|升到|增加到|减少到", re.I)
+
+
+_FOR_ALL = re.compile(r"\b(?:each|all|both|every|these|those|them|their|they)\b|每|都|分别", re.I)
+
+
+def _alternate(a: list, b: list) -> bool:
+    """True when the values of two slots come in pairs through the text: "$30 in Chicago, $52 in Sacramento"."""
+    return all(max(a[i][2], b[i][2]) < min(a[i + 1][2], b[i + 1][2]) for i in range(len(a) - 1))
+
+
+_ORDINAL = re.compile(r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th)\b|第([一二三四五六1-6])",
+                      re.I)
+
+
+def _ordinal_before(text: str, pos: int) -> str | None:
+    """The ordinal that labels the value at ``pos`` ("the *second* object ... 5 m/s"), in its sentence."""
+    start = max(text.rfind(".", 0, pos), text.rfind("?", 0, pos), text.rfind("!", 0, pos), 0)
+    hits = list(_ORDINAL.finditer(text, start, pos))
+    return hits[-1].group(0).lower() if hits else None
+
+
+def _same_ordinals(text: str, a: list, b: list) -> bool:
+    """True when "the first ... the second ..." labels the values of two columns alike: they pair up."""
+    la = [_ordinal_before(text, pos) for _, _, pos in a]
+    lb = [_ordinal_before(text, pos) for _, _, pos in b]
+    return None not in la and len(set(la)) == len(la) and la == lb
+
+
+def _respective_columns(filled, text: str) -> bool:
+    """True when "respectively" pairs lists of values that span the request's sentences.
+
+    "You bought at $150, $200 and $250. You sold them at $180, $210 and $300 respectively.
+    You received dividends of $20, $30 and $40": three lists of three, each in its own sentence,
+    one call per position; clause by clause they would read as separate calls.
+    """
+    if not re.search(r"\brespectively\b|分别", text, re.I) or _NEW_CASE.search(text):
+        return False
+    cols = [col for col in filled.spread.values() if len(col) >= 2]
+    return len(cols) >= 2 and len({len(col) for col in cols}) == 1 and not filled.missing
+
+
+def _respective_members(filled, cols: dict[str, list], text: str) -> dict[str, list]:
+    """A list argument that "respectively" pairs with other values: one member per call.
+
+    "Prices for Apple, Microsoft and Tesla over 1, 2 and 3 weeks respectively": the list of
+    companies has as many members as the durations, so each call takes one company (as a
+    one-member list), in the order said.
+
+    Returns:
+        ``{argument: [([member], evidence, position), ...]}`` for such lists, else ``{}``.
+    """
+    sizes = {len(col) for col in cols.values()}
+    if len(sizes) != 1:
+        return {}
+    n = sizes.pop()
+    out = {}
+    for k, v in filled.arguments.items():
+        if k not in cols and isinstance(v, list) and len(v) == n and all(isinstance(x, str) for x in v):
+            at = [text.find(x) for x in v]
+            if -1 not in at and at == sorted(at):
+                out[k] = [([x], filled.evidence[k], pos) for x, pos in zip(v, at)]
+    return out
+
+
+def _combine(name: str, filled, text: str) -> list[PlannedCall]:
+    """The calls a request with several values per argument asks for.
+
+    Arguments whose values alternate through the text ("$30 in Chicago, $52 in Sacramento"), that
+    are each said again with their call's value ("in 2000 and 2010 ... 1.2 billion in 2000 and 1.3
+    billion in 2010"), or
+    that the request pairs with "respectively", go together (one call per pair); independent lists
+    multiply ("rock and jazz concerts in Paris and Berlin": four calls).
+    """
+    cols = {k: v for k, v in filled.spread.items() if len(v) >= 2}
+    respectively = re.search(r"\brespectively\b|分别", text, re.I) is not None
+    if respectively:
+        cols.update(_respective_members(filled, cols, text))
+    clusters: list[list[str]] = []
+    for k in sorted(cols, key=lambda k: cols[k][0][2]):
+        for cl in clusters:
+            if len(cols[cl[0]]) == len(cols[k]) and (respectively or _alternate(cols[cl[0]], cols[k])
+                                                     or _same_ordinals(text, cols[cl[0]], cols[k])
+                                                     or labelled(cols[cl[0]], cols[k], text)):
+                cl.append(k)
+                break
+        else:
+            clusters.append([k])
+    combos: list[tuple[dict, dict]] = [({}, {})]
+    for cl in clusters:
+        combos = [({**a, **{k: cols[k][j][0] for k in cl}}, {**e, **{k: cols[k][j][1] for k in cl}})
+                  for a, e in combos for j in range(len(cols[cl[0]]))]
+    if len(clusters) == 1:
+        for k, parts in _lists_by_subject(filled, [cols[k] for k in clusters[0]], text).items():
+            for (a, _), part in zip(combos, parts):
+                a[k] = part
+    return [PlannedCall(name, {**filled.arguments, **a}, {**filled.evidence, **e}, list(filled.missing))
+            for a, e in combos]
+
+
+def _lists_by_subject(filled, cols: list[list], text: str) -> dict[str, list[list]]:
+    """A list argument whose members are each said in one subject's stretch of the request.
+
+    "An Italian restaurant in New York that has vegetarian options and a Japanese one in Los
+    Angeles that delivers": the calls go with (Italian, New York) and (Japanese, Los Angeles); the
+    stretch from one call's first value to the next call's holds that call's members.
+
+    Returns:
+        ``{argument: [members of call 0, members of call 1, ...]}`` where every member falls in
+        one stretch and every call gets one; else nothing for that argument.
+    """
+    n = len(cols[0])
+    starts = [min(col[j][2] for col in cols) for j in range(n)] + [len(text)]
+    low = text.lower()
+    out = {}
+    for k, v in filled.arguments.items():
+        if not isinstance(v, list) or len(v) < 2 or not all(isinstance(x, str) for x in v):
+            continue
+        parts: list[list] = [[] for _ in range(n)]
+        for x in v:
+            at = low.find(x.lower())
+            j = next((j for j in range(n) if starts[j] <= at < starts[j + 1]), None) if at >= starts[0] else None
+            if j is None:
+                break
+            parts[j].append(x)
+        else:
+            if all(parts):
+                out[k] = parts
+    return out
+
+
+#: "my home in San Francisco", "my friend's house in San Jose": a place of one's own, named once.
+_OWN_PLACE = re.compile(r"\b((?:my|our|his|her|their)(?:\s+\w+'s)?\s+(?:home|house|office|work|workplace|hotel|"
+                        r"school|apartment|flat))\s+(?:in|at)\s+([A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)")
+
+
+def resolve_own_places(text: str) -> str:
+    """``text`` with "my home", "my office" said again replaced by the place they were said to be in.
+
+    "...from my home in San Francisco to my office in Palo Alto, then from my office to ...,
+    and back to my home": the later "my office" is Palo Alto and "my home" San Francisco, as a
+    model reads them; the words that name the place the first time stay as they are.
+    """
+    for own, place in {m.group(1): m.group(2) for m in _OWN_PLACE.finditer(text)}.items():
+        text = re.sub(r"\b" + re.escape(own) + r"\b(?!\s+(?:in|at)\s+[A-Z])", place, text)
+    return text
+
+
+def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
+    """The calls of ``tool`` that ``text`` asks for: one, or several from lists, pairs or clauses."""
+    text = resolve_own_places(text)
+    vocab = _profile(tool).vocab
+    filled = fill_arguments(tool.parameters, text, tool_words=vocab)
+    computed = arithmetic.calls(tool, text, filled)  # a calculator's expression, an operation tool's numbers
+    if computed is None:
+        computed = tickers.calls(tool, text, filled)  # "MSFT and GOOG": a call per ticker
+    if computed is not None:
+        return [PlannedCall(tool.name, *c) for c in computed]
+    _no_echo_of_the_tool(filled, vocab)
+    base = PlannedCall(tool.name, filled.arguments, filled.evidence, filled.missing)
+    spread = any(len(v) >= 2 for v in filled.spread.values())
+    if spread and _respective_columns(filled, text):
+        return _combine(tool.name, filled, text)
+    if filled.echoes or spread or _NEW_CASE.search(text) or _kinds_recur(text):
+        by_clause = _no_echoed_calls(_calls_by_clause(tool, text, filled, vocab), base)
+        if len(by_clause) >= 2:
+            return by_clause
+    if spread:
+        return _no_echoed_calls(_combine(tool.name, filled, text), base)
+    return [base]
+
+
+def _no_echoed_calls(calls: list[PlannedCall], whole: PlannedCall) -> list[PlannedCall]:
+    """Drop the extra calls that set a value apart by copying another argument's value of the same call.
+
+    "The host is 'plgah.ca' ... the nickname 'PrimaryDB'": a clause that reads the host again as the nickname
+    (``nickname="plgah.ca", host="plgah.ca"``) asks for no second server; "play Sabaton ... their album The
+    Great War" read as ``track="The Great War", album="The Great War"`` is no second song. A route in legs
+    ("from A to B, then from B to C") keeps its calls: B moves between arguments of different calls.
+    """
+    if len(calls) < 2:
+        return calls
+    kept = [calls[0]]
+    for call in calls[1:]:
+        new = {k for k, v in call.arguments.items() if any(k not in c.arguments or c.arguments[k] != v for c in kept)}
+        copied = any(isinstance(call.arguments[k], str) and call.arguments[k] and any(
+            o != k and v == call.arguments[k] for o, v in call.arguments.items()) for k in new)
+        if not copied:
+            kept.append(call)
+    return kept
+
+
+def _no_echo_of_the_tool(filled, vocab: frozenset[str]) -> None:
+    """"Add a todo" with ``add_todo(text)``: a text read from the request that says nothing but the tool's own
+    words names no value; a required one is asked for ("what should it say?") instead of echoing the request."""
+    for k, v in list(filled.arguments.items()):
+        e = filled.evidence.get(k)
+        if not isinstance(v, str) or not isinstance(e, Evidence) or not re.search(r"framing|words|put on the", e.rule):
+            continue
+        stems = set(lang.content_stems(v))
+        if stems and all(lang.matches_any(st, vocab) for st in stems) and not lang.is_chinese(v):
+            del filled.arguments[k]
+            filled.evidence.pop(k, None)
+            filled.missing.append(k)
+
+
+_RECURRING = frozenset({"number", "place", "name", "quoted", "group", "date", "code", "time"})
+
+
+def _kinds_recur(text: str) -> bool:
+    """True when values of one kind appear in two clauses ("John chose 36 and 48, while Mary chose 60 and 96").
+
+    A cheap test on the reading the fill already made: only then is each clause filled on its own.
+    """
+    cuts = [m.end() for m in _SEGMENT_SPLIT.finditer(text)]
+    if not cuts:
+        return False
+    seen: dict[str, int] = {}
+    for m in read(text).mentions:
+        if m.kind in _RECURRING:
+            seg = bisect.bisect_right(cuts, m.start)
+            if seen.setdefault(m.kind, seg) != seg:
+                return True
+    return False
+
+
+def _counts(text: str) -> frozenset[str]:
+    """The counts of things a clause announces ("two objects", "four sets", "twice"): how many calls, no value."""
+    out = {m.text.strip().lower() for m in read(text).mentions
+           if m.kind == "number" and m.get("words") and (m.unit and not m.dim or m.unit == "")
+           and re.fullmatch(r"(?:[a-z]+\s+[a-z]+|twice|thrice|once)", m.text.strip().lower())}
+    return frozenset(out)
+
+
+def _said_none(tool: ToolSpec, name: str, clause: str) -> tuple[Any, Evidence] | None:
+    """``(0, evidence)`` (or False) when ``clause`` says there is none of what ``name`` counts.
+
+    "...without any acceleration", "did not pay any dividends", "no deposit": a number is 0
+    and a flag false, instead of the value the clause would otherwise inherit.
+    """
+    spec = (tool.parameters.get("properties") or {}).get(name)
+    kind = spec.get("type") if isinstance(spec, dict) else None
+    if kind not in ("integer", "number", "boolean"):
+        return None
+    words = [w for w in lang.split_identifier(name) if w not in lang.STOPWORDS and len(w) >= 3]
+    for w in words:
+        m = re.search(r"\b(?:without(?:\s+any)?|no|zero|(?:not|n't|never)\s+(?:\w+\s+){0,2}any)\s+(?:\w+\s+)?"
+                      + re.escape(w[:max(4, len(w) - 2)]) + r"\w*", clause, re.I)
+        if m:
+            return (False if kind == "boolean" else 0), Evidence("none said", m.group(0))
+    return None
+
+
+def _outranked(name: str, e: Evidence, filled) -> bool:
+    """Whether a clause's value for ``name`` is mere words while the request says it outright elsewhere.
+
+    "You are given the data set 'sales_q3' ... experiment with different numbers of trees": the
+    clause's "trees" (nothing points at it) is no other data set than the quoted one.
+    """
+    whole = filled.evidence.get(name)
+    return e.rule == "words" and whole is not None and _explicit(whole) and filled.strength.get(name, 0) >= 2.0
+
+
+def _idiom(e: Evidence) -> bool:
+    """Whether a value was only implied by an idiom ("two objects were *dropped*": a start speed of 0).
+
+    Such a clause sets the scene of every call; it asks for no call of its own.
+    """
+    return AT_REST.fullmatch(_bracketed(e.words)) is not None
+
+
+def _explicit(e: Evidence) -> bool:
+    """Whether a value was said outright (a figure, an option, a name), not implied ("each day" as 24 hours)."""
+    return any(ch.isdigit() for ch in _bracketed(e.words)) or e.rule in (
+        "enum", "option", "quoted", "place", "name", "date", "code")
+
+
+def _bracketed(words: str) -> str:
+    """The words inside the ``[...]`` of an evidence ("look up [two orders] for" -> "two orders")."""
+    m = re.search(r"\[([^\]]*)\]", words)
+    return (m.group(1) if m else words).strip().lower()
+
+
+def _names_tool(value: Any, name: str) -> bool:
+    """True when ``value`` is the tool's own name ("use the 'random_forest.train' function"): no argument."""
+    return isinstance(value, str) and re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_") == name.lower()
+
+
+def _while_at_end(text: str, clause: str) -> bool:
+    """Whether ``clause`` is a closing ", while ..." of the request ("..., and finally back home, while
+    avoiding toll roads"): a manner of every call, not only of the last one."""
+    at = text.rfind(clause)
+    return at > 0 and re.search(r"\bwhile\s*$", text[:at]) is not None and \
+        not text[at + len(clause):].strip(" .?!\"'")
+
+
+def _inherits_from(calls: list[PlannedCall], last: list[PlannedCall], clause: str) -> PlannedCall | None:
+    """The call whose values a new clause's call takes where it says none of its own.
+
+    The call just before ("the same", "another one with..."), but the first call when the clause
+    varies one of its settings ("... at 350 K, and then at a lower volume of 1.5 m^3": the
+    volume changes from the first setting, the temperature is the first one again).
+    """
+    if calls and _VARIATION.search(clause):
+        return calls[0]
+    return last[-1] if last else None
+
+
+def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -> list[PlannedCall]:
+    """One call (or several) per clause that gives its own values: "...for $2000. Do the same for $5000."
+
+    A clause that only adds details merges into the call before it; a value not repeated is
+    inherited from the call before ("the same", "another one with...") or from the sentence.
+    """
+    segs = _segments(text)
+    if len(segs) < 2:
+        return []
+    parts = []
+    dropped: list[str] = []
+    for seg in segs:
+        sub = fill_arguments(tool.parameters, seg, tool_words=vocab)
+        said = {k: (v, sub.evidence[k]) for k, v in sub.arguments.items()
+                if sub.strength.get(k, 0) >= 0.5 and sub.evidence[k].rule not in _WEAK_RULES
+                and not sub.evidence[k].rule.startswith("best reading") and not _names_tool(v, tool.name)}
+        counts = _counts(seg)
+        said = {k: (v, e) for k, (v, e) in said.items() if _bracketed(e.words) not in counts and not _idiom(e)
+                and not _outranked(k, e, filled)}
+        options = {str(v).lower() for v, e in said.values() if e.rule in ("enum", "option")}
+        said = {k: (v, e) for k, (v, e) in said.items()  # "the Lamarck model": an option's words name nothing else
+                if e.rule in ("enum", "option") or not isinstance(v, str) or v.lower() not in options}
+        if said:
+            parts.append((seg, sub, said, " ".join(dropped + [seg])))
+            dropped = []
+        else:
+            dropped.append(seg)  # no values, but its words may frame the next clause ("and what if we | ...")
+    conflict = any(k in a[2] and k in b[2] and a[2][k][0] != b[2][k][0]
+                   for i, a in enumerate(parts) for b in parts[i + 1:] for k in a[2]) or \
+        any(_NEW_CASE.search(p[3]) for p in parts[1:])
+    if len(parts) < 2 or not conflict:
+        return []
+    calls: list[PlannedCall] = []
+    last: list[PlannedCall] = []  # the calls of the previous clause
+    shared = {k: (v, filled.evidence[k]) for k, v in filled.arguments.items()
+              if not any(k in p[2] for p in parts)}  # details said once for all ("in Paris")
+    props = list(tool.parameters.get("properties") or {})
+    inherited: dict[int, set[str]] = {}  # id(call) -> the arguments it took from the call before or the sentence
+    for seg, sub, strong, lead in parts:
+        if len(calls) >= 2 and _REFERS_TO_ALL.search(seg) and not _ONE_MORE.search(seg):
+            # "...for each day", "with these parameters": a question about the calls so far asks no new one;
+            # it may only add what none of them has yet, or ask each in several ways ("in both X and Y")
+            renew = {k: (v, e) for k, (v, e) in strong.items() if _explicit(e)
+                     and any(k in c.arguments and c.arguments[k] != v for c in calls)}
+            if renew:  # "...then estimate both of them for 2023": every call again, with the new values
+                again = []
+                for c in calls:
+                    again.append(PlannedCall(tool.name, {**c.arguments, **{k: v for k, (v, _) in renew.items()}},
+                                             {**c.evidence, **{k: e for k, (_, e) in renew.items()}},
+                                             [m for m in c.missing if m not in renew]))
+                    inherited[id(again[-1])] = inherited.get(id(c), set()) - set(renew)
+                calls.extend(again)
+                last = again
+                continue
+            many = {k: col for k, col in sub.spread.items() if len(col) >= 2 and k in strong}
+            at = text.find(seg)
+            if not many and at >= 0:  # the whole request saw the list the clause alone lost to another slot
+                many = {k: col for k, col in filled.spread.items() if len(col) >= 2 and k in strong
+                        and all(at <= pos < at + len(seg) for _, _, pos in col)}
+            if len(many) == 1:
+                (k, col), = many.items()
+                crossed = []
+                for c in calls:
+                    for v, e, _ in col:
+                        crossed.append(PlannedCall(tool.name, {**c.arguments, k: v}, {**c.evidence, k: e},
+                                                   [m for m in c.missing if m != k]))
+                        inherited[id(crossed[-1])] = inherited.get(id(c), set())
+                calls[:] = crossed
+                last = crossed
+                continue
+            for c in calls:
+                for k, (v, e) in strong.items():
+                    if k not in c.arguments:
+                        _give(c, k, v, e)
+            continue
+        clash = {k for c in last for k, (v, _) in strong.items() if k in c.arguments and c.arguments[k] != v}
+        if last and clash and not _ONE_MORE.search(lead) and not _NEW_CASE.search(lead) and \
+                not _VARIATION.search(seg) and all(k in inherited.get(id(c), ()) for c in last for k in clash if k in c.arguments):
+            # "The second one is in X. I don't need Y for this case": the clause corrects what its
+            # call only inherited, it asks no new call
+            for c in last:
+                for k, (v, e) in strong.items():
+                    if k in clash or k not in c.arguments:
+                        _give(c, k, v, e)
+                        inherited.get(id(c), set()).discard(k)
+            continue
+        if last and not clash and _NEW_CASE.search(lead) and any(k not in c.arguments for c in last for k in strong):
+            # "...and then what if we allow transfers?": the same call once more, with the new detail
+            new = []
+            for c in last:
+                args, ev = dict(c.arguments), dict(c.evidence)
+                for k, (v, e) in strong.items():
+                    args[k], ev[k] = v, e
+                new.append(PlannedCall(tool.name, args, ev, [m for m in c.missing if m not in args]))
+                inherited[id(new[-1])] = set(c.arguments) - set(strong)
+            calls.extend(new)
+            last = new
+            continue
+        if last and not clash:
+            # more details of the same call(s); "for each of them..." details every call so far
+            for c in (calls if _FOR_ALL.search(seg) or _while_at_end(text, seg) else last):
+                for k, (v, e) in strong.items():
+                    if k not in c.arguments:
+                        _give(c, k, v, e)
+            continue
+        prev = _inherits_from(calls, last, seg)
+        seg_calls = _combine(tool.name, sub, seg) if any(len(v) >= 2 for v in sub.spread.values()) else \
+            [PlannedCall(tool.name, dict(sub.arguments), dict(sub.evidence), list(sub.missing))]
+        new = []
+        for sc in seg_calls:
+            args: dict = {}
+            ev: dict = {}
+            took: set[str] = set()
+            for k in props:
+                if k in sc.arguments and (k in strong or sub.strength.get(k, 0) >= 0.8 and not _outranked(
+                        k, sc.evidence[k], filled) or k in sub.spread):
+                    args[k], ev[k] = sc.arguments[k], sc.evidence[k]
+                elif prev is not None and k in prev.arguments:
+                    args[k], ev[k] = prev.arguments[k], prev.evidence[k]  # "the same", "another one with..."
+                    took.add(k)
+                elif k in shared:
+                    args[k], ev[k] = shared[k]
+                    took.add(k)
+                elif k in sc.arguments:
+                    args[k], ev[k] = sc.arguments[k], sc.evidence[k]
+            for k in list(took):  # "a third car ... without any acceleration": not the value before, none
+                none = _said_none(tool, k, seg)
+                if none is not None:
+                    args[k], ev[k] = none
+                    took.discard(k)
+            missing = [m for m in filled.missing + sc.missing if m not in args]
+            new.append(PlannedCall(tool.name, args, ev, list(dict.fromkeys(missing))))
+            inherited[id(new[-1])] = took
+        calls.extend(new)
+        last = new
+    complete = [c for c in calls if not c.missing]
+    # a clause that set one value before the real ones ("a two-day trip. On the first day...") is no call
+    return complete if complete and len(complete) < len(calls) else calls
+
+
+#: A clause that asks *not* to do something ("don't check the weather, ...", "no need to ...", "不要查天气").
+_NEGATED_LEAD = re.compile(r"^\s*(?:(?:please|just|but|and)\s+)?(?:don'?t|do not|no need to|there'?s no need to|"
+                           r"you don'?t (?:need|have) to|never mind|without)\b|^\s*(?:不要|别|不用|无需|不需要|不必)", re.I)
+
+
+_CLAUSE_EDGE = re.compile(r"([,;.!?，。；！？]+\s*|\s+(?:but|instead)\s+)")
+
+
+def _names_a_tool(clause: str, tools: list[ToolSpec]) -> bool:
+    """Whether ``clause`` uses a word of some tool's name ("weather" for ``get_weather``): it names the action."""
+    concepts = _user_concepts(clause)[0]
+    return any(w >= NAMESPACE_WEIGHT and st in concepts for t in tools for st, w in _profile(t).name_words)
+
+
+def without_negated(text: str, tools: list[ToolSpec]) -> str:
+    """``text`` without the clauses that ask not to do what a tool does: they must not call it.
+
+    "Don't check the weather, just tell me the capital of France" -> "just tell me the capital of France".
+    A request that is nothing but such clauses ("Don't book anything yet.") asks for no call at all.
+    A negated detail that names no tool ("Don't include the window area") stays: it is an argument.
+    """
+    if not _NEGATED_LEAD.search(text) and not re.search(r"[,;.!?，。；！？]\s*(?:don'?t|do not|no need|不要|别|不用)",
+                                                         text, re.I):
+        return text
+    parts = _CLAUSE_EDGE.split(text)
+    kept = [c + (parts[k + 1] if k + 1 < len(parts) else "") for k, c in enumerate(parts[::2]) for k in [2 * k]
+            if not (_NEGATED_LEAD.search(c) and _names_a_tool(c, tools))]
+    return "".join(kept).strip(" ,，")
+
+
+def plan_calls(text: str, tools: list[ToolSpec]
+               ) -> tuple[list[PlannedCall], dict[str, float], dict[str, list[str]], str]:
+    """Every call the request ``text`` needs, with the scores behind the choice.
+
+    Clauses that ask not to do something are left out first (:func:`without_negated`).
+
+    Returns:
+        ``(calls, scores, matched words, why not)``: ``why not`` says why a tool that shares
+        words with the request was not called (:mod:`.purpose`), else "".
+    """
+    text = without_negated(text, tools)
+    ranked = score_tools(text, tools)
+    distinct = dict(_DISTINCT)
+    scores = {t.name: s for t, s, _ in ranked}
+    matched = {t.name: m for t, _, m in ranked}
+    if not ranked or ranked[0][1] < THRESHOLD:
+        return [], scores, matched, ""
+    # a tool that shares words but gives something else is not a candidate (freezing vs boiling point)
+    why_not = ""
+    keep = []
+    for r in ranked:
+        why = purpose.mismatch(text, r[0].name, r[0].description) if r[1] >= THRESHOLD else None
+        if why:
+            why_not = why_not or why
+        else:
+            keep.append(r)
+    if not keep or keep[0][1] < THRESHOLD:
+        return [], scores, matched, why_not
+    if len(keep) < len(ranked):
+        ranked = keep
+        tools = [r[0] for r in keep]
+    clauses = split_clauses(text)
+    picks: list[tuple[ToolSpec, str]] = []
+    if len(clauses) > 1 and len(tools) > 1 and len(tools) <= 64:
+        for clause in clauses:
+            best = score_tools(clause, tools)[0]
+            if best[1] >= THRESHOLD:
+                picks.append((best[0], clause))
+    if len({t.name for t, _ in picks}) <= 1:
+        picks = [(_fillable_choice(ranked, _best(ranked, distinct, text), text), text)]
+    calls: list[PlannedCall] = []
+    wholes: dict[str, Any] = {}
+    for index, (tool, clause) in enumerate(picks):
+        earlier = any(not c.from_results for c in calls)  # something before it produces results
+        slots = _result_slots(tool, clause) if earlier and clause != text else ()
+        for call in _calls_for(tool, clause):
+            call.clause = index
+            if slots:  # written later from the earlier clauses' results, not copied from the words
+                call.from_results = slots
+                for slot in slots:
+                    call.arguments.pop(slot, None)
+                    call.evidence.pop(slot, None)
+                call.missing = [m for m in call.missing if m not in slots]
+            if call.missing and clause != text:  # a clause may omit what the sentence says
+                if tool.name not in wholes:  # read once per tool, not once per clause: linear in the text
+                    wholes[tool.name] = fill_arguments(tool.parameters, text, tool_words=_profile(tool).vocab)
+                whole = wholes[tool.name]
+                for m in list(call.missing):
+                    if m in whole.arguments:
+                        call.arguments[m] = whole.arguments[m]
+                        call.evidence[m] = whole.evidence[m]
+                        call.missing.remove(m)
+            if all(c.key() != call.key() for c in calls):
+                calls.append(call)
+    return calls, scores, matched, ""
+
+
+#: Words by which a clause points back at what earlier clauses produce ("save *it*", "*a summary*").
+_REFERS_BACK = re.compile(r"\b(?:it|them|the (?:results?|answers?|numbers?|figures?|totals?|findings|outcome)|"
+                          r"(?:a|the|short|brief) summary|summari[sz]e)\b|结果|总结|摘要|汇总", re.I)
+
+
+#: Names of text arguments that carry such a summary.
+_RESULT_SLOT_WORDS = frozenset({"content", "text", "body", "summary", "message", "note", "notes", "report",
+                                "details"})
+
+
+def _result_slots(tool: ToolSpec, clause: str) -> tuple[str, ...]:
+    """The free-text arguments of ``tool`` to write from earlier results, when ``clause`` refers to them."""
+    if not _REFERS_BACK.search(clause):
+        return ()
+    out = []
+    for name, spec in (tool.parameters.get("properties") or {}).items():
+        spec = spec if isinstance(spec, dict) else {}
+        words = set(lang.split_identifier(name))
+        if spec.get("type") == "string" and not spec.get("enum") and words & _RESULT_SLOT_WORDS:
+            out.append(name)
+    return tuple(out)
