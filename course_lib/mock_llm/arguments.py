@@ -1819,25 +1819,88 @@ def _zh_labelled(text: str, keys: frozenset[str]) -> list[tuple[str, str, str]]:
 TRACE: list | None = None
 
 
+@dataclass
+class _FillState:
+    """What one fill works on: the slots and mentions, the candidates found, the values taken so far.
+
+    The stages of :func:`_fill` (candidates, values read without consuming mentions, greedy choice,
+    output, spreads) each read and extend it.
+    """
+
+    slots: list[Slot]
+    reading: Reading
+    depth: int
+    tool_words: frozenset[str]
+    root: dict | None
+    vocab: frozenset[str]
+    cands: list = field(default_factory=list)  # (score, slot, value, mention indexes, evidence)
+    filled: dict = field(default_factory=dict)  # name -> (value, evidence, score, mention indexes)
+    taken: set = field(default_factory=set)  # mention indexes already used
+    many: dict = field(default_factory=dict)  # name -> several values (parallel calls)
+    array_alts: list = field(default_factory=list)
+    derived: dict = field(default_factory=dict)  # (name, mention index) -> a value read from a mention another slot takes
+    alias: dict = field(default_factory=dict)  # member key -> the phrase it sits in
+    phrases: list = field(default_factory=list)
+    all_mentions: list = field(default_factory=list)
+
+    @cached_property
+    def mentions(self) -> list[Mention]:
+        return self.reading.mentions
+
+    @cached_property
+    def numbers(self) -> list[tuple[int, Mention]]:
+        return [(i, m) for i, m in enumerate(self.mentions) if m.kind == "number"]
+
+    @cached_property
+    def num_slots(self) -> list[Slot]:
+        return [s for s in self.slots if s.kind in ("integer", "number")]
+
+    @cached_property
+    def unit_slots(self) -> list[Slot]:
+        return [s for s in self.slots if s.kind == "enum" and unit_enums.is_unit_enum(s.options)]
+
+
 def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[str], root: dict | None = None
           ) -> Filled:
+    """Fill one schema from one reading: candidates for every slot, then the best taken greedily.
+
+    The stages: :func:`_scalar_candidates` (numbers, strings, venues...), :func:`_phrase_slot_candidates`
+    (noun phrases, kinds of things, musical keys, labelled values...), :func:`_read_without_consuming`
+    (enums, options, booleans, arrays, objects), :func:`_take_best` (greedy, each mention once, then the
+    best reading of a required value), :func:`_write_out` (values in the form described, defaults,
+    missing), :func:`_spread_out` (values for parallel calls).
+    """
     slots = slots_of(parameters, root)
     out = Filled()
     if not slots:
         return out
-    mentions = reading.mentions
-    vocab = tool_words | frozenset(k for s in slots for k in s.keys)
-    cands: list[tuple[float, Slot, Any, tuple[int, ...], Evidence]] = []
-    numbers = [(i, m) for i, m in enumerate(mentions) if m.kind == "number"]
+    st = _FillState(slots, reading, depth, tool_words, root, tool_words | frozenset(k for s in slots for k in s.keys))
+    _scalar_candidates(st)
+    _phrase_slot_candidates(st)
+    if TRACE is not None:  # developers: every candidate, to see why one won (benchmarks, tests)
+        TRACE.append(sorted(((round(c[0], 2), c[1].name, c[2], c[4].rule, c[4].words) for c in st.cands),
+                            key=lambda c: (c[1], -c[0])))
+    _read_without_consuming(st)
+    _take_best(st)
+    _numbered_in_order(slots, st.filled, st.all_mentions)
+    _said_in_pairs(slots, st.filled, st.mentions, reading.text)
+    _prefer_codes(slots, st.filled)
+    _write_out(st, out)
+    if depth == 0:
+        _spread_out(st, out)
+    _date_times(slots, st.mentions, out)
+    return out
+
+
+def _scalar_candidates(st: _FillState) -> None:
+    """Candidates read from the mentions for number and string slots."""
+    slots, reading, mentions, tool_words, vocab = st.slots, st.reading, st.mentions, st.tool_words, st.vocab
+    cands, derived, numbers, num_slots = st.cands, st.derived, st.numbers, st.num_slots
     values = [(i, m) for i, m in numbers if not _is_count(m)]
-    num_slots = [s for s in slots if s.kind in ("integer", "number")]
     slot_names = frozenset(s.name.lower() for s in slots)
     numeric_names = frozenset(s.name.lower() for s in num_slots)
-    flags = frozenset(lang.stem(w) for s in slots if s.kind == "boolean" for w in lang.split_identifier(s.name))
-    derived: dict[tuple[str, int], tuple[Any, Evidence]] = {}
-    unit_slots = [s for s in slots if s.kind == "enum" and unit_enums.is_unit_enum(s.options)]
     # the units the tool converts between: "42 km" is the value to convert, whatever its name suggests
-    enum_units = {unit_enums.canonical(str(o)) for s in unit_slots for o in s.options} - {None}
+    enum_units = {unit_enums.canonical(str(o)) for s in st.unit_slots for o in s.options} - {None}
     for s in slots:
         if s.kind in ("integer", "number"):
             rank_slot = num_slots.index(s)
@@ -1886,15 +1949,17 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 for rx in (_ITEM_AFTER_VERB, _ZH_ITEM_AFTER_VERB):
                     for m in rx.finditer(reading.text):
                         cands.append((3.0, s, m.group(1).strip(), (), Evidence("what is put on the calendar", m.group(0))))
+
+
+def _phrase_slot_candidates(st: _FillState) -> None:
+    """Candidates from noun phrases and from phrases of a kind (members, keys, tasks, labels, formats)."""
+    slots, reading, mentions, vocab, cands, alias = st.slots, st.reading, st.mentions, st.vocab, st.cands, st.alias
+    flags = frozenset(lang.stem(w) for s in slots if s.kind == "boolean" for w in lang.split_identifier(s.name))
     used_spans = [(m.start, m.end) for m in mentions if m.kind not in ("phrase",)]
-    phrases = _phrases(reading, vocab, used_spans)
-    all_mentions = list(mentions) + phrases
+    phrases = st.phrases = _phrases(reading, vocab, used_spans)
+    st.all_mentions = list(mentions) + phrases
     n0 = len(mentions)
     overlaps = [tuple(n0 + k for k, q in enumerate(phrases) if q.start < p.end and p.start < q.end) for p in phrases]
-    # the keys of category members inside each phrase: taking a member blocks the whole phrase
-    alias: dict[int, int] = {}  # member key -> the phrase it sits in (for lists of members)
-    members_in = [tuple(-1 - (p.start + h[1]) for cat in {s.category for s in slots if s.category}
-                        for h in gz.category_members(cat, p.value)) for p in phrases]
     for s in slots:
         if s.kind == "string" and not s.options and s.role != "query":
             for score, value, i, ev in _phrase_candidates(s, reading, phrases, len(mentions), vocab, flags):
@@ -1938,14 +2003,12 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         if s.kind == "string" and s.role in ("query", "text") and not any(m.kind == "quoted" for m in mentions):
             q = _query_text(reading.text, [m for m in mentions if m.kind == "number" and m.unit])
             cands.append((4.0, s, q, (), Evidence("the request without its framing", q)))
-    if TRACE is not None:  # developers: every candidate, to see why one won (benchmarks, tests)
-        TRACE.append(sorted(((round(c[0], 2), c[1].name, c[2], c[4].rule, c[4].words) for c in cands),
-                            key=lambda c: (c[1], -c[0])))
-    taken: set[int] = set()
-    filled: dict[str, tuple[Any, Evidence, float, tuple[int, ...]]] = {}
-    # enums, options, booleans, arrays and objects first: they read the text without consuming mentions
-    many: dict[str, list[tuple[Any, Evidence, int]]] = {}  # several values for one slot (parallel calls)
-    array_alts: list[tuple[Slot, list]] = []
+
+
+def _read_without_consuming(st: _FillState) -> None:
+    """Enums, options, booleans, arrays and objects first: they read the text without consuming mentions."""
+    slots, reading, mentions, vocab, depth, root = st.slots, st.reading, st.mentions, st.vocab, st.depth, st.root
+    filled, taken, many, array_alts = st.filled, st.taken, st.many, st.array_alts
     for name, col in _quadratic_coefficients(slots, reading.text).items():
         filled[name] = (col[0][0], col[0][1], 6.0, ())
         if len(col) >= 2 and depth == 0:
@@ -1990,8 +2053,14 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             obj = _object_value(s, reading, list(mentions), depth, root)
             if obj:
                 filled[s.name] = (obj[0], obj[1], 3.0, ())
-    if unit_slots:
-        _unit_roles(unit_slots, reading.text, filled, many, num_slots, numbers)
+    if st.unit_slots:
+        _unit_roles(st.unit_slots, reading.text, filled, many, st.num_slots, st.numbers)
+
+
+def _take_best(st: _FillState) -> None:
+    """The candidates taken greedily, best first, each mention once; then what required slots still lack."""
+    slots, reading, mentions, vocab, depth = st.slots, st.reading, st.mentions, st.vocab, st.depth
+    cands, filled, taken = st.cands, st.filled, st.taken
     cands.sort(key=lambda c: (-c[0], c[1].index))
     for score, s, value, idx, ev in cands:
         if s.name in filled or any(i in taken for i in idx):
@@ -2014,9 +2083,11 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
             continue  # no language named: the request's own language is the reading (below)
         filled[s.name] = (value, Evidence("best reading: " + ev.rule, ev.words), score, idx)
         taken.update(idx)
-    _numbered_in_order(slots, filled, all_mentions)
-    _said_in_pairs(slots, filled, mentions, reading.text)
-    _prefer_codes(slots, filled)
+
+
+def _write_out(st: _FillState, out: Filled) -> None:
+    """The values in the form the schema describes; defaults, nulls or ``missing`` for what nothing gave."""
+    slots, reading, filled, depth = st.slots, st.reading, st.filled, st.depth
     for s in slots:
         if s.name in filled:
             value, ev, score, idx = filled[s.name]
@@ -2052,45 +2123,50 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                 out.strength[s.name] = 0.1
             else:
                 out.missing.append(s.name)
-    if depth == 0:
-        # "the first set is [1, 2], the second set is [3, 4]": one list per call
-        for s, alts in array_alts:
-            alts = [c for c in alts if not any(i in taken for i in c[2])]
-            if alts and s.name in filled:
-                first = filled[s.name]
-                vals = sorted([(mentions[c[2][0]].start, c[1], c[3]) for c in alts] +
-                              [(mentions[first[3][0]].start if first[3] else 0, first[0], first[1])], key=lambda x: x[0])
-                many[s.name] = [(v, e, pos) for pos, v, e in vals]
-        plain = [k for k, q in enumerate(phrases) if not q.get("joined")]
-        groups = list(reading.groups) + [[len(mentions) + plain[k] for k in g]
-                                         for g in _coordinations_of(reading, [phrases[k] for k in plain])]
-        out.spread = _spreads(slots, filled, groups, all_mentions, taken, cands, reading.text, alias)
-        # "Chicago, Illinois, ... Sacramento, California": a value read from each city of a spread
-        for (name, i), _ in derived.items():
-            if name in out.spread or name not in filled or filled[name][1].rule != "state of the city":
-                continue
-            for col in out.spread.values():
-                idx = [next((j for j, m in enumerate(all_mentions) if m.start == pos), -1) for _, _, pos in col]
-                if i in idx and all((name, j) in derived for j in idx):
-                    out.spread[name] = [(*derived[(name, j)], pos) for j, (_, _, pos) in zip(idx, col)]
-                    break
-        for name, vals in many.items():
-            out.spread.setdefault(name, vals)
-        for name, vals in _clock_spreads(filled, mentions, reading.text).items():
-            out.spread.setdefault(name, vals)
-        out.spread.update(_pair_spreads(filled, all_mentions, reading.text))
-        for s in slots:  # "London and Sydney" for a time zone: each place as its zone
-            if s.name in out.spread and s.kind == "string":
-                desc = str(s.spec.get("description", ""))
-                out.spread[s.name] = [(timezones.as_zone(s.name, desc, v) or v, e, p) for v, e, p in out.spread[s.name]]
-        if out.spread:
-            _enum_partners(slots, filled, out.spread, reading.text)
-        chosen = {name: v for name, v in filled.items() if len(v[3]) == 1 and v[3][0] >= 0}
-        out.echoes = any(cs.name in chosen and idx and 0 <= idx[0] and idx[0] not in taken and score >= 0.8
-                         and all_mentions[idx[0]].kind == all_mentions[chosen[cs.name][3][0]].kind
-                         for score, cs, value, idx, ev in cands)
-    _date_times(slots, mentions, out)
-    return out
+
+
+def _spread_out(st: _FillState, out: Filled) -> None:
+    """Several values for one slot ("5, 10 and 15", two enum values, a list per call): the spreads the engine
+    turns into parallel calls; and whether a strong unused runner-up means the text asks for several."""
+    slots, reading, mentions, filled, taken, cands = st.slots, st.reading, st.mentions, st.filled, st.taken, st.cands
+    many, phrases, all_mentions, derived, alias = st.many, st.phrases, st.all_mentions, st.derived, st.alias
+    array_alts = st.array_alts
+    # "the first set is [1, 2], the second set is [3, 4]": one list per call
+    for s, alts in array_alts:
+        alts = [c for c in alts if not any(i in taken for i in c[2])]
+        if alts and s.name in filled:
+            first = filled[s.name]
+            vals = sorted([(mentions[c[2][0]].start, c[1], c[3]) for c in alts] +
+                          [(mentions[first[3][0]].start if first[3] else 0, first[0], first[1])], key=lambda x: x[0])
+            many[s.name] = [(v, e, pos) for pos, v, e in vals]
+    plain = [k for k, q in enumerate(phrases) if not q.get("joined")]
+    groups = list(reading.groups) + [[len(mentions) + plain[k] for k in g]
+                                     for g in _coordinations_of(reading, [phrases[k] for k in plain])]
+    out.spread = _spreads(slots, filled, groups, all_mentions, taken, cands, reading.text, alias)
+    # "Chicago, Illinois, ... Sacramento, California": a value read from each city of a spread
+    for (name, i), _ in derived.items():
+        if name in out.spread or name not in filled or filled[name][1].rule != "state of the city":
+            continue
+        for col in out.spread.values():
+            idx = [next((j for j, m in enumerate(all_mentions) if m.start == pos), -1) for _, _, pos in col]
+            if i in idx and all((name, j) in derived for j in idx):
+                out.spread[name] = [(*derived[(name, j)], pos) for j, (_, _, pos) in zip(idx, col)]
+                break
+    for name, vals in many.items():
+        out.spread.setdefault(name, vals)
+    for name, vals in _clock_spreads(filled, mentions, reading.text).items():
+        out.spread.setdefault(name, vals)
+    out.spread.update(_pair_spreads(filled, all_mentions, reading.text))
+    for s in slots:  # "London and Sydney" for a time zone: each place as its zone
+        if s.name in out.spread and s.kind == "string":
+            desc = str(s.spec.get("description", ""))
+            out.spread[s.name] = [(timezones.as_zone(s.name, desc, v) or v, e, p) for v, e, p in out.spread[s.name]]
+    if out.spread:
+        _enum_partners(slots, filled, out.spread, reading.text)
+    chosen = {name: v for name, v in filled.items() if len(v[3]) == 1 and v[3][0] >= 0}
+    out.echoes = any(cs.name in chosen and idx and 0 <= idx[0] and idx[0] not in taken and score >= 0.8
+                     and all_mentions[idx[0]].kind == all_mentions[chosen[cs.name][3][0]].kind
+                     for score, cs, value, idx, ev in cands)
 
 
 #: A description that lists a clock time alone among its formats ("'YYYY-MM-DD HH:MM:SS', 'HH:MM' or ...").
