@@ -919,207 +919,309 @@ def _measured_kinds(mentions: list[Mention]) -> set[str]:
     return {n.dim for n in mentions if n.kind == "number" and n.unit and n.dim and not n.get("idiom")}
 
 
+@dataclass
+class _StringSlot:
+    """A string slot being filled, with what every reader of a mention needs."""
+
+    slot: Slot
+    reading: Reading
+    mentions: list[Mention]
+    tool_vocab: frozenset[str]
+    out: list = field(default_factory=list)
+
+    @cached_property
+    def role(self) -> str:
+        return self.slot.role
+
+    @cached_property
+    def wants_from(self) -> bool:
+        return bool({"start", "origin", "from", "departur", "source", "begin", "initi", "sender", "base"} & self.slot.keys)
+
+    @cached_property
+    def wants_to(self) -> bool:
+        return bool({"end", "destin", "to", "arriv", "target", "final", "recipi"} & self.slot.keys)
+
+
+def _place_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
+    """A place for a place-like slot (its role, the preposition before it, the form the description asks)."""
+    slot, reading, role, wants_from, wants_to = sc.slot, sc.reading, sc.role, sc.wants_from, sc.wants_to
+    base, value, rule = ctx, None, m.kind
+    kind = m.get("kind")
+    if role in ("city", "place", "state", "country"):
+        base += 3.0
+        if role == "country" and kind not in ("country",):
+            base -= 2.5 if kind == "city" else 1.0
+        if role == "state" and kind not in ("state",) and not m.get("state"):
+            base -= 1.5
+        if role == "city" and kind == "country":
+            base -= 4.5  # a country is no city: ask which city rather than send "France"
+        elif role == "city" and kind == "state":
+            base -= 1.5
+        if kind == "guess":
+            base -= 0.8
+    elif kind == "guess" and role in ("person", "org", "title"):
+        base += 1.5  # "in Premier League": a capitalised name the mock took for a place
+    elif role == "org" and {"team", "club", "squad"} & slot.keys:
+        base += 1.5  # "scored for Barcelona": clubs are named after their cities
+    elif role in ("free", "query", "text", "title", "org"):
+        base += 0.2 if ctx else -0.5
+    else:
+        base -= 1.0
+    prep = re.search(r"\b(from|to|towards|into|between|and|in|at|near|around)\s+(?:the\s+)?$",
+                     reading.text[max(0, m.start - 14): m.start], re.I)
+    p = prep.group(1).lower() if prep else ""
+    if wants_from:
+        base += 2.0 if p in ("from", "between") else -1.2 if p in ("to", "towards", "into") else 0
+    if wants_to:
+        base += 2.0 if p in ("to", "towards", "into") or p == "and" and "between" in reading.text[
+            max(0, m.start - 40): m.start] else -1.2 if p in ("from", "between") else 0
+    if kind == "guess" and _names_venue(slot) and p in ("at", "in"):
+        base += 2.5  # "a table at Denny's": the name after "at" is the restaurant the slot names
+    value = _place_value(slot, m)
+    if role in ("state", "country") and kind == "city" and value != m.value:
+        # the state of a named city ("San Francisco" -> CA): read, not consumed
+        sc.out.append((base + 0.5, value, i, Evidence("state of the city", m.text)))
+        return None
+    return base, value, rule
+
+
+def _name_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
+    """A capitalised name: for a person, an organisation or a title, without the tool's own words."""
+    reading, tool_vocab, role = sc.reading, sc.tool_vocab, sc.role
+    base, value, rule = ctx, None, m.kind
+    if role == "title" and ctx == 0 and len(m.value.split()) == 1:
+        base -= 0.5  # one capitalised word with nothing calling it a title: likely a person
+    elif role in ("person", "org", "title", "free", "query", "text", "id"):
+        base += 1.5 if role != "id" else 0.3
+    elif role in ("city", "place", "country", "state"):
+        base += 0.4 if re.search(r"\b(?:in|at|near|from|to)\s+$", reading.text[max(0, m.start - 6):m.start]) else -0.6
+    elif role in ("expr", "date", "time", "email", "path", "unit", "currency"):
+        base -= 3.0
+    value = m.value
+    words_ = value.split()
+    if not all(lang.stem(w.lower()) in tool_vocab for w in words_):
+        while len(words_) > 1 and lang.stem(words_[0].lower()) in tool_vocab and words_[1].lower() not in (
+                "of", "de", "the", "and"):  # "Battle of Stalingrad" keeps its head
+            words_ = words_[1:]  # "Lawyer John Doe" for a lawyer tool: the name is "John Doe"
+    value = " ".join(words_)
+    if all(lang.stem(w.lower()) in tool_vocab for w in words_):
+        base -= 3.0  # the tool's own words ("NBA" in a basketball tool) are rarely the argument
+    nxt = re.match(r"\s+([a-z]+)", reading.text[m.end:])
+    if nxt and lang.stem(nxt.group(1)) in tool_vocab and len(words_) == 1:
+        base -= 1.0  # "Patent lawsuit": a modifier of the tool's noun, not the entity
+    return base, value, rule
+
+
+def _quoted_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
+    """Quoted text: a strong value; a quoted sentence is text to work on."""
+    slot, role = sc.slot, sc.role
+    base, value, rule = ctx, None, m.kind
+    if m.get("key"):
+        return None  # "'name': 'John'": the key names a value, it is none
+    base += 2.0 if role not in ("expr", "date", "unit", "currency") else 0.5
+    value = m.value
+    if len(value.split()) >= 4 or re.search(r"[.!?]\s", value):  # a quoted sentence is text to work on
+        base += 1.0 if role in ("text", "query") else -2.0 if slot.category else 0.0
+    return base, value, rule
+
+
+def _code_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
+    """An id, a path, an email, a URL."""
+    slot, role = sc.slot, sc.role
+    base, value, rule = ctx, None, m.kind
+    base += 2.5 if role in ("id", "path", "email") else 0.6 if role in ("free", "title", "org", "query", "text", "person") else -1.0
+    if role == "email" and "@" not in m.value or role == "path" and not re.search(r"[/\\.]", m.value):
+        base -= 1.5
+    if role != "path" and re.search(r"[/\\]", m.value) and re.search(
+            r"\b(?:path|file|directory|folder|url)\b", str(slot.spec.get("description", "")), re.I):
+        base += 2.0  # "~/data/scan.nii" for "the path where the data is stored"
+    value = m.value
+    return base, value, rule
+
+
+def _expr_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
+    """A formula."""
+    role = sc.role
+    base, value, rule = ctx, None, m.kind
+    base += 4.0 if role == "expr" else -3.0
+    value = m.value
+    return base, value, rule
+
+
+def _date_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
+    """A date, in the form the description asks."""
+    slot, role = sc.slot, sc.role
+    base, value, rule = ctx, None, m.kind
+    base += 4.0 if role == "date" else -2.0
+    value = _date_value(slot, m)
+    return base, value, rule
+
+
+def _time_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
+    """A clock time."""
+    slot, role = sc.slot, sc.role
+    base, value, rule = ctx, None, m.kind
+    base += 3.0 if role == "time" or {"time"} & slot.keys else -2.0
+    value = _time_value(slot, m)
+    return base, value, rule
+
+
+def _number_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
+    """A number as a string: an id, a year, a unit, a span of time as written."""
+    slot, reading, mentions = sc.slot, sc.reading, sc.mentions
+    tool_vocab, role, wants_from, wants_to = sc.tool_vocab, sc.role, sc.wants_from, sc.wants_to
+    base, value, rule = ctx, None, m.kind
+    if m.unit and not m.dim and lang.matches_any(lang.stem(m.unit), tool_vocab) and not lang.matches_any(
+            lang.stem(m.unit), slot.keys):
+        return None  # "four chords": a count of something the tool names, no id or text
+    if role == "id" and m.unit and not m.dim and not lang.matches_any(lang.stem(m.unit), slot.keys):
+        return None  # "80 BPM" is a measure, no id or key
+    if role in ("country", "place") and not m.unit:
+        return None  # "in their respective countries for year 2023": a bare figure names no place
+    if role == "id" or ctx >= 2.0 and not m.unit:
+        base += 1.0 if role == "id" else 0.0
+        value = m.text.strip() if m.get("int") else str(m.value)
+        if m.unit and not m.dim:
+            value = str(m.value)
+    elif role == "unit" and m.unit and m.dim and not m.get("words"):
+        dims = _measured_kinds(mentions)
+        if len(dims) > 1 or m.dim in ("money", "percent"):
+            return None  # "50 km in 2 hours": which unit would the answer be in?
+        base += 1.5 + (2.0 if not slot.dims or m.dim in slot.dims else -1.0)
+        value = m.text[len(m.text.rstrip()) - len(m.text.rstrip()):]
+        value = _unit_surface(reading, m)
+        rule = "unit of a number"
+        if not value:
+            return None
+        if wants_from or wants_to:  # "2 tablespoons": the unit an amount is in is converted from
+            base += 1.0 if wants_from else -1.5
+    elif ({"year", "season", "edition", "vintag"} & slot.keys or "year" in slot.desc_keys) and \
+            isinstance(m.value, int) and 1800 <= m.value <= 2100 and (
+                not m.unit or lang.matches_any(lang.stem(m.unit), slot.keys)):  # "in 2022 season"
+        base += 2.0  # "the 2021 season" for a string season
+        value = str(m.value)
+    elif (m.dim == "time" or m.unit in ("century", "centuries") and m.get("ordinal")) and (
+            not m.get("implicit") or role == "date" or {"timefram", "period", "when"} & slot.keys) and (
+            slot.dims & {"time"} or {"duration", "period", "timefram", "time", "span", "length", "date", "when"}
+            & slot.keys):
+        base += 2.0  # "for the last 2 weeks", "in the 19th century", "next month" for a string time: as written
+        value = _time_words(reading, m)
+    else:
+        return None
+    return base, value, rule
+
+
+def _currency_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
+    """A currency: for a currency slot with its from/to role, or named as a topic."""
+    slot, reading, role, wants_from, wants_to = sc.slot, sc.reading, sc.role, sc.wants_from, sc.wants_to
+    base, value, rule = ctx, None, m.kind
+    if m.kind == "currency" and slot.role in ("free", "title", "query", "text") and not (
+        {"currenc", "from", "to", "base", "target"} & slot.keys):
+        base += 0.5  # "news on Bitcoin": a currency named as a topic, as written
+        value = m.text
+        rule = "words"
+    elif m.kind == "currency":
+        if role != "currency" and not ({"currenc", "from", "to", "base", "target"} & slot.keys and "currenc" in
+                                        " ".join(lang.content_stems(str(slot.spec.get("description", ""))))):
+            return None
+        base += 3.5
+        prep = re.search(r"\b(from|to|into|in|for)\s+(?:the\s+)?(?:[\d.,]+\s*)?$",
+                         reading.text[max(0, m.start - 20): m.start], re.I)
+        p = prep.group(1).lower() if prep else ""
+        if _after_amount(reading.text, m.start):
+            p = "from"  # "for 500 US dollars": the currency of the amount is the one converted from
+        elif re.search(r"\bhow (?:many|much)\s+$", reading.text[max(0, m.start - 10): m.start], re.I):
+            p = "to"  # "how many Canadian dollars...": the currency asked for
+        if wants_from:
+            base += 2.0 if p == "from" or (not p and reading.text[:m.start].count(" to ") == 0) else -1.2
+        if wants_to:
+            base += 2.0 if p in ("to", "into", "in") else -1.2
+        value = m.value
+        rule = "currency"
+    else:
+        return None
+    return base, value, rule
+
+
+def _unit_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
+    """A unit named alone ("in ounces"): for a unit slot, with its from/to role."""
+    slot, role, wants_from, wants_to = sc.slot, sc.role, sc.wants_from, sc.wants_to
+    base, value, rule = ctx, None, m.kind
+    if role == "unit" or "unit" in slot.keys or {"format", "measur"} & slot.keys:
+        base += 3.0 + (1.0 if not slot.dims or m.dim in slot.dims else -1.0)
+        value = m.value
+        if wants_from or wants_to:  # "how many teaspoons", "in ounces": the unit asked for
+            base += 1.5 if wants_to else -1.5
+    else:
+        return None
+    return base, value, rule
+
+
+#: How each kind of mention is read as a string value.
+_STRING_READERS = {"place": _place_as_string, "name": _name_as_string, "quoted": _quoted_as_string, "code": _code_as_string, "expr": _expr_as_string, "date": _date_as_string, "time": _time_as_string, "number": _number_as_string, "currency": _currency_as_string, "unit": _unit_as_string}
+
+
 def _string_candidates(slot: Slot, reading: Reading, mentions: list[Mention], tool_vocab: frozenset[str]
                        ) -> list[tuple[float, Any, int, Evidence]]:
-    out: list[tuple[float, Any, int, Evidence]] = []
-    role = slot.role
-    wants_from = bool({"start", "origin", "from", "departur", "source", "begin", "initi", "sender", "base"} & slot.keys)
-    wants_to = bool({"end", "destin", "to", "arriv", "target", "final", "recipi"} & slot.keys)
+    """Candidates ``(score, value, mention index, evidence)`` for a string slot, one per mention that fits:
+    read by the reader of its kind (:data:`_STRING_READERS`), then scored for what all kinds share."""
+    sc = _StringSlot(slot, reading, mentions, tool_vocab)
+    role, out = slot.role, sc.out
     for i, m in enumerate(mentions):
         if m.kind == "unit" and m.dim == "money" and role == "currency":
             if any(n.kind == "currency" and n.start <= m.start < n.end for n in mentions):
                 continue  # the same words are already read as a currency
             m = Mention("currency", m.unit, m.text, m.start, m.end)  # "how many yen...": a currency named alone
-        ctx, words = _context_score(slot, reading, m, tool_vocab)
-        base = ctx
-        value: Any = None
-        rule = m.kind
-        if m.kind == "place":
-            kind = m.get("kind")
-            if role in ("city", "place", "state", "country"):
-                base += 3.0
-                if role == "country" and kind not in ("country",):
-                    base -= 2.5 if kind == "city" else 1.0
-                if role == "state" and kind not in ("state",) and not m.get("state"):
-                    base -= 1.5
-                if role == "city" and kind == "country":
-                    base -= 4.5  # a country is no city: ask which city rather than send "France"
-                elif role == "city" and kind == "state":
-                    base -= 1.5
-                if kind == "guess":
-                    base -= 0.8
-            elif kind == "guess" and role in ("person", "org", "title"):
-                base += 1.5  # "in Premier League": a capitalised name the mock took for a place
-            elif role == "org" and {"team", "club", "squad"} & slot.keys:
-                base += 1.5  # "scored for Barcelona": clubs are named after their cities
-            elif role in ("free", "query", "text", "title", "org"):
-                base += 0.2 if ctx else -0.5
-            else:
-                base -= 1.0
-            prep = re.search(r"\b(from|to|towards|into|between|and|in|at|near|around)\s+(?:the\s+)?$",
-                             reading.text[max(0, m.start - 14): m.start], re.I)
-            p = prep.group(1).lower() if prep else ""
-            if wants_from:
-                base += 2.0 if p in ("from", "between") else -1.2 if p in ("to", "towards", "into") else 0
-            if wants_to:
-                base += 2.0 if p in ("to", "towards", "into") or p == "and" and "between" in reading.text[
-                    max(0, m.start - 40): m.start] else -1.2 if p in ("from", "between") else 0
-            if kind == "guess" and _names_venue(slot) and p in ("at", "in"):
-                base += 2.5  # "a table at Denny's": the name after "at" is the restaurant the slot names
-            value = _place_value(slot, m)
-            if role in ("state", "country") and kind == "city" and value != m.value:
-                # the state of a named city ("San Francisco" -> CA): read, not consumed
-                out.append((base + 0.5, value, i, Evidence("state of the city", m.text)))
-                continue
-        elif m.kind == "name":
-            if role == "title" and ctx == 0 and len(m.value.split()) == 1:
-                base -= 0.5  # one capitalised word with nothing calling it a title: likely a person
-            elif role in ("person", "org", "title", "free", "query", "text", "id"):
-                base += 1.5 if role != "id" else 0.3
-            elif role in ("city", "place", "country", "state"):
-                base += 0.4 if re.search(r"\b(?:in|at|near|from|to)\s+$", reading.text[max(0, m.start - 6):m.start]) else -0.6
-            elif role in ("expr", "date", "time", "email", "path", "unit", "currency"):
-                base -= 3.0
-            value = m.value
-            words_ = value.split()
-            if not all(lang.stem(w.lower()) in tool_vocab for w in words_):
-                while len(words_) > 1 and lang.stem(words_[0].lower()) in tool_vocab and words_[1].lower() not in (
-                        "of", "de", "the", "and"):  # "Battle of Stalingrad" keeps its head
-                    words_ = words_[1:]  # "Lawyer John Doe" for a lawyer tool: the name is "John Doe"
-            value = " ".join(words_)
-            if all(lang.stem(w.lower()) in tool_vocab for w in words_):
-                base -= 3.0  # the tool's own words ("NBA" in a basketball tool) are rarely the argument
-            nxt = re.match(r"\s+([a-z]+)", reading.text[m.end:])
-            if nxt and lang.stem(nxt.group(1)) in tool_vocab and len(words_) == 1:
-                base -= 1.0  # "Patent lawsuit": a modifier of the tool's noun, not the entity
-        elif m.kind == "quoted":
-            if m.get("key"):
-                continue  # "'name': 'John'": the key names a value, it is none
-            base += 2.0 if role not in ("expr", "date", "unit", "currency") else 0.5
-            value = m.value
-            if len(value.split()) >= 4 or re.search(r"[.!?]\s", value):  # a quoted sentence is text to work on
-                base += 1.0 if role in ("text", "query") else -2.0 if slot.category else 0.0
-        elif m.kind == "code":
-            base += 2.5 if role in ("id", "path", "email") else 0.6 if role in ("free", "title", "org", "query", "text", "person") else -1.0
-            if role == "email" and "@" not in m.value or role == "path" and not re.search(r"[/\\.]", m.value):
-                base -= 1.5
-            if role != "path" and re.search(r"[/\\]", m.value) and re.search(
-                    r"\b(?:path|file|directory|folder|url)\b", str(slot.spec.get("description", "")), re.I):
-                base += 2.0  # "~/data/scan.nii" for "the path where the data is stored"
-            value = m.value
-        elif m.kind == "expr":
-            base += 4.0 if role == "expr" else -3.0
-            value = m.value
-        elif m.kind == "date":
-            base += 4.0 if role == "date" else -2.0
-            value = _date_value(slot, m)
-        elif m.kind == "time":
-            base += 3.0 if role == "time" or {"time"} & slot.keys else -2.0
-            value = _time_value(slot, m)
-        elif m.kind == "number":
-            if m.unit and not m.dim and lang.matches_any(lang.stem(m.unit), tool_vocab) and not lang.matches_any(
-                    lang.stem(m.unit), slot.keys):
-                continue  # "four chords": a count of something the tool names, no id or text
-            if role == "id" and m.unit and not m.dim and not lang.matches_any(lang.stem(m.unit), slot.keys):
-                continue  # "80 BPM" is a measure, no id or key
-            if role in ("country", "place") and not m.unit:
-                continue  # "in their respective countries for year 2023": a bare figure names no place
-            if role == "id" or ctx >= 2.0 and not m.unit:
-                base += 1.0 if role == "id" else 0.0
-                value = m.text.strip() if m.get("int") else str(m.value)
-                if m.unit and not m.dim:
-                    value = str(m.value)
-            elif role == "unit" and m.unit and m.dim and not m.get("words"):
-                dims = _measured_kinds(mentions)
-                if len(dims) > 1 or m.dim in ("money", "percent"):
-                    continue  # "50 km in 2 hours": which unit would the answer be in?
-                base += 1.5 + (2.0 if not slot.dims or m.dim in slot.dims else -1.0)
-                value = m.text[len(m.text.rstrip()) - len(m.text.rstrip()):]
-                value = _unit_surface(reading, m)
-                rule = "unit of a number"
-                if not value:
-                    continue
-                if wants_from or wants_to:  # "2 tablespoons": the unit an amount is in is converted from
-                    base += 1.0 if wants_from else -1.5
-            elif ({"year", "season", "edition", "vintag"} & slot.keys or "year" in slot.desc_keys) and \
-                    isinstance(m.value, int) and 1800 <= m.value <= 2100 and (
-                        not m.unit or lang.matches_any(lang.stem(m.unit), slot.keys)):  # "in 2022 season"
-                base += 2.0  # "the 2021 season" for a string season
-                value = str(m.value)
-            elif (m.dim == "time" or m.unit in ("century", "centuries") and m.get("ordinal")) and (
-                    not m.get("implicit") or role == "date" or {"timefram", "period", "when"} & slot.keys) and (
-                    slot.dims & {"time"} or {"duration", "period", "timefram", "time", "span", "length", "date", "when"}
-                    & slot.keys):
-                base += 2.0  # "for the last 2 weeks", "in the 19th century", "next month" for a string time: as written
-                value = _time_words(reading, m)
-            else:
-                continue
-        elif m.kind == "currency" and slot.role in ("free", "title", "query", "text") and not (
-                {"currenc", "from", "to", "base", "target"} & slot.keys):
-            base += 0.5  # "news on Bitcoin": a currency named as a topic, as written
-            value = m.text
-            rule = "words"
-        elif m.kind == "currency":
-            if role != "currency" and not ({"currenc", "from", "to", "base", "target"} & slot.keys and "currenc" in
-                                            " ".join(lang.content_stems(str(slot.spec.get("description", ""))))):
-                continue
-            base += 3.5
-            prep = re.search(r"\b(from|to|into|in|for)\s+(?:the\s+)?(?:[\d.,]+\s*)?$",
-                             reading.text[max(0, m.start - 20): m.start], re.I)
-            p = prep.group(1).lower() if prep else ""
-            if _after_amount(reading.text, m.start):
-                p = "from"  # "for 500 US dollars": the currency of the amount is the one converted from
-            elif re.search(r"\bhow (?:many|much)\s+$", reading.text[max(0, m.start - 10): m.start], re.I):
-                p = "to"  # "how many Canadian dollars...": the currency asked for
-            if wants_from:
-                base += 2.0 if p == "from" or (not p and reading.text[:m.start].count(" to ") == 0) else -1.2
-            if wants_to:
-                base += 2.0 if p in ("to", "into", "in") else -1.2
-            value = m.value
-            rule = "currency"
-        elif m.kind == "unit":
-            if role == "unit" or "unit" in slot.keys or {"format", "measur"} & slot.keys:
-                base += 3.0 + (1.0 if not slot.dims or m.dim in slot.dims else -1.0)
-                value = m.value
-                if wants_from or wants_to:  # "how many teaspoons", "in ounces": the unit asked for
-                    base += 1.5 if wants_to else -1.5
-            else:
-                continue
-        else:
+        reader = _STRING_READERS.get(m.kind)
+        if reader is None:
             continue
+        ctx, words = _context_score(slot, reading, m, tool_vocab)
+        got = reader(sc, m, i, ctx)
+        if got is None:
+            continue
+        base, value, rule = got
         if value is None or value == "":
             continue
-        if slot.category and m.kind in ("name", "place") and gz.category_members(slot.category, m.text):
-            base += 4.0  # "Christianity" for religion: a member of the kind the slot names
-            rule = slot.category
-            if isinstance(value, str):
-                value = _with_version(reading.text, m.end, value)
-        elif slot.examples and m.kind in ("name", "place") and isinstance(value, str) and any(
-                value.lower() == ex.lower() for ex in slot.examples):
-            base += 3.5  # "a Yamaha flute" for a brand whose description shows 'Yamaha'
-            rule = "example in the description"
-        if m.kind in ("name", "place") and role in ("org", "person", "city", "place", "country", "state"):
-            owner = re.match(r"['’]s\s+(?:[a-z]+\s+){0,2}([a-z]+)", reading.text[m.end:])
-            if owner and lang.matches_any(lang.stem(owner.group(1)), slot.keys):
-                base += 2.0  # "Germany's men soccer team" for team_name: the owner names the team
-        if slot.role == "country" and isinstance(value, str) and value.lower() in gz.DEMONYMS:
-            value = gz.DEMONYMS[value.lower()]  # "German history" for a country: Germany
-            base += 1.0
-        named_after = m.kind in ("name", "place") and len(m.text.split()) > 1 and (lang.matches_any(
-            lang.stem(m.text.split()[-1].lower()), slot.keys) or re.match(r"\w+ of ", m.text) is not None and
-            lang.matches_any(lang.stem(m.text.split()[0].lower()), slot.keys))  # "Battle of Stalingrad" for battle
-        if named_after:
-            base += 2.5  # "Premier League" for league, "Plaza Hotel" for hotel_name: the name says what it is
-            own = [lang.stem(w) for w in lang.split_identifier(slot.name)]
-            last = m.text.split()[-1]
-            if own[-1] not in ("name", "titl") and lang.stem(last.lower()) in own[:-1] and isinstance(value, str) \
-                    and value.endswith(last):
-                value = value[: -len(last)].strip()  # "Hilton Hotel" for hotel_chain: the chain is Hilton
-        elif not slot.required and ctx < 1.0 and m.kind in ("name", "place") and rule == m.kind and not (
-                slot.role in ("city", "place", "state", "country") and m.kind == "place"):
-            base = min(base, 1.5)  # an optional value needs words that point at it
+        base, value, rule = _string_shared(sc, m, ctx, base, value, rule)
         out.append((base, value, i, Evidence(rule, words if ctx else m.text)))
     return out
+
+
+def _string_shared(sc: _StringSlot, m: Mention, ctx: float, base: float, value: Any, rule: str
+                   ) -> tuple[float, Any, str]:
+    """What scores a string value whatever its kind: a member of the slot's kind, a described example, an
+    owner ("Germany's team"), a demonym, a name that says what it is ("Premier League"), optional slots."""
+    slot, reading, role = sc.slot, sc.reading, sc.role
+    if slot.category and m.kind in ("name", "place") and gz.category_members(slot.category, m.text):
+        base += 4.0  # "Christianity" for religion: a member of the kind the slot names
+        rule = slot.category
+        if isinstance(value, str):
+            value = _with_version(reading.text, m.end, value)
+    elif slot.examples and m.kind in ("name", "place") and isinstance(value, str) and any(
+            value.lower() == ex.lower() for ex in slot.examples):
+        base += 3.5  # "a Yamaha flute" for a brand whose description shows 'Yamaha'
+        rule = "example in the description"
+    if m.kind in ("name", "place") and role in ("org", "person", "city", "place", "country", "state"):
+        owner = re.match(r"['’]s\s+(?:[a-z]+\s+){0,2}([a-z]+)", reading.text[m.end:])
+        if owner and lang.matches_any(lang.stem(owner.group(1)), slot.keys):
+            base += 2.0  # "Germany's men soccer team" for team_name: the owner names the team
+    if slot.role == "country" and isinstance(value, str) and value.lower() in gz.DEMONYMS:
+        value = gz.DEMONYMS[value.lower()]  # "German history" for a country: Germany
+        base += 1.0
+    named_after = m.kind in ("name", "place") and len(m.text.split()) > 1 and (lang.matches_any(
+        lang.stem(m.text.split()[-1].lower()), slot.keys) or re.match(r"\w+ of ", m.text) is not None and
+        lang.matches_any(lang.stem(m.text.split()[0].lower()), slot.keys))  # "Battle of Stalingrad" for battle
+    if named_after:
+        base += 2.5  # "Premier League" for league, "Plaza Hotel" for hotel_name: the name says what it is
+        own = [lang.stem(w) for w in lang.split_identifier(slot.name)]
+        last = m.text.split()[-1]
+        if own[-1] not in ("name", "titl") and lang.stem(last.lower()) in own[:-1] and isinstance(value, str) \
+                and value.endswith(last):
+            value = value[: -len(last)].strip()  # "Hilton Hotel" for hotel_chain: the chain is Hilton
+    elif not slot.required and ctx < 1.0 and m.kind in ("name", "place") and rule == m.kind and not (
+            slot.role in ("city", "place", "state", "country") and m.kind == "place"):
+        base = min(base, 1.5)  # an optional value needs words that point at it
+    return base, value, rule
 
 
 _EXPLAINED = re.compile(r"['\"]([^'\"]{1,20})['\"]\s*(?:for|means|=|is|:)\s+([A-Za-z][\w -]{1,30}?)\s*(?=[,.;)]|\bor\b|$)")
