@@ -17,6 +17,7 @@ from functools import lru_cache
 from . import arithmetic
 from . import gazetteer as gz
 from . import language as lang
+from . import relations
 from . import tickers
 from . import unit_enums
 from .arguments import LOCATION_HINTS, slots_of
@@ -195,6 +196,7 @@ def _user_concepts(text: str) -> tuple[frozenset[str], str, dict[str, tuple[str,
     stems = frozenset(lang.content_stems(text)) | frozenset(lang.chinese_concepts(text)) | _conversion_asked(text) \
         | _asked_for(text) | arithmetic.concepts(text) | tickers.concepts(text)
     stems |= frozenset(c for st in stems for c in lang.IMPLIED.get(st, ()))
+    stems |= relations.concepts(text, stems)  # todo ~ task, multiply -> calculator, "trading at" -> stock price
     initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", text.lower()) if w not in ("of", "the", "and", "a"))
     by_prefix: dict[str, tuple[str, ...]] = {}
     for c in sorted(stems):
