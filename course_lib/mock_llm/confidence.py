@@ -137,8 +137,8 @@ def _reused_or_verb(name: str, value: Any, call: Any, request: str) -> bool:
         return False
     low = value.strip().lower()
     for other, v in call.arguments.items():
-        if other != name and isinstance(v, str) and low in v.lower():
-            return True
+        if other != name and isinstance(v, str) and low in v.lower() and len(v) < 0.6 * len(request):
+            return True  # (a text argument that is most of the request holds every word of it: no sign)
     return " " not in low and value == low and re.search(_VERB_USE.format(w=re.escape(low)), request) is not None
 
 
