@@ -35,20 +35,22 @@ FILLABLE_SHARE = 0.7
 
 
 def _fillable_choice(ranked: list[tuple[ToolSpec, float, list[str]]], best: tuple[ToolSpec, float, list[str]],
-                     text: str) -> ToolSpec:
+                     text: str, made: dict[str, list[PlannedCall]]) -> ToolSpec:
     """The best tool, unless it lacks a required value that a close runner-up does not need.
 
     "Find action movies in New York" scores ``BuyMovieTickets`` and ``FindMovies`` alike; the ticket tool
     would have to ask for a count and a date nobody said, the search tool is complete: a model calls the
-    search. Close means within :data:`FILLABLE_SHARE` of the best score.
+    search. Close means within :data:`FILLABLE_SHARE` of the best score. ``made`` keeps the calls planned
+    for each tool tried (by name), so the chosen one's are not planned twice.
     """
-    first = _calls_for(best[0], text)
-    if not any(c.missing for c in first):
+    made[best[0].name] = _calls_for(best[0], text)
+    if not any(c.missing for c in made[best[0].name]):
         return best[0]
     for tool, score, _ in ranked:
         if tool is best[0] or score < best[1] * FILLABLE_SHARE or score < THRESHOLD:
             continue
-        if not any(c.missing for c in _calls_for(tool, text)):
+        made[tool.name] = _calls_for(tool, text)
+        if not any(c.missing for c in made[tool.name]):
             return tool
     return best[0]
 
@@ -613,19 +615,20 @@ def plan_calls(text: str, tools: list[ToolSpec]
         tools = [r[0] for r in keep]
     clauses = split_clauses(text)
     picks: list[tuple[ToolSpec, str]] = []
+    planned: dict[str, list[PlannedCall]] = {}  # the whole request's calls of each tool tried, planned once
     if len(clauses) > 1 and len(tools) > 1 and len(tools) <= 64:
         for clause in clauses:
             best = score_tools(clause, tools)[0]
             if best[1] >= THRESHOLD:
                 picks.append((best[0], clause))
     if len({t.name for t, _ in picks}) <= 1:
-        picks = [(_fillable_choice(ranked, _best(ranked, distinct, text), text), text)]
+        picks = [(_fillable_choice(ranked, _best(ranked, distinct, text), text, planned), text)]
     calls: list[PlannedCall] = []
     wholes: dict[str, Any] = {}
     for index, (tool, clause) in enumerate(picks):
         earlier = any(not c.from_results for c in calls)  # something before it produces results
         slots = _result_slots(tool, clause) if earlier and clause != text else ()
-        for call in _calls_for(tool, clause):
+        for call in (planned.pop(tool.name) if clause == text and tool.name in planned else _calls_for(tool, clause)):
             call.clause = index
             if slots:  # written later from the earlier clauses' results, not copied from the words
                 call.from_results = slots
