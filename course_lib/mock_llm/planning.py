@@ -15,7 +15,7 @@ from typing import Any
 from . import arithmetic
 from . import language as lang
 from . import purpose
-from . import tickers
+from . import specialists
 from .arguments import Evidence, fill_arguments, labelled
 from .choosing import NAMESPACE_WEIGHT, THRESHOLD, _DISTINCT, _best, _profile, _user_concepts, score_tools
 from .decision import PlannedCall
@@ -257,9 +257,7 @@ def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     text = resolve_own_places(text)
     vocab = _profile(tool).vocab
     filled = fill_arguments(tool.parameters, text, tool_words=vocab)
-    computed = arithmetic.calls(tool, text, filled)  # a calculator's expression, an operation tool's numbers
-    if computed is None:
-        computed = tickers.calls(tool, text, filled)  # "MSFT and GOOG": a call per ticker
+    computed = specialists.calls(tool, text, filled)  # a calculator's expression, tickers, a SQL statement
     if computed is not None:
         return [PlannedCall(tool.name, *c) for c in computed]
     _no_echo_of_the_tool(filled, vocab)
@@ -647,6 +645,8 @@ def plan_calls(text: str, tools: list[ToolSpec]
                         call.missing.remove(m)
             if all(c.key() != call.key() for c in calls):
                 calls.append(call)
+    calls += [PlannedCall(t.name, a, clause=len(picks)) for t, a in arithmetic.unserved(  # "7 + 5, and 20 - 8"
+        tools, text, [(c.name, c.arguments) for c in calls])]
     return calls, scores, matched, ""
 
 
