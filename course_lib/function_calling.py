@@ -9,7 +9,11 @@ Parsing is defensive because OpenAI-compatible servers differ (vllm-project/vllm
 server crashed on the ``""`` of a tool without parameters): ``""`` or ``null``
 arguments mean "no arguments"; JSON that is not an object, or not JSON at all, becomes a
 tool message with an error the model can act on, never an uncaught exception.
-Taught in lesson 01.
+
+The same loop on the Responses API (:func:`responses_tool_loop`): results go back as
+``function_call_output`` items after **every** output item the model produced (reasoning
+items included: :func:`responses_follow_up`, :func:`missing_reasoning`), or, with
+``previous_response_id``, alone. Taught in lesson 01.
 """
 from __future__ import annotations
 
@@ -181,3 +185,113 @@ def assemble_stream(chunks: Iterable[Any]) -> dict:
         message["tool_calls"] = [calls[i] for i in sorted(calls)]
     message["finish_reason"] = finish
     return message
+
+
+# =========================================================================== the Responses API
+def _item(obj: Any) -> dict:
+    """An SDK output item (or a dict) as the plain dict you send back as an input item."""
+    if isinstance(obj, dict):
+        return obj
+    return obj.model_dump(exclude_none=True)
+
+
+def run_function_call(item: Any, functions: Functions) -> dict:
+    """Execute one Responses ``function_call`` item; return its ``function_call_output`` input item.
+
+    The same defensive rules as :func:`run_tool_call` (unknown tool, bad JSON, a failing
+    function become an ``{"error": ...}`` output the model can read), in the Responses shape:
+    ``{"type": "function_call_output", "call_id": ..., "output": "..."}``.
+    """
+    item = _item(item)
+    message = run_tool_call({"id": item["call_id"], "function": {"name": item.get("name", ""),
+                                                                  "arguments": item.get("arguments")}}, functions)
+    return {"type": "function_call_output", "call_id": item["call_id"], "output": message["content"]}
+
+
+def responses_follow_up(previous_input: Any, response: Any, functions: Functions) -> list[dict]:
+    """The ``input`` of the next (stateless) Responses request: everything so far, then the results.
+
+    * ``previous_input``: the ``input`` you sent (a string becomes a user message);
+    * **every** item of ``response.output`` goes back, in order, not only the
+      ``function_call`` items: a reasoning model's ``function_call`` must travel with the
+      ``reasoning`` item the model produced before it, or the API answers 400 "Item 'fc_…' of
+      type 'function_call' was provided without its required 'reasoning' item" (OpenAI
+      Reasoning guide, "Keeping reasoning items in context"; reported in
+      continuedev/continue#10018 and cline/cline#12242);
+    * then one ``function_call_output`` per call (:func:`run_function_call`).
+
+    With ``store=False`` (zero data retention) ask for ``include=["reasoning.encrypted_content"]``
+    so the reasoning items you pass back carry their encrypted content. With
+    ``previous_response_id`` you send only the outputs instead (:func:`responses_tool_loop`).
+    """
+    items = [{"role": "user", "content": previous_input}] if isinstance(previous_input, str) else list(previous_input)
+    output = [_item(o) for o in response.output]
+    items += output
+    items += [run_function_call(o, functions) for o in output if o.get("type") == "function_call"]
+    return items
+
+
+def missing_reasoning(items: list[Any], previous_output: list[Any]) -> list[str]:
+    """The API's 400 messages for ``function_call`` items sent without their ``reasoning`` item.
+
+    ``previous_output`` is the model's output the items came from: a ``function_call`` that
+    followed a ``reasoning`` item there needs that item (same ``id``) somewhere in ``items``.
+
+    Returns:
+        One message per orphaned call (empty list: the request is fine).
+
+    Example:
+        >>> out = [{"type": "reasoning", "id": "rs_1", "summary": []},
+        ...        {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "f", "arguments": "{}"}]
+        >>> missing_reasoning([out[1]], out)
+        ["Item 'fc_1' of type 'function_call' was provided without its required 'reasoning' item: 'rs_1'."]
+        >>> missing_reasoning(out, out)
+        []
+    """
+    sent = {_item(i).get("id") for i in items}
+    problems, reasoning = [], None
+    for o in map(_item, previous_output):
+        if o.get("type") == "reasoning":
+            reasoning = o.get("id")
+        elif o.get("type") == "function_call":
+            if reasoning and o.get("id") in sent and reasoning not in sent:
+                problems.append(f"Item '{o.get('id')}' of type 'function_call' was provided without its required "
+                                f"'reasoning' item: '{reasoning}'.")
+    return problems
+
+
+def responses_tool_loop(client: Any, input: Any, tools: list[dict], functions: Functions, *,
+                        model: str | None = None, instructions: str | None = None, stateful: bool = False,
+                        max_steps: int = 5, **options: Any) -> tuple[str, list[Any]]:
+    """Lesson 01's loop on the Responses API, stateless or with ``previous_response_id``.
+
+    * stateless (default): every request carries the whole conversation
+      (:func:`responses_follow_up`), like Chat Completions;
+    * ``stateful=True``: the server keeps the conversation; each follow-up sends only the
+      ``function_call_output`` items plus ``previous_response_id`` (OpenAI docs,
+      "Conversation state"). ``instructions`` are sent on **every** request: they are not
+      carried over from a previous response (API reference, ``instructions``).
+
+    Returns:
+        ``(answer text, the responses in order)``.
+
+    Raises:
+        RuntimeError: the model still wanted tools after ``max_steps`` requests.
+    """
+    responses: list[Any] = []
+    kwargs = dict(options, model=model or default_model(), tools=tools)
+    if instructions is not None:
+        kwargs["instructions"] = instructions
+    response = client.responses.create(input=input, **kwargs)
+    for _ in range(max_steps):
+        responses.append(response)
+        calls = [o for o in response.output if o.type == "function_call"]
+        if not calls:
+            return response.output_text, responses
+        if stateful:
+            outputs = [run_function_call(c, functions) for c in calls]
+            response = client.responses.create(input=outputs, previous_response_id=response.id, **kwargs)
+        else:
+            input = responses_follow_up(input, response, functions)
+            response = client.responses.create(input=input, **kwargs)
+    raise RuntimeError(f"no final answer after {max_steps} model calls (the model kept calling tools)")

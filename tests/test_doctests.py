@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 MODULES = ["course_lib.tool_schemas", "course_lib.tool_registry", "course_lib.agent", "course_lib.strict_mode",
-           "course_lib.examples", "course_lib.provider_shapes"]
+           "course_lib.examples", "course_lib.provider_shapes", "course_lib.function_calling"]
 
 
 @pytest.mark.parametrize("name", MODULES)
