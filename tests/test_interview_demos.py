@@ -450,3 +450,29 @@ def test_five_steps_shows_its_imports_and_model():
     code = demo_source("five_steps")
     assert code.startswith("import json\nMODEL = 'mock-llm'\n\n")
     assert "from course_lib.mock_llm import MockLLM" in code
+
+
+def test_responses_rules(capsys):
+    r, out = _run("responses_rules", capsys)
+    assert r["strict"] is False and "optional fields ['unit'] become required" in out
+    assert [s[0] for s in r["sent"]] == ["Be brief.", "Be brief."]
+    assert r["sent"][1][1] == ["message", "function_call", "function_call_output"]
+    assert r["only_calls"] and "'rs_1'" in r["only_calls"][0] and r["everything"] == []
+
+
+def test_strict_limits(capsys):
+    r, out = _run("strict_limits", capsys)
+    assert r["openai"] == ["In context=('properties', 'tags'), 'uniqueItems' is not permitted."]
+    assert len(r["portable"]) == 2 and "'default' is not permitted" in r["portable"][1]
+    assert "parallel_tool_calls=False" in r["parallel"][0]
+
+
+def test_provider_shapes(capsys):
+    r, out = _run("provider_shapes", capsys)
+    assert r["anthropic_call"]["input"] == {"city": "Paris"} and r["gemini_call"]["functionCall"]["args"] == {"city": "Paris"}
+    assert "anthropic.types.ToolParam" in out and "google.genai.types.FunctionDeclaration" in out
+
+
+def test_protocol_origins(capsys):
+    r, out = _run("protocol_origins", capsys)
+    assert r[0] == "2023-06-13" and r == sorted(r) and "Agentic AI Foundation" in out

@@ -30,7 +30,9 @@ MODEL = "mock-llm"
 
 #: Demos whose building blocks are not in the course yet: ``{demo: "module (lesson)"}`` (none today;
 #: a new question whose lesson is still being written goes here until its module lands).
-PENDING: dict[str, str] = {}
+PENDING: dict[str, str] = {
+    "structured_vs_tool": "course_lib.mock_llm structured outputs: response_format and parse (lesson 02)",
+}
 
 
 @dataclass(frozen=True)
@@ -358,6 +360,7 @@ def responses_vs_chat() -> dict:
     """The same tool call in the Chat Completions API and in the Responses API."""
     from course_lib.examples import WEATHER_TOOL, get_weather
     from course_lib.mock_llm import MockLLM
+    from course_lib.tool_schemas import to_responses_tool
 
     client = MockLLM().client()
     chat = client.chat.completions.create(model=MODEL, tools=[WEATHER_TOOL],
@@ -366,7 +369,7 @@ def responses_vs_chat() -> dict:
     print("Chat Completions tool:  ", json.dumps(WEATHER_TOOL)[:60], "…")
     print("  -> message.tool_calls[0]:", {"id": "call_…", "function": {"name": call.function.name,
                                                                       "arguments": call.function.arguments}})
-    flat_tool = {"type": "function", **WEATHER_TOOL["function"]}  # Responses tools are flat
+    flat_tool = to_responses_tool(WEATHER_TOOL)  # flat, and "strict": false (an omitted strict means strict there)
     resp = client.responses.create(model=MODEL, input="What's the weather in Shanghai?", tools=[flat_tool])
     item = resp.output[0]
     print("Responses API tool:     ", json.dumps(flat_tool)[:60], "…")
@@ -1498,3 +1501,98 @@ async def mcp_subscriptions() -> dict:
             event = await stream.__anext__()
     print("2026-07-28 subscriptions/listen ->", type(event).__name__, event.uri)
     return {"legacy": heard, "modern": [type(event).__name__, event.uri]}
+
+
+# =========================================================================== today's APIs: Responses, strict, providers
+@demo
+def responses_rules() -> dict:
+    """Porting to the Responses API: strict false unless meant, instructions every time, every output item back."""
+    from types import SimpleNamespace
+
+    from openai.types.responses import ResponseFunctionToolCall, ResponseReasoningItem
+
+    from course_lib.examples import WEATHER_TOOL, get_weather
+    from course_lib.function_calling import missing_reasoning, responses_follow_up, responses_tool_loop
+    from course_lib.mock_llm import MockLLM
+    from course_lib.strict_mode import strict_request_problems
+    from course_lib.tool_schemas import to_responses_tool
+
+    omitted = {"type": "function", **WEATHER_TOOL["function"]}  # no "strict": the Responses API makes it strict
+    print("strict omitted ->", strict_request_problems([omitted], api="responses", parallel_tool_calls=False)[0])
+    tool = to_responses_tool(WEATHER_TOOL)
+    print('to_responses_tool -> "strict":', tool["strict"])
+    mock = MockLLM()
+    answer, _ = responses_tool_loop(mock.client(max_retries=0), "Weather in Paris?", [tool],
+                                    {"get_weather": get_weather}, instructions="Be brief.")
+    sent = [(e.request.get("instructions"), [i.get("type", "message") for i in e.request["input"]]
+             if isinstance(e.request["input"], list) else "text") for e in mock.log]
+    for instructions, items in sent:
+        print(f"request: instructions={instructions!r} input={items}")
+    print("answer:", answer)
+    output = [ResponseReasoningItem(type="reasoning", id="rs_1", summary=[]),
+              ResponseFunctionToolCall(type="function_call", id="fc_1", call_id="c1", name="get_weather",
+                                       arguments='{"city": "Paris"}')]
+    only_calls = missing_reasoning([output[1].model_dump()], output)
+    everything = missing_reasoning(responses_follow_up("Weather in Paris?", SimpleNamespace(output=output),
+                                                       {"get_weather": get_weather}), output)
+    print("a reasoning model's call sent alone ->", only_calls)
+    print("with every output item              ->", everything)
+    return {"strict": tool["strict"], "sent": sent, "only_calls": only_calls, "everything": everything}
+
+
+@demo
+def strict_limits() -> dict:
+    """Strict mode promises the shape only within limits: keywords, size, portability, no parallel calls."""
+    from course_lib.examples import WEATHER_TOOL
+    from course_lib.strict_mode import STRICT_LIMITS, strict_request_problems, strict_violations, to_strict
+
+    schema = {"type": "object", "properties": {
+        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+        "limit": {"type": "integer", "default": 5}}, "required": ["tags", "limit"], "additionalProperties": False}
+    print("api.openai.com:", strict_violations(schema))
+    print("portable      :", strict_violations(schema, portable=True))
+    print("limits        :", STRICT_LIMITS)
+    strict_tool = {"type": "function", "function": {"name": "get_weather", "strict": True,
+                                                    "parameters": to_strict(WEATHER_TOOL["function"]["parameters"])}}
+    parallel = strict_request_problems([strict_tool])
+    print("request       :", parallel)
+    print("fixed         :", strict_request_problems([strict_tool], parallel_tool_calls=False))
+    return {"openai": strict_violations(schema), "portable": strict_violations(schema, portable=True),
+            "parallel": parallel}
+
+
+@demo
+def provider_shapes() -> dict:
+    """One get_weather call in the OpenAI, Anthropic and Gemini shapes, checked against each SDK's types."""
+    from course_lib.examples import WEATHER_TOOL, get_weather
+    from course_lib.provider_shapes import (check_with_sdk, to_anthropic_messages, to_anthropic_tool,
+                                            to_gemini_contents, to_gemini_function_declaration)
+
+    conversation = [{"role": "user", "content": "Weather in Paris?"},
+                    {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {
+                        "name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+                    {"role": "tool", "tool_call_id": "call_1", "content": json.dumps(get_weather("Paris"))}]
+    anthropic_tool = to_anthropic_tool(WEATHER_TOOL)
+    _, anthropic_messages = to_anthropic_messages(conversation)
+    gemini = to_gemini_function_declaration(WEATHER_TOOL)
+    _, contents = to_gemini_contents(conversation)
+    print("Anthropic tool keys:", sorted(anthropic_tool), "->", check_with_sdk("anthropic", "tool", anthropic_tool))
+    print("  call  :", json.dumps(anthropic_messages[1]["content"][0]))
+    print("  result:", json.dumps(anthropic_messages[2]))
+    print("Gemini declaration keys:", sorted(gemini.schema), "dropped:", gemini.dropped, "->",
+          check_with_sdk("gemini", "tool", gemini.schema))
+    print("  call  :", json.dumps(contents[1]["parts"][0]))
+    print("  result:", json.dumps(contents[2]))
+    check_with_sdk("anthropic", "messages", anthropic_messages)
+    check_with_sdk("gemini", "contents", contents)
+    return {"anthropic_call": anthropic_messages[1]["content"][0], "gemini_call": contents[1]["parts"][0],
+            "gemini_dropped": gemini.dropped}
+
+
+@demo
+def protocol_origins() -> list:
+    """When function calling, MCP and A2A appeared, who made them, and who governs them now."""
+    from course_lib.protocol_history import TIMELINE, timeline_text
+
+    print(timeline_text())
+    return [m.when for m in TIMELINE]
