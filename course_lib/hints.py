@@ -83,6 +83,11 @@ class Hints:
             raise ValueError("a Hints object needs at least one step")
         self.steps = list(self.steps)
 
+    @property
+    def number(self) -> str:
+        """The exercise's number as ``course hint`` takes it: ``"01"``, ``"06b"``."""
+        return self.exercise.split("_", 1)[0]
+
     # -- state -------------------------------------------------------------------------------
     @property
     def seen(self) -> int:

@@ -30,7 +30,8 @@ FOLDER = nbt.ROOT / "notebooks" / "interview"
 MINUTES_PER_QUESTION = 5
 #: Lesson notebooks by number (docs/architecture.md's module map), for links back to the teaching.
 LESSONS = {"00": "00_welcome", "01": "01_function_calling", "02": "02_tool_schemas", "03": "03_tool_registry",
-           "04": "04_fault_tolerance", "05": "05_tool_security", "06": "06_orchestration", "07": "07_json_rpc",
+           "04": "04_fault_tolerance", "05": "05_tool_security", "06": "06_orchestration",
+           "06b": "06b_agent_frameworks", "07": "07_json_rpc",
            "08": "08_mcp_basics", "09": "09_mcp_transports", "10": "10_mcp_advanced", "10a": "10a_mcp_authorization",
            "11": "11_a2a",
            "12": "12_capstone"}
