@@ -476,3 +476,19 @@ def test_provider_shapes(capsys):
 def test_protocol_origins(capsys):
     r, out = _run("protocol_origins", capsys)
     assert r[0] == "2023-06-13" and r == sorted(r) and "Agentic AI Foundation" in out
+
+
+def test_structured_vs_tool(capsys):
+    r, out = _run("structured_vs_tool", capsys)
+    assert r["tool"] == "get_weather" and r["parsed"] == {"city": "Shanghai", "temp": 28, "humidity": 65}
+    assert r["strict"] is True and r["refusal"] is True
+
+
+def test_frameworks_on_the_wire(capsys):
+    import asyncio
+
+    from course_lib.interview.demos import DEMOS
+    r = asyncio.run(DEMOS["frameworks_on_the_wire"].func())
+    assert {n: v["requests"] for n, v in r.items()} == {"Agents SDK": 2, "pydantic-ai": 2, "LangGraph": 2}
+    assert r["Agents SDK"]["strict"] is True and r["pydantic-ai"]["strict"] is None
+    assert r["Agents SDK"]["result"] == "{'temp': 28, 'humidity': 65}" and r["LangGraph"]["result"] == '{"temp": 28, "humidity": 65}'

@@ -1,6 +1,7 @@
 """Flashcard sessions, the widget, scoring, the timed mock interview and the terminal loops."""
 from __future__ import annotations
 
+import html
 import json
 from itertools import count
 
@@ -32,8 +33,8 @@ def test_review_again_then_unseen_then_known(store):
     store.mark(FC[4], known=True)     # known, box 2
     ids = [q.id for q in pick_cards(BANK, store, size=20, topics="function-calling")]
     assert ids[:2] == [FC[2], FC[0]]                      # review again, the older mark first
-    assert ids[2:6] == [FC[1], FC[3], FC[6], FC[7]]      # never seen, in bank order
-    assert ids[6:] == [FC[5], FC[4]]                     # known: lowest box first
+    assert ids[2:-2] == [FC[1], FC[3], *FC[6:]]          # never seen, in bank order
+    assert ids[-2:] == [FC[5], FC[4]]                    # known: lowest box first
 
 
 def test_size_filters_and_seeded_shuffle(store):
@@ -225,7 +226,7 @@ def test_mock_interview_widget_flow():
     assert "2 random questions" in shown.text
     start_b.click()
     first = shown.interview.current
-    assert first.question in question.value
+    assert html.escape(first.question) in question.value  # the widget shows it as HTML
     box.value = first.answer
     submit_b.click()
     assert "points" in result.value and next_b.description == "Next question"

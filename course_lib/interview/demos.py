@@ -30,9 +30,7 @@ MODEL = "mock-llm"
 
 #: Demos whose building blocks are not in the course yet: ``{demo: "module (lesson)"}`` (none today;
 #: a new question whose lesson is still being written goes here until its module lands).
-PENDING: dict[str, str] = {
-    "structured_vs_tool": "course_lib.mock_llm structured outputs: response_format and parse (lesson 02)",
-}
+PENDING: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
@@ -1596,3 +1594,53 @@ def protocol_origins() -> list:
 
     print(timeline_text())
     return [m.when for m in TIMELINE]
+
+
+@demo
+def structured_vs_tool() -> dict:
+    """A tool asks your code to act; a response format shapes the final answer; a structured answer can be a refusal."""
+    from pydantic import BaseModel
+
+    from course_lib.examples import WEATHER_TOOL, get_weather
+    from course_lib.mock_llm import MockLLM
+
+    class Weather(BaseModel):
+        city: str
+        temp: int
+        humidity: int
+
+    mock = MockLLM()
+    client = mock.client(max_retries=0)
+    question = [{"role": "user", "content": "What's the weather in Shanghai?"}]
+    call = client.chat.completions.create(model=MODEL, messages=question, tools=[WEATHER_TOOL]).choices[0].message
+    print("a tool        -> the model asks:", call.tool_calls[0].function.name, call.tool_calls[0].function.arguments)
+    after_tool = question + [call.model_dump(exclude_none=True), {"role": "tool", "tool_call_id": call.tool_calls[0].id,
+                                                                  "content": json.dumps(get_weather("Shanghai"))}]
+    answer = client.chat.completions.parse(model=MODEL, messages=after_tool, response_format=Weather).choices[0].message
+    print("a format      -> the answer is data:", repr(answer.parsed))
+    sent = mock.last.request["response_format"]
+    print("  the SDK sent response_format:", sent["type"], "strict =", sent["json_schema"]["strict"])
+    refused = client.chat.completions.parse(model=MODEL, response_format=Weather, messages=[
+        {"role": "user", "content": "Describe the weather in Shanghai"}]).choices[0].message
+    print("no values     -> parsed:", refused.parsed, "| refusal:", (refused.refusal or "")[:60], "...")
+    return {"tool": call.tool_calls[0].function.name, "parsed": answer.parsed.model_dump(), "strict": sent["json_schema"]["strict"],
+            "refusal": refused.refusal is not None and refused.parsed is None}
+
+
+@demo
+async def frameworks_on_the_wire() -> dict:
+    """The same get_weather question in the OpenAI Agents SDK, pydantic-ai and LangGraph: what each one sends."""
+    from course_lib.agent_frameworks import Recorder, run_agents_sdk, run_langgraph, run_pydantic_ai
+    from course_lib.examples import get_weather
+
+    seen = {}
+    for name, run in [("Agents SDK", run_agents_sdk), ("pydantic-ai", run_pydantic_ai), ("LangGraph", run_langgraph)]:
+        recorder = Recorder(name)
+        await run(recorder, "What's the weather in Shanghai?", [recorder.tool(get_weather)], instructions="Use the tools.")
+        tool = recorder.tools_sent()[0]
+        result = recorder.requests[1]["messages"][-1]["content"]
+        options = sorted(k for k in recorder.requests[0] if k not in ("model", "messages", "tools"))
+        print(f"{name:<11} requests={len(recorder.requests)} strict={tool['strict']} required={tool['parameters']['required']} "
+              f"options={options} result sent back={result}")
+        seen[name] = {"strict": tool["strict"], "result": result, "requests": len(recorder.requests)}
+    return seen
