@@ -29,6 +29,16 @@ def test_every_question_has_the_full_structure():
         assert all(p.keywords for p in q.framework + q.bonus), q.id
 
 
+def test_every_model_framework_scores_full_marks():
+    """Each question's own framework points, said in a row, make every point (none only named, none missed):
+    the scorer must accept the answer the bank itself teaches."""
+    from course_lib.interview.scoring import score_answer
+
+    for q in BANK:
+        result = score_answer(q, " ".join(p.point for p in q.framework))
+        assert (result.score, result.missed, result.named) == (100, [], []), (q.id, result)
+
+
 def test_the_seed_questions_with_their_bonus_points():
     seeds = {q.seed_question: q for q in BANK if q.seed_question}
     assert sorted(seeds) == ["Q1", "Q2", "Q3"]
