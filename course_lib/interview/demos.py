@@ -1305,16 +1305,27 @@ def tool_catalogue(n: int = 1000) -> list[dict]:
 
 @demo
 def tool_retrieval() -> dict:
-    """1,000 tools: retrieve at most 5 relevant ones per request, send only those; the model still picks right."""
+    """1,000 tools: more than an API takes in one request (128); retrieve at most 5 relevant ones, send only those."""
     from course_lib.mock_llm import MockLLM
+    from course_lib.mock_llm.choosing import score_tools
+    from course_lib.mock_llm.wire import ToolSpec
 
     catalogue = tool_catalogue(1000)
     print(f"catalogue: {len(catalogue)} tools from {len(TEAM_OBJECTS)} teams, "
           f"{len(json.dumps(catalogue)):,} characters of definitions on every request if sent whole")
     mock, picked = MockLLM(), {}
+    try:  # the API caps tools per request (128): sending the whole catalogue is not even possible
+        mock.client().chat.completions.create(model=MODEL, messages=[{"role": "user", "content": "hi"}],
+                                              tools=catalogue)
+    except Exception as refused:  # openai.BadRequestError from the API and from the mock alike
+        print(f"all {len(catalogue)} at once: HTTP {getattr(refused, 'status_code', '?')}, "
+              f"{getattr(refused, 'code', None) or type(refused).__name__}")
+    specs = [ToolSpec(t["function"]["name"], t["function"]["description"], t["function"]["parameters"])
+             for t in catalogue]
     for text in ["What's the weather in Shanghai?", 'Create a support ticket titled "VPN is down"']:
         request = [{"role": "user", "content": text}]
-        scores = mock.explain(request, catalogue).scores  # stand-in for an embedding index over descriptions
+        # the mock's word scores stand in for an embedding index over the descriptions
+        scores = {spec.name: score for spec, score, _ in score_tools(text, specs)}
         top = [name for name in sorted(scores, key=lambda name: -scores[name]) if scores[name] > 0][:5]
         selected = [t for t in catalogue if t["function"]["name"] in top]
         message = mock.client().chat.completions.create(model=MODEL, messages=request, tools=selected)
