@@ -40,9 +40,9 @@ def test_review_again_then_unseen_then_known(store):
 def test_size_filters_and_seeded_shuffle(store):
     assert len(pick_cards(BANK, store, size=3)) == 3
     assert pick_cards(BANK, store, size=0) == []
-    assert {q.difficulty for q in pick_cards(BANK, store, size=50, difficulty="hard")} == {"hard"}
-    a = [q.id for q in pick_cards(BANK, store, size=50, seed=1)]
-    assert a == [q.id for q in pick_cards(BANK, store, size=50, seed=1)] and a != [q.id for q in BANK]
+    assert {q.difficulty for q in pick_cards(BANK, store, size=len(BANK), difficulty="hard")} == {"hard"}
+    a = [q.id for q in pick_cards(BANK, store, size=len(BANK), seed=1)]
+    assert a == [q.id for q in pick_cards(BANK, store, size=len(BANK), seed=1)] and a != [q.id for q in BANK]
     assert sorted(a) == sorted(q.id for q in BANK)
 
 
