@@ -313,14 +313,19 @@ class BoundedTaskStore(TaskStore):
 
     def _victims(self) -> list[tuple[str, ServerCallContext]]:
         excess = len(self._order) - self.limits.max_tasks
+        if excess <= 0:  # the common case: no scan, no copy of the order (a save stays O(1))
+            return []
         victims: list[tuple[str, ServerCallContext]] = []
         for wanted in (TERMINAL, frozenset({"input-required", "auth-required"})):
-            for task_id, (state, context) in list(self._order.items()):
+            for task_id, (state, context) in self._order.items():  # oldest first; stops at the excess
                 if len(victims) >= excess:
-                    return victims
+                    break
                 if state in wanted:
                     victims.append((task_id, context))
-                    del self._order[task_id]
+            for task_id, _ in victims:
+                self._order.pop(task_id, None)
+            if len(victims) >= excess:
+                break
         return victims
 
     async def get(self, task_id: str, context: ServerCallContext) -> Task | None:  # noqa: D102

@@ -191,6 +191,25 @@ def test_the_task_store_forgets_finished_tasks_first(db):
     assert all(len(k.history) == 2 for k in kept if k is not None)
 
 
+def test_with_no_finished_task_the_store_forgets_the_oldest_waiting_for_input_and_never_a_working_one():
+    store = lim.BoundedTaskStore(lim.Limits(max_tasks=2))
+    context = ServerCallContext()
+    states = [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED,
+              TaskState.TASK_STATE_WORKING]
+
+    async def go():
+        tasks = []
+        for i, state in enumerate(states):
+            task = new_task_from_user_message(ag.user_message(f"message {i}"))
+            task.status.state = state
+            await store.save(task, context)
+            tasks.append(task.id)
+        await store.save(await store.get(tasks[0], context), context)  # a save within the bound forgets nothing
+        return [await store.get(t, context) is not None for t in tasks]
+    assert asyncio.run(go()) == [True, False, False, True]
+    assert len(store) == 2
+
+
 def test_a_huge_log_line_is_cut(caplog):
     lim.truncate_logs()
     logger = logging.getLogger("a2a.server.routes.jsonrpc_dispatcher")
