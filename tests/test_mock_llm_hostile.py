@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import httpx
 import openai
@@ -422,3 +423,116 @@ def test_remembered_decisions_are_bounded_in_bytes(monkeypatch):
             {"role": "tool", "tool_call_id": "call_1", "content": f"report {i}: " + "sunny and warm " * 13_000}]})
         assert status == 200 and len(body["choices"][0]["message"]["content"]) > 190_000
     assert mock._memo.bytes <= 1_000_000 and 2 <= len(mock._memo) <= 5
+
+
+def _counting(app, seen: dict):
+    """``app`` behind a layer that adds up, per request (header ``x-tag``), the body bytes the app has read."""
+    async def wrapped(scope, receive, send):
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+        tag = dict(scope["headers"]).get(b"x-tag", b"").decode()
+        seen[tag] = 0
+
+        async def counted():
+            message = await receive()
+            seen[tag] += len(message.get("body", b""))
+            return message
+        await app(scope, counted, send)
+    return wrapped
+
+
+def test_over_http_at_most_in_flight_posts_are_read_and_held_at_once():
+    """in_flight=2 and three 400 kB POSTs: the third's body is not read until one of the first two has finished."""
+    mock = MockLLM()
+    seen: dict[str, int] = {}
+    server = start_server("test-mock-in-flight", _counting(mock.asgi_app(in_flight=2), seen))
+    url = server.url
+    turns, lock = threading.Semaphore(0), threading.Lock()
+    entered: list[tuple[str, int]] = []  # (tag, how many had finished when it entered)
+    finished: list[str] = []
+    real = mock.handle
+
+    def held(method, path, headers, body):
+        if method != "POST":
+            return real(method, path, headers, body)
+        with lock:
+            entered.append((headers["x-tag"], len(finished)))
+        turns.acquire(timeout=30)
+        try:
+            return real(method, path, headers, body)
+        finally:
+            with lock:
+                finished.append(headers["x-tag"])
+
+    mock.handle = held  # type: ignore[method-assign]
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "Hello " + "x" * 400_000}]}).encode()
+    answers: dict[str, httpx.Response] = {}
+
+    def send(tag: str) -> None:
+        answers[tag] = httpx.post(url + "/v1/chat/completions", content=body, timeout=60,
+                                  headers={"content-type": "application/json", "x-tag": tag})
+
+    threads = [threading.Thread(target=send, args=(tag,)) for tag in "abc"]
+    try:
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 20
+        while (len(entered) < 2 or len(seen) < 3) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # time enough for a third read, were it allowed
+        assert len(entered) == 2 and not finished
+        waiting = (set("abc") - {tag for tag, _ in entered}).pop()
+        assert seen[waiting] == 0  # not a byte of its body read by the app
+        assert sum(seen.values()) == 2 * len(body)  # what the app holds: two bodies, not three
+        assert httpx.get(url + "/v1/models", timeout=10).status_code == 200  # GETs do not queue behind POSTs
+        turns.release()  # one of the first two finishes...
+        deadline = time.monotonic() + 20
+        while len(entered) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert entered[2] == (waiting, 1)  # ...and only then is the third read
+        turns.release()
+        turns.release()
+        for t in threads:
+            t.join(30)
+        assert [answers[tag].status_code for tag in "abc"] == [200, 200, 200]
+        assert seen[waiting] == len(body)
+    finally:
+        for _ in range(3):
+            turns.release()
+        stop_server("test-mock-in-flight")
+
+
+def test_over_http_a_body_that_never_arrives_gets_a_408_and_frees_its_slot():
+    """in_flight=1: a client that sends 10 of its 100 bytes gets the 408 after read_seconds; the next POST is served."""
+    import socket
+
+    mock = MockLLM()
+    server = start_server("test-mock-slow-body", mock.asgi_app(in_flight=1, read_seconds=0.5))
+    try:
+        host, port = server.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as slow:
+            slow.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                         b"content-length: 100\r\n\r\n" + b'{"model": ')
+            started = time.monotonic()
+            raw = b""
+            while b"\r\n\r\n" not in raw or not raw.rstrip().endswith(b"}"):
+                chunk = slow.recv(65536)
+                if not chunk:
+                    break
+                raw += chunk
+            waited = time.monotonic() - started
+        head, _, payload = raw.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408") and 0.4 < waited < 5
+        error = json.loads(payload)["error"]
+        assert error["code"] == "request_timeout" and set(error) == {"message", "type", "param", "code"}
+        ok = httpx.post(server.url + "/v1/chat/completions", json={"model": "m", "messages": HI}, timeout=10)
+        assert ok.status_code == 200  # the one slot is free again
+        assert [e.status for e in mock.log] == [408, 200]
+    finally:
+        stop_server("test-mock-slow-body")
+
+
+@pytest.mark.parametrize("kwargs", [{"in_flight": 0}, {"in_flight": 2.5}, {"read_seconds": 0}])
+def test_the_in_flight_settings_are_checked(kwargs):
+    with pytest.raises(ValueError):
+        MockLLM().asgi_app(**kwargs)

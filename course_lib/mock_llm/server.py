@@ -39,6 +39,11 @@ MEMO_LIMIT = 256  # decisions remembered per MockLLM (the same request gets the 
 #: ... and at most this many bytes of them: an answer made from a tool result can hold the whole result
 #: (hundreds of kB), so 256 of them bounded by count alone could keep over 100 MB.
 MEMO_BYTES = 16 * 1024 * 1024
+#: POSTs read and held at once by the ASGI adapter (each up to ``max_request_bytes``): 64 x 4 MiB at most.
+MAX_POSTS_IN_FLIGHT = 64
+#: Seconds a POST's body may take to arrive once its turn comes (a 4 MiB body on loopback takes
+#: milliseconds): a client that sends a byte now and then cannot keep one of the slots above forever.
+BODY_READ_SECONDS = 30.0
 #: One engine decision at a time in this process: the engine keeps module-level caches, and with the
 #: GIL two CPU-bound decisions in parallel would finish no sooner than one after the other. Only the
 #: decision holds it: checking a request (its schemas may take seconds when huge) happens outside, so
@@ -427,9 +432,17 @@ class MockLLM:
 
         return in_process_client(self, async_client=True, **kwargs)
 
-    def asgi_app(self):
-        """This mock as an ASGI application, for ``uvicorn`` or an ASGI test transport."""
-        return _ASGIApp(self)
+    def asgi_app(self, *, in_flight: int = MAX_POSTS_IN_FLIGHT, read_seconds: float = BODY_READ_SECONDS):
+        """This mock as an ASGI application, for ``uvicorn`` or an ASGI test transport.
+
+        Args:
+            in_flight: how many POSTs are read and held at once (the others wait unread).
+            read_seconds: how long a POST's body may take to arrive once read (then a 408).
+
+        Raises:
+            ValueError: ``in_flight`` below 1 or ``read_seconds`` not positive.
+        """
+        return _ASGIApp(self, in_flight=in_flight, read_seconds=read_seconds)
 
 
 def _safe_json(body: bytes, limit: int = 1024 * 1024) -> Any:
@@ -504,12 +517,32 @@ class _ASGIApp:
     ``GET`` requests are answered on the event loop (they are instant); a ``POST`` is read
     up to the mock's ``max_request_bytes`` (a larger one gets its 413 without being read
     whole) and handled in a worker thread, so one long request never keeps the server from
-    answering ``GET /v1/models`` or accepting a shutdown.
+    answering ``GET /v1/models`` or accepting a shutdown. At most ``in_flight`` POSTs are
+    read and held at once (default :data:`MAX_POSTS_IN_FLIGHT`); the others wait, unread, in
+    their connections (uvicorn stops reading a connection once 64 KiB of its body are
+    buffered; the kernel's socket buffers hold the rest, then the client waits), so a thousand
+    clients each sending 4 MiB cannot make the server hold 4 GB. A body that has not arrived ``read_seconds`` after its
+    turn came gets a 408 (code ``request_timeout``), so slow senders cannot keep the slots.
     """
 
-    def __init__(self, mock: MockLLM, workers: int = 4) -> None:
+    def __init__(self, mock: MockLLM, workers: int = 4, in_flight: int = MAX_POSTS_IN_FLIGHT,
+                 read_seconds: float = BODY_READ_SECONDS) -> None:
+        if not (isinstance(in_flight, int) and in_flight >= 1):
+            raise ValueError(f"in_flight must be a whole number of POSTs, at least 1 (got {in_flight!r})")
+        if not read_seconds > 0:
+            raise ValueError(f"read_seconds must be positive (got {read_seconds!r})")
         self.mock = mock
         self.workers = DaemonWorkers(workers)
+        self.in_flight = in_flight
+        self.read_seconds = read_seconds
+        self._slots: tuple[Any, asyncio.Semaphore] | None = None  # (its loop, the semaphore)
+
+    def _slots_here(self) -> asyncio.Semaphore:
+        """The semaphore of the running loop (an app served again on a new loop gets a new one)."""
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(self.in_flight))
+        return self._slots[1]
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -523,16 +556,30 @@ class _ASGIApp:
         if scope["type"] != "http":
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        body = await self._read_body(receive, headers, scope["path"])
-        if isinstance(body, HTTPReply):
-            reply = body
-        elif scope["method"] == "POST":
-            reply = await self.workers.run(self.mock.handle, scope["method"], scope["path"], headers, body)
+        if scope["method"] == "POST":
+            async with self._slots_here():
+                body = await self._read_in_time(receive, headers, scope["path"])
+                reply = body if isinstance(body, HTTPReply) else await self.workers.run(
+                    self.mock.handle, scope["method"], scope["path"], headers, body)
         else:
-            reply = self.mock.handle(scope["method"], scope["path"], headers, body)
+            body = await self._read_body(receive, headers, scope["path"])
+            reply = body if isinstance(body, HTTPReply) else self.mock.handle(scope["method"], scope["path"], headers,
+                                                                               body)
         if reply.delay:
             await asyncio.sleep(reply.delay)
         await _send_reply(send, reply)
+
+    async def _read_in_time(self, receive: Any, headers: dict[str, str], path: str) -> bytes | HTTPReply:
+        """:meth:`_read_body` within ``read_seconds``, or the 408 reply."""
+        try:
+            return await asyncio.wait_for(self._read_body(receive, headers, path), self.read_seconds)
+        except asyncio.TimeoutError:
+            error = MockAPIError(f"Request timeout: the body did not arrive within {self.read_seconds:g} s.",
+                                 status=408, code="request_timeout")
+            reply = _json_reply(408, error.body(), {"connection": "close"})
+            self.mock.log.append(Exchange(path, "(body not read in time)", error.body(), 408,
+                                          size=len(reply.body)))
+            return reply
 
     async def _read_body(self, receive: Any, headers: dict[str, str], path: str) -> bytes | HTTPReply:
         """The request body, or the 413 reply when it is (or says it is) over the limit."""
