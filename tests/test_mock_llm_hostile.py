@@ -304,12 +304,18 @@ def test_course_llm_serve_stops_promptly_on_sigterm_during_a_long_request():
         deadline = time.monotonic() + 30
         while not _answers(url + "/models") and time.monotonic() < deadline:
             time.sleep(0.1)
-        held = threading.Thread(target=lambda: _quiet_post(url + "/chat/completions"), daemon=True)
+        replies: list = []
+        held = threading.Thread(target=lambda: replies.append(_quiet_post(url + "/chat/completions")), daemon=True)
         held.start()
         time.sleep(0.5)  # the held request is inside the server now
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=15)  # before the fix it waited the whole 30 s for the held reply
         assert proc.returncode in (0, -signal.SIGTERM)
+        held.join(10)
+        reply = replies[0]  # the held request is answered, as the OpenAI API words a 503
+        assert reply is not None and reply.status_code == 503
+        assert reply.json()["error"]["code"] == "server_shutting_down"
+        assert "Traceback" not in proc.stderr.read()
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -323,12 +329,12 @@ def _answers(url: str) -> bool:
         return False
 
 
-def _quiet_post(url: str) -> None:
+def _quiet_post(url: str) -> httpx.Response | None:
     try:
-        httpx.post(url, json={"model": "m", "messages": HI}, headers={"x-mock-fault": "latency; seconds=30"},
-                   timeout=40)
+        return httpx.post(url, json={"model": "m", "messages": HI}, headers={"x-mock-fault": "latency; seconds=30"},
+                          timeout=40)
     except httpx.HTTPError:
-        pass  # the server went away mid-request: that is the point
+        return None  # the server went away without a reply
 
 
 def test_course_llm_serve_flags_set_the_limits(capsys):

@@ -523,6 +523,9 @@ class _ASGIApp:
     buffered; the kernel's socket buffers hold the rest, then the client waits), so a thousand
     clients each sending 4 MiB cannot make the server hold 4 GB. A body that has not arrived ``read_seconds`` after its
     turn came gets a 408 (code ``request_timeout``), so slow senders cannot keep the slots.
+    A request still unanswered when the server stops (Ctrl+C, SIGTERM: uvicorn cancels it after
+    its graceful-shutdown wait) gets a 503 ``server_shutting_down`` error body, not a traceback
+    and uvicorn's plain-text 500.
     """
 
     def __init__(self, mock: MockLLM, workers: int = 4, in_flight: int = MAX_POSTS_IN_FLIGHT,
@@ -555,6 +558,14 @@ class _ASGIApp:
                     return
         if scope["type"] != "http":
             return
+        try:
+            reply = await self._reply(scope, receive)
+        except asyncio.CancelledError:  # the server stops (Ctrl+C, SIGTERM) while this request is not answered yet
+            reply = self._stopping(scope["path"])
+        await _send_reply(send, reply)
+
+    async def _reply(self, scope: dict, receive: Any) -> HTTPReply:
+        """The reply to one HTTP request, its injected latency waited."""
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         if scope["method"] == "POST":
             async with self._slots_here():
@@ -567,7 +578,15 @@ class _ASGIApp:
                                                                                body)
         if reply.delay:
             await asyncio.sleep(reply.delay)
-        await _send_reply(send, reply)
+        return reply
+
+    def _stopping(self, path: str) -> HTTPReply:
+        """The 503 a request still waiting when the server stops gets (an OpenAI error body, not uvicorn's text 500)."""
+        error = MockAPIError("The server is shutting down: the mock LLM was stopped (Ctrl+C or SIGTERM) before this "
+                             "reply was due. Start it again and retry.", status=503, code="server_shutting_down")
+        reply = _json_reply(503, error.body(), {"connection": "close"})
+        self.mock.log.append(Exchange(path, "(server stopping)", error.body(), 503, size=len(reply.body)))
+        return reply
 
     async def _read_in_time(self, receive: Any, headers: dict[str, str], path: str) -> bytes | HTTPReply:
         """:meth:`_read_body` within ``read_seconds``, or the 408 reply."""
