@@ -364,6 +364,37 @@ def test_orchestrator_trace_shows_the_wire_in_order(agent):
     assert {e.layer for e in orch.trace.filter("a2a").events} == {"a2a"} and len(orch.trace.filter("a2a")) == 7
 
 
+def _methods(orch):
+    """The JSON-RPC methods the orchestrator sent, in order (the card's HTTP GETs left out)."""
+    return [e.payload["method"] for e in orch.trace.events
+            if e.kind == "request" and isinstance(e.payload, dict) and e.payload.get("method", "GET") != "GET"]
+
+
+def test_orchestrator_resumes_a_cut_stream_with_subscribe_to_task(db):
+    """Lesson 11 §9: the first stream drops after two events; the orchestrator reconnects with
+    SubscribeToTask (or, if the task finished meanwhile, reads it with GetTask) and ends where the agent is."""
+    slow = ag.start_agent("test-slow-finance-agent", ag.finance_agent_card, ag.FinanceAgentExecutor(db, step_delay=1.0))
+    try:
+        orch = ag.Orchestrator()
+
+        async def go():
+            await orch.discover(slow.url)
+            delegation = await orch.delegate("revenue 2023", cut_after=2)
+            return delegation, await orch.get_task(slow.url, delegation.fold.task.id)
+        delegation, got = run(go())
+        assert _methods(orch)[:2] == ["SendStreamingMessage", "SubscribeToTask"]
+        assert delegation.state == "completed" and delegation.fold.states[-1] == "completed"
+        assert delegation.data[0]["totals"]["2023"]["revenue"] == 1078.7
+        assert got.status.state == delegation.fold.task.status.state
+        assert [a.artifact_id for a in got.artifacts] == [a.artifact_id for a in delegation.fold.task.artifacts]
+
+        # A finished task cannot be subscribed to: resume falls back to GetTask and keeps the state.
+        fold = run(orch.resume(slow.url, delegation.fold))
+        assert fold.state == "completed" and _methods(orch)[-2:] == ["SubscribeToTask", "GetTask"]
+    finally:
+        stop_server("test-slow-finance-agent")
+
+
 def test_orchestrator_in_process_through_asgi_transport(db):
     base = "http://finance.local"
     app = ag.build_agent_app(ag.finance_agent_card(base), ag.FinanceAgentExecutor(db, step_delay=0))

@@ -56,3 +56,18 @@ def test_the_stateless_loop_sends_instructions_every_time_and_the_whole_conversa
     assert [i.get("type", "message") for i in bodies[1]["input"]] == [
         "message", "function_call", "function_call", "function_call_output", "function_call_output"]
     assert all(t["strict"] is False for b in bodies for t in b["tools"])
+
+
+def test_the_stateful_loop_sends_previous_response_id_and_only_the_new_items():
+    mock = MockLLM()
+    client = mock.client(max_retries=0)
+    answer, responses = responses_tool_loop(client, "Weather in Beijing and in Shanghai?",
+                                            [to_responses_tool(WEATHER_TOOL)], FUNCTIONS, instructions="Be brief.",
+                                            stateful=True)
+    assert len(responses) == 2 and "22" in answer and "28" in answer
+    first, second = [e.request for e in mock.log]
+    assert "previous_response_id" not in first and first["input"] == "Weather in Beijing and in Shanghai?"
+    assert second["previous_response_id"] == responses[0].id
+    assert [i["type"] for i in second["input"]] == ["function_call_output", "function_call_output"]
+    assert {i["call_id"] for i in second["input"]} == {o.call_id for o in responses[0].output}
+    assert [first["instructions"], second["instructions"]] == ["Be brief.", "Be brief."]  # never carried over
