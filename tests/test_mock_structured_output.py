@@ -275,3 +275,71 @@ def test_pydantic_ai_native_output_on_both_apis():
         assert Agent(model, output_type=NativeOutput(Trip)).run_sync("Plan 3 days in Paris").output == \
             Trip(city="Paris", days=3)
     assert mock.log[-1].request["text"]["format"]["type"] == "json_schema"
+
+
+def _forecast_format() -> dict:
+    schema = {"type": "object", "properties": {"city": {"type": "string"},
+                                               "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+              "required": ["city", "unit"], "additionalProperties": False}
+    return {"type": "json_schema", "json_schema": {"name": "Forecast", "schema": schema, "strict": True}}
+
+
+LONG = "This paragraph talks about nothing in particular. " * 8000  # about 400 KB, within the context limit
+
+
+def _chat(messages: list[dict], response_format: dict) -> dict:
+    reply = MockLLM().handle("POST", "/v1/chat/completions", {}, json.dumps(
+        {"model": "m", "messages": messages, "response_format": response_format}).encode())
+    assert reply.status == 200
+    return json.loads(reply.body)["choices"][0]["message"]
+
+
+def test_a_long_message_is_read_for_its_format_up_to_the_engines_read_limit(monkeypatch):
+    """Values in the first READ_LIMIT characters are read; past it nothing is (a refusal, not a minute of reading)."""
+    from course_lib.mock_llm import structured_output
+    from course_lib.mock_llm.reading import READ_LIMIT
+
+    read_lengths: list[int] = []
+    real = structured_output.fill_schema
+
+    def measured(schema, messages):
+        read_lengths.extend(len(m["content"]) for m in messages)
+        return real(schema, messages)
+
+    monkeypatch.setattr(structured_output, "fill_schema", measured)
+    first = _chat([{"role": "user", "content": "Forecast for Paris in celsius. " + LONG}], _forecast_format())
+    assert json.loads(first["content"]) == {"city": "Paris", "unit": "celsius"}
+    assert read_lengths and max(read_lengths) <= READ_LIMIT
+    late = _chat([{"role": "user", "content": LONG + " Forecast for Paris in celsius."}], _forecast_format())
+    assert late["content"] is None and "'city'" in late["refusal"]
+
+
+def test_only_the_newest_user_messages_are_read_for_a_format(monkeypatch):
+    from course_lib.mock_llm import structured_output
+
+    seen: list[int] = []
+    real = structured_output.fill_schema
+    monkeypatch.setattr(structured_output, "fill_schema", lambda s, m: (seen.append(len(m)), real(s, m))[1])
+    turns = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"Turn {i}: nothing to note."}
+             for i in range(2000)]
+    recent = _chat(turns + [{"role": "user", "content": "Forecast for Oslo in fahrenheit."}], _forecast_format())
+    assert json.loads(recent["content"]) == {"city": "Oslo", "unit": "fahrenheit"}
+    assert seen == [structured_output.FORMAT_READ_MESSAGES]
+
+
+def test_json_object_tries_a_few_examples_however_many_braces_the_prompt_holds(monkeypatch):
+    from course_lib.mock_llm import structured_output
+
+    calls: list[dict] = []
+    real = structured_output.answer
+
+    def counted(fmt, messages, text_answer):
+        calls.append(fmt.schema or {})
+        return real(fmt, messages, text_answer)
+
+    monkeypatch.setattr(structured_output, "answer", counted)
+    prompt = "Reply in JSON. Examples: " + '{"isbn": "unknown"} ' * 20_000
+    message = _chat([{"role": "system", "content": prompt}, {"role": "user", "content": "Hi"}],
+                    {"type": "json_object"})
+    assert json.loads(message["content"]) == {"answer": "Hello! How can I help you today?"}
+    assert len(calls) == structured_output.JSON_EXAMPLES_TRIED  # one filling tried per example, 4 of 20,000

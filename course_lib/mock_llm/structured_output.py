@@ -11,7 +11,8 @@ within what it can read:
   arguments and its result's fields form one record, :func:`tool_records`: a field named as the
   schema's property, ``{"temp": 28}`` for ``temp``; a list of objects takes one item per
   record), then what the user wrote, read by the same
-  readers that fill tool arguments (:func:`~course_lib.mock_llm.arguments.fill_schema`);
+  readers that fill tool arguments (:func:`~course_lib.mock_llm.arguments.fill_schema`), in the newest
+  user messages up to the engine's reading cap (:data:`FORMAT_READ_MESSAGES`, :data:`~.reading.READ_LIMIT`);
 * the content is JSON that validates against the schema, or, when a required value is
   nowhere in the conversation, a **refusal** (``message.refusal``, a ``refusal`` content part
   on Responses) that says which value it could not read: never invalid JSON, never an
@@ -40,6 +41,7 @@ from jsonschema.exceptions import SchemaError
 from ..strict_mode import strict_violations
 from .arguments import fill_schema
 from .errors import MockAPIError
+from .reading import READ_LIMIT, read_limited
 
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 #: Strict-mode problems structured outputs tolerate (see the module docstring).
@@ -225,6 +227,20 @@ def _project(props: dict, required: list[str], record: dict, root: dict) -> dict
 
 _MISSING = object()
 
+#: The newest user messages a format's values are read from, each up to the engine's
+#: :data:`~.reading.READ_LIMIT` characters (the rest accepted, not read): the readers cost more
+#: than linear time in the text they read, so a 100 kB message read whole took over a minute.
+FORMAT_READ_MESSAGES = 8
+#: JSON examples in the prompt a ``json_object`` answer tries to fill (newest message first).
+JSON_EXAMPLES_TRIED = 4
+
+
+def _readable(messages: list[dict]) -> list[dict]:
+    """The user messages :func:`answer` reads: the newest :data:`FORMAT_READ_MESSAGES`, each cut by
+    :func:`~.reading.read_limited` (the same cap as the engine's reading of a request)."""
+    users = [m for m in messages if m.get("role") == "user"][-FORMAT_READ_MESSAGES:]
+    return [{"role": "user", "content": read_limited(_text(m))} for m in users]
+
 
 def _tool_result_values(schema: dict, messages: list[dict]) -> dict[str, Any]:
     """Values of the schema's properties found in the tool records (:func:`tool_records`).
@@ -298,7 +314,7 @@ def answer(fmt: OutputFormat, messages: list[dict], text_answer: str | None) -> 
     if not props:  # {"type": "object"} with nothing in it: an empty object is the whole answer
         return StructuredAnswer("{}", None, {})
     from_results = _tool_result_values(schema, messages)
-    read, _ = fill_schema(schema, messages)
+    read, _ = fill_schema(schema, _readable(messages))
     read = _without_shared_words(read)
     required = list(schema.get("required") or [])
     values: dict[str, Any] = {}
@@ -349,11 +365,19 @@ _JSON_EXAMPLE = re.compile(r"\{[^{}]*\}")
 
 
 def _json_object(messages: list[dict], text_answer: str | None) -> StructuredAnswer:
-    """``json_object``: a JSON example in the prompt (its keys, filled), else ``{"answer": text}``."""
+    """``json_object``: a JSON example in the prompt (its keys, filled), else ``{"answer": text}``.
+
+    At most :data:`JSON_EXAMPLES_TRIED` examples are tried, each in the first :data:`~.reading.READ_LIMIT`
+    characters of its message, so a prompt full of braces costs no more than a short one.
+    """
+    tried = 0
     for m in reversed(messages):
         if m.get("role") not in ("system", "developer", "user"):
             continue
-        for match in _JSON_EXAMPLE.finditer(_text(m)):
+        for match in _JSON_EXAMPLE.finditer(_text(m)[:READ_LIMIT]):
+            if tried == JSON_EXAMPLES_TRIED:
+                break
+            tried += 1
             try:
                 example = json.loads(match.group(0))
             except ValueError:
