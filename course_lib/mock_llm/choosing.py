@@ -403,8 +403,10 @@ def _score_one(prof: _Profile, ctx: _ScoringContext) -> tuple[float, list[str], 
     relevant = concepts & prof.weight_keys
     for prefix in by_prefix.keys() & prof.by_prefix.keys():
         relevant = relevant | frozenset(by_prefix[prefix])
-    for c in concepts if relevant else ():
-        if c in seen or c not in relevant:
+    # in sorted order, each of the tool's words counted once: "remind" and "reminder" in the request both
+    # match the tool's "remind" (directly and as its abbreviation), which counts once whichever comes first
+    for c in sorted(relevant):
+        if c in seen:
             continue
         w = prof.weights.get(c)
         key = c
@@ -415,6 +417,7 @@ def _score_one(prof: _Profile, ctx: _ScoringContext) -> tuple[float, list[str], 
                 w, key = prof.weights[near], near
                 seen.add(near)
         if w:
+            seen.add(key)
             score += w
             distinct += w * ctx.idf(key)
             matched.append(c)
