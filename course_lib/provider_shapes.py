@@ -91,7 +91,9 @@ class GeminiSchema:
 def to_anthropic_tool(tool: Any) -> dict:
     """The tool as an Anthropic ``tools`` entry: ``{"name", "description", "input_schema"}``.
 
-    The JSON Schema travels unchanged (``$defs``/``$ref`` included).
+    The JSON Schema travels unchanged (``$defs``/``$ref`` included). A strict tool stays strict:
+    ``"strict": true`` is copied (Anthropic docs, "Structured outputs": strict tool use;
+    ``anthropic.types.ToolParam.strict``); a tool that is not strict gets no key (Anthropic's default).
 
     Args:
         tool: a tool in any shape :func:`course_lib.tool_schemas.to_chat_tool` reads.
@@ -105,6 +107,8 @@ def to_anthropic_tool(tool: Any) -> dict:
     if fn.get("description") is not None:
         out["description"] = fn["description"]
     out["input_schema"] = copy.deepcopy(fn["parameters"])
+    if fn.get("strict") is True:
+        out["strict"] = True
     return out
 
 

@@ -41,6 +41,15 @@ def test_anthropic_tool_from_any_shape_is_a_valid_tool_param(shape):
     assert check_with_sdk("anthropic", "tool", tool) == "anthropic.types.ToolParam"
 
 
+@pytest.mark.parametrize("shape", [lambda t: t, to_responses_tool])
+def test_a_strict_tool_stays_strict_for_anthropic(shape):
+    strict = {"type": "function", "function": {**WIKI["function"], "strict": True}}
+    tool = to_anthropic_tool(shape(strict))
+    assert tool["strict"] is True and tool["input_schema"] == WIKI["function"]["parameters"]
+    assert check_with_sdk("anthropic", "tool", tool) == "anthropic.types.ToolParam"
+    assert "strict" not in to_anthropic_tool(shape(WIKI))  # not strict: Anthropic's default, no key
+
+
 def test_the_openai_shape_is_not_an_anthropic_tool():
     with pytest.raises(pydantic.ValidationError, match="input_schema"):
         check_with_sdk("anthropic", "tool", {"name": "get_weather", "parameters": {"type": "object"}})
