@@ -542,3 +542,45 @@ def test_over_http_a_body_that_never_arrives_gets_a_408_and_frees_its_slot():
 def test_the_in_flight_settings_are_checked(kwargs):
     with pytest.raises(ValueError):
         MockLLM().asgi_app(**kwargs)
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # JSON text inside a message, nested far past Python's recursion limit
+
+
+def _deep_conversation(arguments: str = '{"city": "Paris"}', result: str = "sunny") -> list[dict]:
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": arguments}}
+    return [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": result}]
+
+
+@pytest.mark.parametrize("messages, index, field", [
+    (_deep_conversation(result=DEEP), 2, "content"),
+    (_deep_conversation(result=[{"type": "text", "text": DEEP}]), 2, "content"),
+    (_deep_conversation(arguments=DEEP), 1, "tool_calls[0].function.arguments"),
+])
+@pytest.mark.parametrize("extra", [{}, {"response_format": {"type": "json_object"}}])
+def test_json_text_nested_too_deep_inside_a_message_is_a_400_not_a_recursion_error(mock, messages, index, field, extra):
+    """A tool result or a call's arguments nesting 100,000 levels was a 500 (RecursionError in the readers)."""
+    if extra:  # json_object needs the word JSON in the conversation: one system message more before the rest
+        messages, index = [{"role": "system", "content": "Answer in JSON."}, *messages], index + 1
+    status, error = error_of(mock, {"model": "m", "messages": messages, "tools": [WEATHER], **extra})
+    assert (status, error["param"], error["code"]) == (400, f"messages[{index}].{field}", "invalid_value")
+    assert "64 levels" in error["message"]
+
+
+def test_json_text_inside_messages_within_the_depth_limit_is_read_as_before(mock):
+    nested = json.dumps({"report": [[[[{"temp": 21}]]]]})
+    status, payload = post(mock, {"model": "m", "messages": _deep_conversation(result=nested), "tools": [WEATHER]})
+    assert status == 200 and payload["choices"][0]["finish_reason"] == "stop"
+    status, payload = post(mock, {"model": "m", "messages": _deep_conversation(result="[[[ not json, just brackets"),
+                                  "tools": [WEATHER]})
+    assert status == 200  # text that is not deep JSON stays text
+
+
+def test_responses_items_nested_too_deep_are_a_400_in_items_words(mock):
+    items = [{"type": "message", "role": "user", "content": "Weather in Paris?"},
+             {"type": "function_call", "call_id": "c1", "name": "get_weather", "arguments": '{"city": "Paris"}'},
+             {"type": "function_call_output", "call_id": "c1", "output": DEEP}]
+    status, error = error_of(mock, {"model": "m", "input": items, "tools": [dict(WEATHER["function"], type="function")]},
+                             "/v1/responses")
+    assert status == 400 and error["param"] == "input" and "input items" in error["message"]

@@ -15,7 +15,9 @@ lone surrogates in strings      refused                  400, ``invalid_value`` 
 =============================== ======================== ==========================================
 
 (the last two are module constants, not :class:`Limits` fields; the schema count is over all of
-a request's tool ``parameters`` and its ``response_format`` / ``text.format`` schema together)
+a request's tool ``parameters`` and its ``response_format`` / ``text.format`` schema together).
+JSON *text* inside a message (a tool result, a call's ``arguments``) nests at most as deep as the
+default ``max_json_depth`` too: 400 ``invalid_value`` naming the field (``wire.MAX_TEXT_JSON_DEPTH``).
 
 and, for what the mock keeps between requests:
 
@@ -96,7 +98,7 @@ def decode_body(body: bytes, limits: Limits) -> Any:
     except (UnicodeDecodeError, ValueError) as e:
         raise MockAPIError(f"We could not parse the JSON body of your request ({e}). The body must be "
                            "UTF-8 JSON.", code="invalid_json") from None
-    if _SURROGATE_ESCAPE.search(body) is not None or _nests_deeper(body, limits.max_json_depth):
+    if _SURROGATE_ESCAPE.search(body) is not None or nests_deeper(body, limits.max_json_depth):
         check_tree(value, limits.max_json_depth)  # the walk that names where
     return value
 
@@ -107,7 +109,7 @@ _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
-def _nests_deeper(body: bytes, max_depth: int) -> bool:
+def nests_deeper(body: bytes, max_depth: int) -> bool:
     """Whether the (valid) JSON text ``body`` nests arrays and objects more than ``max_depth`` deep.
 
     Fewer opening brackets than the limit cannot nest deeper (the usual request: answered by

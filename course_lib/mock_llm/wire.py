@@ -20,7 +20,7 @@ from jsonschema.exceptions import SchemaError
 
 from ..strict_mode import strict_violations
 from .errors import MockAPIError
-from .limits import BoundedCache, check_schema_size, check_tool_count
+from .limits import BoundedCache, Limits, check_schema_size, check_tool_count, nests_deeper
 from .options import RequestOptions, chat_options
 from .structured_output import OutputFormat, read_format, require_json_word
 
@@ -96,6 +96,8 @@ def _check_messages(messages: Any) -> list[dict]:
                        f"messages[{i}].tool_call_id", "missing_required_parameter")
         if isinstance(content, list):
             _check_parts(i, content)
+        if role == "tool":
+            _check_json_text(_content_text(content), f"messages[{i}].content")
         for key in ("name", "tool_call_id"):
             if m.get(key) is not None and not isinstance(m[key], str):
                 raise _bad(f"Invalid type for 'messages[{i}].{key}': expected a string, but got "
@@ -187,6 +189,19 @@ def _check_call(i: int, j: int, call: dict, pending: dict[str, int]) -> None:
         raise _bad(f"Invalid type for '{where}.function.arguments': expected a string, but got "
                    f"{_json_type(fn['arguments'])} instead (arguments travel as JSON text: json.dumps them).",
                    f"{where}.function.arguments", "invalid_type")
+    _check_json_text(fn.get("arguments") or "", f"{where}.function.arguments")
+
+
+#: How deep JSON *text inside a message* may nest (a tool result, a call's ``arguments``): the engine
+#: and the structured-output readers parse it, and Python's parser overflows its stack far deeper.
+MAX_TEXT_JSON_DEPTH = Limits().max_json_depth
+
+
+def _check_json_text(text: str, where: str) -> None:
+    """A 400 for JSON text (it starts with ``[`` or ``{``) that nests deeper than :data:`MAX_TEXT_JSON_DEPTH`."""
+    if text.lstrip()[:1] in ("[", "{") and nests_deeper(text.encode("utf-8", "surrogatepass"), MAX_TEXT_JSON_DEPTH):
+        raise _bad(f"Invalid '{where}': its JSON text nests arrays and objects more than {MAX_TEXT_JSON_DEPTH} levels "
+                   "deep; the course mock reads JSON in messages only up to that depth.", where, "invalid_value")
 
 
 def unresolved_ref(schema: Any) -> str | None:
