@@ -584,3 +584,15 @@ def test_responses_items_nested_too_deep_are_a_400_in_items_words(mock):
     status, error = error_of(mock, {"model": "m", "input": items, "tools": [dict(WEATHER["function"], type="function")]},
                              "/v1/responses")
     assert status == 400 and error["param"] == "input" and "input items" in error["message"]
+
+
+def test_over_http_a_get_carries_at_most_a_small_body(served):
+    """Bodies sent with GETs are not held past MAX_GET_BODY_BYTES (they would bypass the POSTs' in-flight bound)."""
+    from course_lib.mock_llm.server import MAX_GET_BODY_BYTES
+
+    mock, url = served
+    big = httpx.request("GET", url + "/v1/models", content=b"x" * (MAX_GET_BODY_BYTES + 1), timeout=30)
+    assert big.status_code == 413 and big.json()["error"]["code"] == "request_too_large"
+    assert f"at most {MAX_GET_BODY_BYTES:,}" in big.json()["error"]["message"]
+    small = httpx.request("GET", url + "/v1/models", content=b"{}", timeout=30)
+    assert small.status_code == 200 and small.json()["data"][0]["id"] == "mock-llm"

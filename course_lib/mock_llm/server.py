@@ -41,6 +41,8 @@ MEMO_LIMIT = 256  # decisions remembered per MockLLM (the same request gets the 
 MEMO_BYTES = 16 * 1024 * 1024
 #: POSTs read and held at once by the ASGI adapter (each up to ``max_request_bytes``): 64 x 4 MiB at most.
 MAX_POSTS_IN_FLIGHT = 64
+#: Bytes of body a GET (``/v1/models``, a stored response) may carry: it needs none.
+MAX_GET_BODY_BYTES = 64 * 1024
 #: Seconds a POST's body may take to arrive once its turn comes (a 4 MiB body on loopback takes
 #: milliseconds): a client that sends a byte now and then cannot keep one of the slots above forever.
 BODY_READ_SECONDS = 30.0
@@ -572,8 +574,8 @@ class _ASGIApp:
                 body = await self._read_in_time(receive, headers, scope["path"])
                 reply = body if isinstance(body, HTTPReply) else await self.workers.run(
                     self.mock.handle, scope["method"], scope["path"], headers, body)
-        else:
-            body = await self._read_body(receive, headers, scope["path"])
+        else:  # a GET needs no body: a small cap, so bodies sent with GETs cannot pass the bound above
+            body = await self._read_in_time(receive, headers, scope["path"], cap=MAX_GET_BODY_BYTES)
             reply = body if isinstance(body, HTTPReply) else self.mock.handle(scope["method"], scope["path"], headers,
                                                                                body)
         if reply.delay:
@@ -588,10 +590,11 @@ class _ASGIApp:
         self.mock.log.append(Exchange(path, "(server stopping)", error.body(), 503, size=len(reply.body)))
         return reply
 
-    async def _read_in_time(self, receive: Any, headers: dict[str, str], path: str) -> bytes | HTTPReply:
+    async def _read_in_time(self, receive: Any, headers: dict[str, str], path: str,
+                            cap: int | None = None) -> bytes | HTTPReply:
         """:meth:`_read_body` within ``read_seconds``, or the 408 reply."""
         try:
-            return await asyncio.wait_for(self._read_body(receive, headers, path), self.read_seconds)
+            return await asyncio.wait_for(self._read_body(receive, headers, path, cap), self.read_seconds)
         except asyncio.TimeoutError:
             error = MockAPIError(f"Request timeout: the body did not arrive within {self.read_seconds:g} s.",
                                  status=408, code="request_timeout")
@@ -600,12 +603,14 @@ class _ASGIApp:
                                           size=len(reply.body)))
             return reply
 
-    async def _read_body(self, receive: Any, headers: dict[str, str], path: str) -> bytes | HTTPReply:
-        """The request body, or the 413 reply when it is (or says it is) over the limit."""
-        cap = self.mock.limits.max_request_bytes
+    async def _read_body(self, receive: Any, headers: dict[str, str], path: str,
+                         cap: int | None = None) -> bytes | HTTPReply:
+        """The request body, or the 413 reply when it is (or says it is) over ``cap`` bytes
+        (default: the mock's ``max_request_bytes``)."""
+        cap = self.mock.limits.max_request_bytes if cap is None else cap
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > cap:
-            return self._too_large(int(declared), path)
+            return self._too_large(int(declared), path, cap)
         parts, size = [], 0
         while True:
             message = await receive()
@@ -614,14 +619,16 @@ class _ASGIApp:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > cap:
-                return self._too_large(size, path)
+                return self._too_large(size, path, cap)
             parts.append(chunk)
             if not message.get("more_body"):
                 break
         return b"".join(parts)
 
-    def _too_large(self, size: int, path: str) -> HTTPReply:
-        error = too_large(size, self.mock.limits)
+    def _too_large(self, size: int, path: str, cap: int) -> HTTPReply:
+        error = too_large(size, self.mock.limits) if cap == self.mock.limits.max_request_bytes else MockAPIError(
+            f"Request too large: the body is {size:,} bytes and a GET to the course mock carries at most {cap:,}.",
+            status=413, code="request_too_large")
         reply = _json_reply(413, error.body(), {"connection": "close"})
         self.mock.log.append(Exchange(path, "(body not read)", error.body(), 413, size=len(reply.body)))
         return reply
