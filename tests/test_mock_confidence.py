@@ -72,3 +72,33 @@ def test_forced_tool_choice_is_not_held_back():
     e = MockLLM().explain([{"role": "user", "content": "Book a room in Lisbon for 3 nights from 2031-05-02 at 6pm"}],
                           [ROOM], tool_choice="required")
     assert [c.name for c in e.tool_calls] == ["book_room"]
+
+
+NOTES = tool("search_notes", "Search my notes", {"query": {"type": "string", "description": "What to look for"}},
+             ["query"])
+
+
+def test_a_short_request_is_its_own_query_without_the_framing():
+    e = explain("Search my notes for the budget meeting with Lena", NOTES)
+    assert [(c.name, c.arguments) for c in e.tool_calls] == [("search_notes", {"query": "the budget meeting with Lena"})]
+    z = explain("搜索我的笔记里关于预算会议的内容", NOTES)
+    assert [c.name for c in z.tool_calls] == ["search_notes"] and "预算会议" in z.tool_calls[0].arguments["query"]
+
+
+def test_a_long_message_is_no_query_as_it_stands():
+    # a pasted prompt or a long story: a real model writes a query from it; the mock does not send it whole
+    long = ("You are my assistant for the week and you should always be polite and brief with everyone. "
+            "Remember that I prefer mornings, that I am travelling on Thursday, and that my notes are messy. "
+            "Search my notes for whatever seems useful")
+    e = explain(long, NOTES)
+    assert e.tool_calls == [] and e.content
+    assert e.confidence.arguments[e.confidence.weakest][1:] == ("guess", "the request without its framing")
+    zh = ("你是我这一周的助手，对每个人都要礼貌简短。记住我喜欢上午开会，星期四我要出差，我的笔记很乱，"
+          "很多内容都是随手记下的，有中文也有英文，还有一些会议的草稿和待办事项。帮我在笔记里搜索一下有用的内容")
+    z = explain(zh, NOTES)
+    assert z.tool_calls == [] and z.content
+
+
+def test_words_of_a_request_count_chinese_two_characters_to_a_word():
+    assert confidence._words("Search the web for the latest Python release") == 8
+    assert confidence._words("搜索最新的版本") == 4 and confidence._words("") == 0

@@ -36,6 +36,13 @@ CLASSES = {"said": 1.0, "read": 0.85, "free words": 0.65, "guess": 0.4}
 UNUSED_FACTOR = 0.8
 #: Below this a call is not made (an honest reply instead).
 THRESHOLD = 0.5
+#: A query or text argument that is the whole request without its framing ("Search the web for the latest
+#: Python release" -> "the latest Python release") is a guess when the request is longer than this many words
+#: (a Chinese word counted as two characters) or nothing is left: a real model writes a query from a long
+#: message, it does not send the message. Chosen on BFCL's dev items: every such call on a request of over 19
+#: words was wrong there, the right ones had at most 15.
+LONG_REQUEST_WORDS = 20
+_WHOLE_REQUEST = "the request without its framing"
 
 #: Evidence rules (:class:`~.arguments.Evidence` ``rule``, up to its first ":" or ",") by class; rules not
 #: listed are *read*.
@@ -111,6 +118,11 @@ class Confidence:
         return f"Confidence({self.summary()})"
 
 
+def _words(text: str) -> int:
+    """How many words ``text`` has: runs of letters or digits, and Chinese characters two to a word."""
+    return len(re.findall(r"[^\W\u4e00-\u9fff]+", text)) + (len(re.findall(r"[\u4e00-\u9fff]", text)) + 1) // 2
+
+
 def _unused(calls: list, reading: Any, tool_names: list[str]) -> list[str]:
     blob = " ".join(str(v).lower() for c in calls for v in c.arguments.values())
     blob += " " + " ".join(str(getattr(e, "words", "")).lower() for c in calls for e in c.evidence.values())
@@ -168,6 +180,8 @@ def rate(calls: list, scores: dict[str, float], reading: Any, request: str) -> C
             kind = rule_class(rule, value, request)
             if rule.startswith("best reading") and _reused_or_verb(name, value, call, request):
                 kind = "guess"
+            elif rule == _WHOLE_REQUEST and (not str(value).strip() or _words(request) > LONG_REQUEST_WORDS):
+                kind = "guess"  # a long message (a pasted prompt, a story) is no search query as it stands
             conf.arguments[(i, name)] = (CLASSES[kind], kind, rule)
             if CLASSES[kind] < lowest:
                 lowest, conf.weakest = CLASSES[kind], (i, name)
