@@ -35,7 +35,7 @@ def test_notebook_is_clean(path):
 def test_notebook_opens_with_a_title_and_time(path):
     first = nbformat.read(path, as_version=4).cells[0]
     assert first.cell_type == "markdown" and first.source.startswith("# ")
-    assert re.search(r"\*\*Time\*\*|\*\*Time:\*\*", first.source), "state the estimated time in the first cell"
+    assert re.search(r"\*\*Time\*\*|\*\*Time:\*\*|\*\*时长\*\*", first.source), "state the estimated time in the first cell"
 
 
 @pytest.mark.parametrize("path", [p for p in NOTEBOOKS if not nbt.keeps_outputs(p)],

@@ -1,4 +1,5 @@
-"""``course notebooks``: clean metadata, or re-execute lessons and store their outputs (maintainers)."""
+"""``course notebooks``: clean metadata, re-execute lessons and store their outputs, or build a language edition
+from its translation catalogs (maintainers; see docs/translation.md)."""
 from __future__ import annotations
 
 import argparse
@@ -7,16 +8,24 @@ from pathlib import Path
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("notebooks", help="clean or refresh the shipped notebooks (maintainers)")
-    p.add_argument("action", choices=["clean", "check", "refresh"],
+    p.add_argument("action", choices=["clean", "check", "refresh", "extract", "build", "status"],
                    help="clean: strip noisy metadata in place; check: fail if cleaning would change a file; "
-                        "refresh: execute lessons and save their outputs")
-    p.add_argument("paths", nargs="*", type=Path, help="notebooks (default: all shipped notebooks)")
+                        "refresh: execute lessons and save their outputs; with --lang: extract: create or update "
+                        "the English notebooks' catalogs (changed cells become fuzzy); build: generate the edition "
+                        "(notebooks/LANG/...) from the catalogs; status: what is missing, stale or out of date")
+    p.add_argument("paths", nargs="*", type=Path,
+                   help="notebooks (default: all shipped notebooks; with --lang: the edition's English notebooks, for "
+                        "extract every one that has a catalog); paths go before --lang: "
+                        "`course notebooks extract notebooks/01_function_calling.ipynb --lang zh`")
+    p.add_argument("--lang", choices=["zh"], help="the language edition (extract, build, status)")
     p.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     from .. import notebooks as nbt
 
+    if args.action in ("extract", "build", "status"):
+        return _run_lang(args)
     paths = args.paths or nbt.shipped_notebooks()
     bad = 0
     for path in paths:
@@ -33,3 +42,33 @@ def _run(args: argparse.Namespace) -> int:
                 print(("needs cleaning: " if args.action == "check" else "cleaned: ") + str(path))
                 bad += args.action == "check"
     return 1 if bad else 0
+
+
+def _run_lang(args: argparse.Namespace) -> int:
+    from .. import translation as tr
+
+    if not args.lang:
+        print(f"course notebooks {args.action} needs --lang (for example --lang zh)")
+        return 2
+    paths = [p.resolve() for p in args.paths] or tr.edition(args.lang)
+    if args.action == "extract":
+        paths = [p.resolve() for p in args.paths] or tr.with_catalogs(args.lang)
+        bad = 0
+        for path in paths:
+            st = tr.extract(path, args.lang)
+            print(f"{'complete' if st.complete else 'to translate'}: {tr.catalog_path(path, args.lang).relative_to(tr.ROOT)}"
+                  + "".join(f"\n   {p}" for p in st.problems()))
+            bad += not st.complete
+        return 1 if bad else 0
+    if args.action == "build":
+        try:
+            for out in tr.build_edition(args.lang, paths):
+                print(f"built: {out.relative_to(tr.ROOT)}")
+        except tr.TranslationError as err:
+            print(err)
+            return 1
+        return 0
+    problems = tr.sync_problems(args.lang)
+    print("\n".join(problems) if problems else
+          f"{args.lang} edition current: " + ", ".join(p.name for p in tr.edition(args.lang)))
+    return 1 if problems else 0

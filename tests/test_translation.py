@@ -1,0 +1,144 @@
+"""The Chinese edition (issue 20): catalogs current, generated notebooks in sync, the machinery itself.
+
+The edition is what ``translations/zh/edition.txt`` lists; ``make test`` runs the generated
+``notebooks/zh/`` notebooks under nbval like the English ones (they live under ``notebooks/``).
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from course_lib import notebooks as nbt
+from course_lib import translation as tr
+from course_lib.cli import main as course
+
+EDITION = tr.edition("zh")
+
+
+def test_the_edition_lists_existing_english_notebooks():
+    assert EDITION, "translations/zh/edition.txt lists no notebook"
+    for english in EDITION:
+        assert english.exists(), english
+        assert not tr.is_edition_file(english), f"{english} is itself a generated notebook"
+
+
+@pytest.mark.parametrize("english", EDITION, ids=lambda p: p.stem)
+def test_every_markdown_cell_has_a_current_translation(english):
+    state = tr.status(english, "zh")
+    assert state.complete, (f"{english.relative_to(tr.ROOT)}: run `course notebooks extract "
+                            f"{english.relative_to(tr.ROOT)} --lang zh` and translate:\n" + "\n".join(state.problems()))
+
+
+def test_generated_notebooks_are_what_build_writes():
+    problems = tr.sync_problems("zh")
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("english", EDITION, ids=lambda p: p.stem)
+def test_generated_notebook_shares_the_code_and_translates_the_prose(english):
+    src, out = nbt.read(english), nbt.read(tr.edition_path(english, "zh"))
+    assert [c.cell_type for c in src.cells] == [c.cell_type for c in out.cells]
+    for a, b in zip(src.cells, out.cells):
+        if a.cell_type == "code":
+            assert (a.source, a.get("outputs")) == (b.source, b.get("outputs"))
+        elif a.source.strip():
+            han = sum("\u4e00" <= ch <= "\u9fff" for ch in b.source)
+            assert b.source != a.source and han >= 5, f"cell {a.get('id')} is not in Chinese: {b.source[:80]!r}"
+
+
+@pytest.mark.parametrize("english", EDITION, ids=lambda p: p.stem)
+def test_relative_links_of_the_edition_resolve(english):
+    out = tr.edition_path(english, "zh")
+    for cell in nbt.read(out).cells:
+        if cell.cell_type != "markdown":
+            continue
+        for _, target, _ in tr._LINK.findall(cell.source):
+            if "://" in target or target.startswith("#"):
+                continue
+            assert (out.parent / target.partition("#")[0]).exists(), f"{out.name}: broken link {target}"
+
+
+# --- the machinery, on a small English notebook in a temporary course folder ---
+
+def _course(tmp_path: Path, cells: list[str]) -> Path:
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "notebooks" / "02_next.ipynb").write_text("{}")
+    english = tmp_path / "notebooks" / "01_demo.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(c) if not c.startswith("print")
+                                         else nbformat.v4.new_code_cell(c) for c in cells])
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"c{i}"
+    nbt.write(nbt.clean(nb, keep_outputs=True), english)
+    return english
+
+
+def _translate(english: Path, root: Path, texts: dict[str, str]) -> None:
+    path = tr.catalog_path(english, "zh", root)
+    cat = tr.read_catalog(path, "zh")
+    for msg in cat:
+        for comment in msg.auto_comments:
+            if comment in texts:
+                msg.string = texts[comment]
+                msg.flags.discard("fuzzy")
+    tr.write_catalog(cat, path)
+
+
+def test_a_changed_english_cell_is_stale_until_retranslated(tmp_path):
+    english = _course(tmp_path, ["# Title\n\nSee [next](02_next.ipynb).", "print(1)", "Some prose."])
+    state = tr.extract(english, "zh", tmp_path)
+    assert len(state.missing) == 2 and not state.stale
+    with pytest.raises(tr.TranslationError, match="missing cell c0"):
+        tr.build(english, "zh", tmp_path)
+    _translate(english, tmp_path, {"cell c0": "# 标题\n\n见[下一课](02_next.ipynb)。", "cell c2": "一些文字。"})
+    assert tr.status(english, "zh", tmp_path).complete
+    built = tr.build(english, "zh", tmp_path)
+    assert built.cells[0].source == "# 标题\n\n见[下一课](../02_next.ipynb)。"  # re-pointed from notebooks/zh/
+    assert built.cells[1].source == "print(1)"
+
+    nb = nbt.read(english)
+    nb.cells[2].source = "Some prose, rewritten."
+    nbt.write(nb, english)
+    state = tr.status(english, "zh", tmp_path)
+    assert state.stale == ["cell c2: Some prose, rewritten."] and not state.missing
+    state = tr.extract(english, "zh", tmp_path)  # carried over as fuzzy: still stale, the old English kept
+    assert state.stale == ["cell c2: Some prose, rewritten."]
+    po = tr.catalog_path(english, "zh", tmp_path).read_text(encoding="utf-8")
+    assert "#, fuzzy" in po and '#| msgid "Some prose."' in po and 'msgstr "一些文字。"' in po
+    with pytest.raises(tr.TranslationError, match="stale   cell c2"):
+        tr.build(english, "zh", tmp_path)
+    _translate(english, tmp_path, {"cell c2": "一些改写过的文字。"})
+    assert tr.build(english, "zh", tmp_path).cells[2].source == "一些改写过的文字。"
+
+
+def test_extract_twice_changes_nothing(tmp_path):
+    english = _course(tmp_path, ["# Title", "Prose."])
+    tr.extract(english, "zh", tmp_path)
+    _translate(english, tmp_path, {"cell c0": "# 标题"})
+    first = tr.catalog_path(english, "zh", tmp_path).read_bytes()
+    tr.extract(english, "zh", tmp_path)
+    assert tr.catalog_path(english, "zh", tmp_path).read_bytes() == first
+
+
+def test_sync_problems_name_a_hand_edited_and_a_stray_notebook(tmp_path):
+    english = _course(tmp_path, ["# Title"])
+    tr.extract(english, "zh", tmp_path)
+    _translate(english, tmp_path, {"cell c0": "# 标题"})
+    (tmp_path / "translations" / "zh" / "edition.txt").write_text("notebooks/01_demo.ipynb\n")
+    assert tr.sync_problems("zh", tmp_path) == ["notebooks/zh/01_demo.ipynb is missing: run "
+                                                "`course notebooks build --lang zh`"]
+    [out] = tr.build_edition("zh", root=tmp_path)
+    assert tr.sync_problems("zh", tmp_path) == []
+    out.write_text(out.read_text(encoding="utf-8").replace("标题", "标 题"), encoding="utf-8")
+    shutil.copy(out, out.parent / "99_stray.ipynb")
+    problems = tr.sync_problems("zh", tmp_path)
+    assert len(problems) == 2 and "differs" in problems[0] and "99_stray" in problems[1]
+
+
+def test_course_notebooks_status_command(capsys):
+    assert course(["notebooks", "status", "--lang", "zh"]) == 0
+    assert "zh edition current: 00_welcome.ipynb" in capsys.readouterr().out
+    assert course(["notebooks", "build"]) == 2
+    assert "needs --lang" in capsys.readouterr().out
