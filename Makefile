@@ -55,7 +55,9 @@ setup: $(STAMP)
 # `make lab LAB_ARGS=--no-browser` passes more options to JupyterLab.
 # .venv/bin goes first on PATH so `course check 01` works as typed in a JupyterLab terminal.
 # JupyterLab refuses to start as root unless told; containers and some cloud machines run as root.
-FIRST_LESSON := notebooks/00_welcome.ipynb
+# COURSE_LANG=zh (or `make lab COURSE_LANG=zh`) opens the Chinese edition's lesson 00 (notebooks/zh/, docs/translation.md).
+COURSE_LANG ?=
+FIRST_LESSON := notebooks/$(if $(filter zh,$(COURSE_LANG)),zh/)00_welcome.ipynb
 lab: setup
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) \
 	  --ServerApp.root_dir="$(CURDIR)" $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True) \

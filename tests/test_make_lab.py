@@ -23,10 +23,11 @@ from course_lib.servers import free_port
 FIRST_LESSON = "notebooks/00_welcome.ipynb"
 
 
-def _lab_command(port: int) -> str:
+def _lab_command(port: int, *extra: str) -> str:
     # VENV: the environment running the tests (a fresh clone's .venv in CI, whatever it is called here)
-    out = subprocess.run(["make", "-n", "lab", f"PORT={port}", "LAB_ARGS=--no-browser", f"VENV={sys.prefix}"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["make", "-n", "lab", f"PORT={port}", "LAB_ARGS=--no-browser", f"VENV={sys.prefix}", *extra],
+                         cwd=ROOT, capture_output=True, text=True, check=True,
+                         env={k: v for k, v in os.environ.items() if k != "COURSE_LANG"}).stdout
     joined = out.replace("\\\n", " ")
     lines = [line for line in joined.splitlines() if "jupyter lab" in line]
     assert len(lines) == 1, out
@@ -39,6 +40,14 @@ def test_make_lab_asks_jupyterlab_for_lesson_00():
     command = _lab_command(8888)
     assert "--LabApp.default_url=/lab/tree/notebooks/00_welcome.ipynb" in command
     assert (ROOT / FIRST_LESSON).exists()
+
+
+def test_course_lang_zh_opens_the_chinese_lesson_00():
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    assert "--LabApp.default_url=/lab/tree/notebooks/zh/00_welcome.ipynb" in _lab_command(8888, "COURSE_LANG=zh")
+    assert "--LabApp.default_url=/lab/tree/notebooks/00_welcome.ipynb" in _lab_command(8888, "COURSE_LANG=en")
+    assert (ROOT / "notebooks" / "zh" / "00_welcome.ipynb").exists()
 
 
 def test_the_printed_url_opens_lesson_00(tmp_path):
