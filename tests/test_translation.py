@@ -142,3 +142,18 @@ def test_course_notebooks_status_command(capsys):
     assert "zh edition current: 00_welcome.ipynb" in capsys.readouterr().out
     assert course(["notebooks", "build"]) == 2
     assert "needs --lang" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("solution", [p for p in EDITION if p.parts[-2] == "solutions"], ids=lambda p: p.stem)
+def test_chinese_solution_passes_and_chinese_stub_fails(solution, tmp_path):
+    from course_lib.commands.check import run_check
+
+    solved = run_check(tr.edition_path(solution, "zh"))
+    assert solved.checks and solved.passed, [r for r in solved.checks if not r["passed"]]
+    exercise = tr.ROOT / "exercises" / solution.name
+    assert exercise in EDITION, f"{solution.name}: the solution is in the edition, its exercise is not"
+    stub = tmp_path / "exercises" / "zh" / solution.name  # what build writes, not the learner's working copy
+    stub.parent.mkdir(parents=True)
+    stub.write_text(tr.rendered(tr.build(exercise, "zh")), encoding="utf-8")
+    failed = run_check(stub)
+    assert failed.checks and not failed.passed, "the Chinese exercise passes its checks: a check that cannot fail"
