@@ -157,28 +157,52 @@ class MCPToolset:
         return self._client is not None and self._thread is not None and self._thread.is_alive()
 
     # ---------------------------------------------------------------- calls
-    def call(self, tool: str, arguments: dict | None = None) -> Any:
+    def call(self, tool: str, arguments: dict | None = None, *, timeout: float | None = None) -> Any:
         """Send ``tools/call`` for ``tool`` (its MCP name); returns the SDK's ``CallToolResult``.
+
+        Args:
+            tool: the tool's MCP name.
+            arguments: its arguments (a JSON object).
+            timeout: seconds to wait for this call (default ``call_timeout``). It is the SDK's
+                ``read_timeout_seconds``: when it passes, the SDK sends ``notifications/cancelled``
+                for the request, so the server stops working for nobody (MCP spec, Basic
+                utilities: Cancellation; lesson 10 §5.2).
 
         Raises:
             ConnectionError: the toolset is not connected.
             mcp.shared.exceptions.MCPError: a protocol error (e.g. unknown tool).
-            TimeoutError: no answer within ``call_timeout`` seconds.
+            TimeoutError: no answer within ``timeout`` seconds (the server was told to cancel).
         """
+        from mcp.shared.exceptions import MCPError
+        from mcp.types import REQUEST_TIMEOUT
+
         if not self.connected or self._loop is None:
             raise ConnectionError(f"MCP toolset {self.name!r} is not connected (call start())")
-        future = asyncio.run_coroutine_threadsafe(self._client.call_tool(tool, arguments or {}), self._loop)
-        return future.result(self.call_timeout + 1.0)
+        seconds = self.call_timeout if timeout is None else timeout
+        future = asyncio.run_coroutine_threadsafe(
+            self._client.call_tool(tool, arguments or {}, read_timeout_seconds=seconds), self._loop)
+        try:
+            return future.result(seconds + 1.0)
+        except MCPError as e:
+            if e.code == REQUEST_TIMEOUT:
+                raise TimeoutError(f"{tool} sent no answer within {seconds} s; the server was sent "
+                                   f"notifications/cancelled") from e
+            raise
+        except TimeoutError:  # the SDK's own timer did not end the call: cancel it here
+            future.cancel()
+            raise
 
-    def handler(self, tool: str) -> Any:
+    def handler(self, tool: str, *, timeout: float | None = None) -> Any:
         """A registry handler for MCP tool ``tool``: keyword arguments in, result value out.
 
         Returns ``structuredContent`` when the server sent one (a dict), else the text content.
         An ``isError`` result raises :class:`~course_lib.tool_registry.ToolError` with the
         server's message, which the registry turns into a tool message the model can read.
+        ``timeout`` (seconds, default ``call_timeout``) goes to :meth:`call`: when it passes, the
+        server is sent ``notifications/cancelled`` and the handler raises ``TimeoutError``.
         """
         def call_mcp_tool(**arguments: Any) -> Any:
-            result = self.call(tool, arguments)
+            result = self.call(tool, arguments, timeout=timeout)
             text = "\n".join(getattr(c, "text", "") for c in result.content if getattr(c, "type", "") == "text")
             if result.is_error:
                 raise ToolError(text or f"{tool} failed", server=self.name)
@@ -195,7 +219,9 @@ class MCPToolset:
         """Register every tool of the server into ``registry`` as toolset ``mcp:<name>``; returns the names.
 
         The MCP ``inputSchema`` is the registry schema, unchanged; ``outputSchema``, ``title``
-        and ``annotations`` go to ``meta``. ``options`` go to ``registry.register`` (``timeout``...).
+        and ``annotations`` go to ``meta``. ``options`` go to ``registry.register`` (``timeout``...);
+        a registry ``timeout`` (seconds, lesson 04) is also each call's MCP timeout, so when it fires the
+        server is sent ``notifications/cancelled`` instead of working on for nobody.
         A tool's permission is ``permission=`` if given, else ``"network"``; ``"read"`` for a
         ``readOnlyHint`` tool only with ``trust_annotations=True``: MCP's tools section says clients
         MUST treat annotations as untrusted unless the server is trusted (lesson 10a §8, lesson 12 §7).
@@ -214,7 +240,8 @@ class MCPToolset:
             if tool.annotations is not None:
                 meta["annotations"] = tool.annotations.model_dump(by_alias=True, exclude_none=True)
             read_only = trust_annotations and bool(meta.get("annotations", {}).get("readOnlyHint"))
-            registry.register(name, toolset, schema, self.handler(tool.name), meta=meta, replace=True,
+            registry.register(name, toolset, schema, self.handler(tool.name, timeout=options.get("timeout")),
+                              meta=meta, replace=True,
                               permission=permission or ("read" if read_only else "network"), **options)
             names.append(name)
         return names

@@ -10,8 +10,8 @@
   with ``structuredContent``, and a **resource link** in a tool result.
 * :func:`cached_server`: list results with a freshness hint (``ttlMs``, ``cacheScope``:
   2026-07-28's SEP-2549) that the SDK's client cache honours.
-* :func:`slow_server`: a slow tool that records its own cancellation, and a tool that asks
-  the client for its **roots** (handshake era).
+* :func:`slow_server`: a slow tool that records its own cancellation (:func:`server_events`
+  waits for it), and a tool that asks the client for its **roots** (handshake era).
 
 Taught in lessons 08 and 10.
 """
@@ -213,6 +213,21 @@ def slow_server() -> MCPServer:
         return [f"{r.name}: {r.uri}" for r in roots.roots]
 
     return server
+
+
+def server_events(server: Any, *, until: str, seconds: float = 5.0) -> list[str]:
+    """What a :func:`slow_server` saw, once ``until`` (``"cancelled"``, ``"finished"``) is among them.
+
+    A cancellation reaches the server a moment after the client gave up, so a lesson that prints
+    ``server.events`` right after a timeout waits here first (polling every 20 ms, at most
+    ``seconds``); returns ``server.events`` as it is then (without ``until`` if it never came).
+    """
+    import time
+
+    deadline = time.monotonic() + seconds
+    while until not in server.events and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return list(server.events)
 
 
 def roots_callback(*folders: tuple[str, str]) -> Any:

@@ -115,3 +115,30 @@ def test_the_bridge_believes_read_only_hints_only_when_told_to_trust_the_server(
     assert untrusted.get("count_tasks").permission == "network"  # the hint is kept in meta, not believed
     assert untrusted.get("count_tasks").meta["annotations"]["readOnlyHint"] is True
     assert trusted.get("count_tasks").permission == "read" and trusted.get("delete_task").permission == "network"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_registry_timeout_on_a_bridged_tool_cancels_the_call_on_the_server(mode):
+    import asyncio
+    import time
+
+    from course_lib.mcp_bridge import MCPToolset
+    from course_lib.mcp_trace import traced_transport
+    from course_lib.tool_registry import ToolRegistry
+
+    server, trace = me.slow_server(), Trace("registry timeout")
+    with MCPToolset(traced_transport(server, trace), f"slow-{mode}", mode=mode) as toolset:
+        registry = ToolRegistry("timeouts", env={})
+        toolset.register_into(registry, timeout=0.3)  # lesson 04's timeout, set on the registry
+        sync = registry.call("slow_report", {"seconds": 5})
+        first = me.server_events(server, until="cancelled")  # the cancellation lands a moment after the timeout
+        later = asyncio.run(registry.acall("slow_report", {"seconds": 5}))  # the async path too
+        deadline = time.monotonic() + 3
+        while server.events.count("cancelled") < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert sync.error == "timeout" and later.error == "timeout"
+    assert first == ["started", "cancelled"]
+    assert server.events == ["started", "cancelled", "started", "cancelled"]  # neither report was finished
+    calls = [e.payload["id"] for e in trace.events if e.label.startswith("tools/call")]
+    cancelled = [e.payload["params"] for e in trace.events if e.label.startswith("notifications/cancelled")]
+    assert [c["requestId"] for c in cancelled] == calls and cancelled[0]["reason"] == "timed out after 0.3s"
