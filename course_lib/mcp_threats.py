@@ -193,11 +193,22 @@ class ToolPins:
 def namespaced(server: str, tool: str, *, separator: str = "__") -> str:
     """The host-side name of ``tool`` from ``server``: ``pm__create_task`` (``^[a-zA-Z0-9_-]{1,64}$``).
 
+    A name that had to change to fit that pattern (other characters, more than 64 of them)
+    ends with 8 hex digits of the SHA-256 of ``server``, ``separator``, ``tool``, so two servers
+    never share a host-side name just because their names differ only where they were cut
+    (``天气`` and ``地图`` would both become ``__``).
+
     Example:
         >>> namespaced("project-manager", "create_task")
         'project-manager__create_task'
+        >>> namespaced("weather.example", "get forecast")
+        'weather_example__get_forecast_9a358bc9'
     """
-    return re.sub(r"[^a-zA-Z0-9_-]", "_", f"{server}{separator}{tool}")[:64]
+    raw = f"{server}{separator}{tool}"
+    name = re.sub(r"[^a-zA-Z0-9_-]", "_", raw)
+    if name == raw and len(name) <= 64:
+        return name
+    return f"{name[:55]}_{hashlib.sha256(raw.encode('utf-8')).hexdigest()[:8]}"
 
 
 def collisions(servers: dict[str, Iterable[str]]) -> dict[str, list[str]]:
