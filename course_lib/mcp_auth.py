@@ -569,7 +569,9 @@ def oauth_http_client(server_url: str, *, trace: Trace | None = None, lanes: dic
     Args:
         trace: record every HTTP exchange (client and browser lanes).
         lanes: base URL -> lane name for the pictures.
-        scope: scopes to ask for at first (default: what the server's metadata advertises).
+        scope: the ``scope`` of the client's metadata (sent at registration). It is not what the
+            first token asks for: the SDK follows MCP authorization's scope selection strategy (the
+            401's ``scope``, else the resource metadata's ``scopes_supported``), then steps up on a 403.
         storage: token storage (default: a fresh :class:`MemoryTokenStorage`).
         browser: the browser to use (default: a :class:`HeadlessBrowser` traced on ``Browser``).
 
@@ -674,12 +676,14 @@ def reports_api_app(verifier: Any, resource_url: str) -> Any:
 
 
 def add_report_tool(server: Any, store: Any, *, api_url: str, service_token: Callable[[], str],
-                    passthrough: Callable[[], bool]) -> None:
+                    passthrough: Callable[[], bool], http_client: Callable[[], Any] | None = None) -> None:
     """Tool ``publish_report``: posts a task summary to the downstream reports API.
 
     With ``passthrough()`` true it forwards the *client's* token (the forbidden pattern: the
     API refuses it, because that token's audience is the MCP server); otherwise it uses the
-    server's own token for the API (``service_token()``).
+    server's own token for the API (``service_token()``). ``http_client`` makes the
+    ``httpx2.AsyncClient`` for that call (default: a plain one; the demo's is traced, so the
+    ``POST /reports`` and the API's answer are on the lesson's trace).
     """
     import httpx2
     from mcp.server.auth.middleware.auth_context import get_access_token
@@ -690,7 +694,7 @@ def add_report_tool(server: Any, store: Any, *, api_url: str, service_token: Cal
         """Publish a summary of the tasks to the reports API (needs tasks:write)."""
         tasks = store.list()
         token = get_access_token().token if passthrough() else service_token()
-        async with httpx2.AsyncClient(timeout=10) as client:
+        async with (http_client() if http_client else httpx2.AsyncClient(timeout=10)) as client:
             response = await client.post(api_url + "/reports", json={"title": title, "tasks": len(tasks)},
                                          headers={"Authorization": f"Bearer {token}"})
         if response.status_code != 201:
@@ -739,7 +743,7 @@ def start_auth_demo(*, trace: Trace | None = None, prefix: str = "auth-demo", pa
         return service["token"]
 
     add_report_tool(server, server.store, api_url=api_url, service_token=service_token,
-                    passthrough=lambda: bool(server.passthrough))
+                    passthrough=lambda: bool(server.passthrough), http_client=traced(MCP))
     names = [f"{prefix}-as", f"{prefix}-mcp", f"{prefix}-api"]
     start_server(names[0], authorization_server_app(provider), as_port)
     start_server(names[1], protected_mcp_app(server, resource_url=mcp_url, issuer_url=issuer, verifier=verifier,

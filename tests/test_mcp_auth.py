@@ -129,6 +129,11 @@ def test_token_passthrough_is_refused_downstream_and_the_servers_own_token_works
     api_tokens = [t for t in demo.provider.issued if t.resource == demo.api_url]
     assert [t.client_id for t in api_tokens] == ["project-manager-server"]
     assert [r["published_by"] for r in demo.published] == ["project-manager-server"]
+    downstream = [e for e in demo.trace.events if "Reports API" in (e.src, e.dst) and e.src != "Auth server"
+                  and e.dst != "Auth server"]  # the MCP server's own HTTP calls are on the trace too
+    assert [f"{e.src}>{e.dst} {e.label}" for e in downstream] == [
+        "MCP server>Reports API POST /reports +Bearer", "Reports API>MCP server 401 Unauthorized Bearer invalid_token",
+        "MCP server>Reports API POST /reports +Bearer", "Reports API>MCP server 201 Created"]
 
 
 def test_consent_remembered_per_user_is_the_confused_deputy_and_per_client_stops_it(demo):
