@@ -99,6 +99,20 @@ def test_a_long_message_is_no_query_as_it_stands():
     assert z.tool_calls == [] and z.content
 
 
+ASK = tool("ask_research_agent", "Send a message to the research agent and return its answer",
+           {"message": {"type": "string", "description": "The message for the agent"}}, ["message"])
+
+
+def test_a_long_list_of_instructions_gives_each_call_its_own_clause():
+    # not a pasted prompt: each clause is an instruction, so each call's text is its clause (the capstone's request)
+    e = explain("Ask the research agent for this year's average hotel prices in European capitals, then book a hotel "
+                "room in Paris, and save a note in notes/offsite.md", ASK, ROOM)
+    calls = {c.name: c.arguments for c in e.tool_calls}
+    assert calls["book_room"] == {"city": "Paris"}
+    assert "average hotel prices in European capitals" in calls["ask_research_agent"]["message"]
+    assert e.confidence.sure
+
+
 def test_words_of_a_request_count_chinese_two_characters_to_a_word():
     assert confidence._words("Search the web for the latest Python release") == 8
     assert confidence._words("搜索最新的版本") == 4 and confidence._words("") == 0

@@ -173,14 +173,18 @@ def rate(calls: list, scores: dict[str, float], reading: Any, request: str) -> C
     top = max(scores.get(n, 0.0) for n in called)
     conf.margin = round(top - max([s for n, s in scores.items() if n not in called], default=0.0), 2)
     lowest = 1.0
+    several = len({getattr(c, "clause", 0) for c in calls}) > 1
     for i, call in enumerate(calls):
         for name, value in call.arguments.items():
+            # one instruction in a long message: the rest is context a model condenses into the value; a list of
+            # instructions ("Get the revenue from the finance agent, then ...") gives each call its own clause
+            context = str(value) if several else request
             ev = call.evidence.get(name)
             rule = getattr(ev, "rule", "") or ""
             kind = rule_class(rule, value, request)
             if rule.startswith("best reading") and _reused_or_verb(name, value, call, request):
                 kind = "guess"
-            elif rule == _WHOLE_REQUEST and (not str(value).strip() or _words(request) > LONG_REQUEST_WORDS):
+            elif rule == _WHOLE_REQUEST and (not str(value).strip() or _words(context) > LONG_REQUEST_WORDS):
                 kind = "guess"  # a long message (a pasted prompt, a story) is no search query as it stands
             conf.arguments[(i, name)] = (CLASSES[kind], kind, rule)
             if CLASSES[kind] < lowest:
