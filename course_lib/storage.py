@@ -30,11 +30,27 @@ def data_dir() -> Path:
     return path
 
 
+def _mode_for(path: Path) -> int:
+    """The permission bits ``path`` keeps, or those of a new file under the process umask (0o644 for 022)."""
+    try:
+        return path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def atomic_write_text(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` atomically (readers see the old or the new file, never half)."""
+    """Replace ``path`` with ``text`` atomically (readers see the old or the new file, never half).
+
+    The file gets the permissions a plain ``open(path, "w")`` would give (``mkstemp``'s own are 0o600, which
+    made a cheat sheet an instructor shares unreadable to others).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()

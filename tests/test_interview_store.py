@@ -126,3 +126,24 @@ def test_reset(store):
     assert store.reset(["b", "zzz"]) == 1 and set(store.cards()) == {"a"}
     assert store.reset() == 1 and store.cards() == {}
     assert "0 cards seen" in repr(store)
+
+
+def test_atomic_writes_get_the_permissions_of_a_plain_write(tmp_path):
+    # mkstemp alone makes 0o600 files: a cheat sheet shared from a workshop machine must be readable (umask 022)
+    import os
+    import stat
+
+    from course_lib.storage import atomic_write_text
+
+    old = os.umask(0o022)
+    try:
+        new = tmp_path / "sheet.html"
+        atomic_write_text(new, "<p>hi</p>")
+        assert stat.S_IMODE(new.stat().st_mode) == 0o644
+        kept = tmp_path / "private.md"
+        kept.write_text("x")
+        kept.chmod(0o600)
+        atomic_write_text(kept, "y")
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and kept.read_text() == "y"
+    finally:
+        os.umask(old)
