@@ -67,6 +67,10 @@ def test_a_strict_function_tool_is_named():
     failed = _failed(strict_by_default)
     assert "the tool is not strict, like the registry's" in failed
     assert "strict_json_schema=False" in failed["the tool is not strict, like the registry's"]
+    # the first failure a learner reads is the strictness one, and the schema's own hint says why it follows
+    assert list(failed)[0] == "the tool is not strict, like the registry's"
+    schema_hint = failed.get("the parameters are the registry's JSON Schema, unchanged", "")
+    assert "do not rebuild it" not in schema_hint and "fix the check above" in schema_hint
 
 
 def test_calling_the_function_directly_skips_the_registry():
