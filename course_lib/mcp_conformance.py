@@ -342,7 +342,7 @@ def find_node(minimum: int = 22) -> tuple[str | None, str]:
 
 
 def run_suite(url: str, out_dir: Path, *, suite: str = "active", node: str | None = None,
-              timeout: float = 600.0) -> dict[str, list[dict[str, Any]]]:
+              timeout: float = 600.0, scenario: str | None = None) -> dict[str, list[dict[str, Any]]]:
     """Run the conformance suite's server scenarios against ``url``; its checks, per scenario.
 
     Args:
@@ -351,6 +351,7 @@ def run_suite(url: str, out_dir: Path, *, suite: str = "active", node: str | Non
         suite: ``"active"`` (the default set), ``"pending"`` or ``"all"``.
         node: the Node.js binary (default: :func:`find_node`).
         timeout: seconds for the whole run.
+        scenario: run this one scenario only (its name as in the results, e.g. ``"tools-call-sampling"``).
 
     Returns:
         ``{scenario: [check, ...]}``; a check is the suite's dict (``id``, ``status``
@@ -363,7 +364,8 @@ def run_suite(url: str, out_dir: Path, *, suite: str = "active", node: str | Non
     if node is None or not SUITE_JS.exists():
         raise RuntimeError(find_node()[1] if node is None else "the conformance suite is not installed; "
                            "run: npm ci --prefix tests/interop")
-    subprocess.run([node, str(SUITE_JS), "server", "--url", url, "--suite", suite, "-o", str(out_dir)],
+    which = ["--scenario", scenario] if scenario else ["--suite", suite]
+    subprocess.run([node, str(SUITE_JS), "server", "--url", url, *which, "-o", str(out_dir)],
                    capture_output=True, text=True, timeout=timeout, cwd=INTEROP)
     results: dict[str, list[dict[str, Any]]] = {}
     for checks in sorted(Path(out_dir).glob("server-*/checks.json")):

@@ -33,10 +33,31 @@ ACTIVE = {
 def run(profile: str, tmp_path, suite: str = "active") -> dict[str, list[dict]]:
     proc, url = mc.serve_profile(profile)
     try:
-        return mc.run_suite(url, tmp_path, suite=suite, node=NODE)
+        results = mc.run_suite(url, tmp_path / "run", suite=suite, node=NODE)
+        return {**results, **_again_if_timed_out(url, tmp_path, results)}
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def _again_if_timed_out(url: str, tmp_path, results: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """Run once more each scenario that failed only on the suite client's fixed 60 s request timeout.
+
+    On a loaded 2-core CI machine one ``tools/call`` of the whole run took over 60 s once (MCP error -32001
+    "Request timed out" in tools-call-sampling; alone it takes milliseconds). Any other failure, or a second
+    timeout, still fails the test.
+    """
+    again = {}
+    for scenario, messages in failures(results).items():
+        if all("Request timed out" in m for m in messages):
+            rerun = mc.run_suite(url, tmp_path / f"again-{scenario}", suite=suite_of(scenario), node=NODE,
+                                 scenario=scenario)
+            again[scenario] = rerun.get(scenario, results[scenario])
+    return again
+
+
+def suite_of(scenario: str) -> str:
+    return "pending" if scenario in {"json-schema-2020-12", "server-sse-polling"} else "active"
 
 
 def failures(results: dict[str, list[dict]]) -> dict[str, list[str]]:
