@@ -6,18 +6,12 @@ strings; a unit converter), driven through the real ``openai`` client.
 """
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from course_lib.mock_llm import MockLLM
 from course_lib.mock_llm import gazetteer as gz
 from course_lib.mock_llm import unit_enums
-
-
-def tool(name: str, description: str, props: dict, required: list | None = None) -> dict:
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
-        "type": "object", "properties": props, "required": list(props) if required is None else required}}}
+from mock_support import calls, tool
 
 
 CODES = ["USD", "CNY", "EUR", "GBP", "JPY", "KRW", "HKD", "RUB"]
@@ -39,14 +33,6 @@ CONVERT = tool("convert_units", "Convert a quantity from one unit of measurement
 @pytest.fixture(scope="module")
 def client():
     return MockLLM().client()
-
-
-def calls(client, text: str, tools: list[dict]):
-    msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
-                                         tools=tools).choices[0].message
-    if msg.tool_calls:
-        return [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls]
-    return msg.content
 
 
 @pytest.mark.parametrize("text, amount, src, dst", [

@@ -6,17 +6,11 @@ through the real ``openai`` client.
 """
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from course_lib.mock_llm import MockLLM
 from course_lib.mock_llm import tickers
-
-
-def tool(name: str, description: str, props: dict, required: list | None = None) -> dict:
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
-        "type": "object", "properties": props, "required": list(props) if required is None else required}}}
+from mock_support import calls, tool
 
 
 PRICE = tool("get_stock_price", "Get the current price of a stock.", {
@@ -31,14 +25,6 @@ WEATHER = tool("get_weather", "Get the current weather for a city.", {"city": {"
 @pytest.fixture(scope="module")
 def client():
     return MockLLM().client()
-
-
-def calls(client, text: str, tools: list[dict]):
-    msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
-                                         tools=tools).choices[0].message
-    if msg.tool_calls:
-        return [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls]
-    return msg.content
 
 
 @pytest.mark.parametrize("text, symbols", [

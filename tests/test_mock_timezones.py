@@ -4,17 +4,11 @@ a city argument keeps the city.
 """
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from course_lib.mock_llm import MockLLM
 from course_lib.mock_llm import timezones
-
-
-def tool(name: str, description: str, props: dict) -> dict:
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
-        "type": "object", "properties": props, "required": list(props)}}}
+from mock_support import calls, tool
 
 
 NOW = tool("current_time", "The current time in a time zone.",
@@ -29,12 +23,6 @@ WEATHER = tool("get_weather", "Current weather.", {"city": {"type": "string"}})
 @pytest.fixture(scope="module")
 def client():
     return MockLLM().client()
-
-
-def calls(client, text: str, tools: list[dict]):
-    msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
-                                         tools=tools).choices[0].message
-    return [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls or []] or msg.content
 
 
 @pytest.mark.parametrize("place, zone", [
