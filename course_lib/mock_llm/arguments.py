@@ -2634,12 +2634,12 @@ def _spreads(slots: list[Slot], filled: dict, groups: list[list[int]], mentions:
     return out
 
 
-def _spreads_core(slots: list[Slot], filled: dict, groups: list[list[int]], mentions: list[Mention], taken: set[int],
-                  cands: list, text: str, alias: dict[int, int] | None = None
-                  ) -> dict[str, list[tuple[Any, Evidence, int]]]:
+def _slot_candidates(cands: list, alias: dict[int, int]
+                     ) -> tuple[dict[str, dict[int, tuple[float, Any, Evidence]]], dict[int, tuple[float, str]]]:
+    """The single-mention candidates of each slot, ``{slot: {mention: (score, value, evidence)}}``
+    (the best per mention), and the slot each mention fits best, ``{mention: (score, slot)}``."""
     by_slot_cands: dict[str, dict[int, tuple[float, Any, Evidence]]] = {}
     best_slot: dict[int, tuple[float, str]] = {}
-    alias = alias or {}
     for score, s, value, idx, ev in cands:
         if len(idx) == 1:
             i = alias.get(idx[0], idx[0])
@@ -2650,8 +2650,13 @@ def _spreads_core(slots: list[Slot], filled: dict, groups: list[list[int]], ment
             by_slot_cands.setdefault(s.name, {})[i] = (score, value, ev)
             if i not in best_slot or score > best_slot[i][0]:
                 best_slot[i] = (score, s.name)
-    chosen = {name: alias.get(v[3][0], v[3][0]) for name, v in filled.items() if len(v[3]) == 1}
-    chosen = {name: i for name, i in chosen.items() if i >= 0}
+    return by_slot_cands, best_slot
+
+
+def _coordination_spreads(groups: list[list[int]], chosen: dict[str, int], filled: dict, mentions: list[Mention],
+                          taken: set[int], by_slot_cands: dict, best_slot: dict
+                          ) -> dict[str, list[tuple[Any, Evidence, int]]]:
+    """A coordination whose first members went to k slots and that holds n*k members: n calls."""
     out: dict[str, list[tuple[Any, Evidence, int]]] = {}
     for g in groups:
         owners = sorted(((g.index(i), name) for name, i in chosen.items() if i in g))
@@ -2676,32 +2681,44 @@ def _spreads_core(slots: list[Slot], filled: dict, groups: list[list[int]], ment
                 col.append((hit[1], hit[2], mentions[member].start))
             if col:
                 out[name] = col
-    if out:
-        return out
-    # "(45, 60) and (81, 27)": k slots took the k numbers of one bracket; each other bracket of k is a call
+    return out
+
+
+def _bracket_spreads(chosen: dict[str, int], mentions: list[Mention], by_slot_cands: dict
+                     ) -> dict[str, list[tuple[Any, Evidence, int]]]:
+    """"(45, 60) and (81, 27)": k slots took the k numbers of one bracket; each other bracket of k is
+    a call. Empty unless every one of the k slots gets a value from every bracket."""
     grouped = {name: mentions[i].get("grouped") for name, i in chosen.items() if mentions[i].get("grouped") is not None}
-    if grouped and len(set(grouped.values())) == 1:
-        g0 = next(iter(grouped.values()))
-        brackets: dict[int, list[int]] = {}
-        for j, m in enumerate(mentions):
-            if m.kind == "number" and m.get("grouped") is not None:
-                brackets.setdefault(m.get("grouped"), []).append(j)
-        k = len(grouped)
-        order = sorted(grouped, key=lambda n: chosen[n])
-        same = [b for b in sorted(brackets) if len(brackets[b]) == k]
-        if len(same) > 1 and g0 in same:
-            for p, name in enumerate(order):
-                col = []
-                for b in same:
-                    hit = by_slot_cands.get(name, {}).get(brackets[b][p])
-                    if hit is None:
-                        break
-                    col.append((hit[1], hit[2], mentions[brackets[b][p]].start))
-                if len(col) == len(same):
-                    out[name] = col
-            if len(out) == k:
-                return out
-            out = {}
+    if not grouped or len(set(grouped.values())) != 1:
+        return {}
+    g0 = next(iter(grouped.values()))
+    brackets: dict[int, list[int]] = {}
+    for j, m in enumerate(mentions):
+        if m.kind == "number" and m.get("grouped") is not None:
+            brackets.setdefault(m.get("grouped"), []).append(j)
+    k = len(grouped)
+    order = sorted(grouped, key=lambda n: chosen[n])
+    same = [b for b in sorted(brackets) if len(brackets[b]) == k]
+    if len(same) <= 1 or g0 not in same:
+        return {}
+    out: dict[str, list[tuple[Any, Evidence, int]]] = {}
+    for p, name in enumerate(order):
+        col = []
+        for b in same:
+            hit = by_slot_cands.get(name, {}).get(brackets[b][p])
+            if hit is None:
+                break
+            col.append((hit[1], hit[2], mentions[brackets[b][p]].start))
+        if len(col) == len(same):
+            out[name] = col
+    return out if len(out) == k else {}
+
+
+def _kind_spreads(chosen: dict[str, int], filled: dict, mentions: list[Mention], taken: set[int],
+                  by_slot_cands: dict, best_slot: dict, text: str) -> dict[str, list[tuple[Any, Evidence, int]]]:
+    """For each slot, the other mentions of the same kind that fit this slot best of all slots, set
+    apart by "and", a comma, "then"...: "$500,000 from HSBC ... and $700,000 for Wells Fargo"."""
+    out: dict[str, list[tuple[Any, Evidence, int]]] = {}
     for name, i in chosen.items():
         score0 = filled[name][2]
         kind = mentions[i].kind
@@ -2721,6 +2738,20 @@ def _spreads_core(slots: list[Slot], filled: dict, groups: list[list[int]], ment
             if all(_APART.search(text[a[1]:b[0]]) for a, b in zip(vals, vals[1:])):
                 out[name] = [(v, e, pos) for pos, _, v, e in vals]
     return out
+
+
+def _spreads_core(slots: list[Slot], filled: dict, groups: list[list[int]], mentions: list[Mention], taken: set[int],
+                  cands: list, text: str, alias: dict[int, int] | None = None
+                  ) -> dict[str, list[tuple[Any, Evidence, int]]]:
+    """The spreads of :func:`_spreads` before their partners: by coordination, else by brackets, else
+    by mentions of one kind."""
+    alias = alias or {}
+    by_slot_cands, best_slot = _slot_candidates(cands, alias)
+    chosen = {name: alias.get(v[3][0], v[3][0]) for name, v in filled.items() if len(v[3]) == 1}
+    chosen = {name: i for name, i in chosen.items() if i >= 0}
+    return _coordination_spreads(groups, chosen, filled, mentions, taken, by_slot_cands, best_slot) or \
+        _bracket_spreads(chosen, mentions, by_slot_cands) or \
+        _kind_spreads(chosen, filled, mentions, taken, by_slot_cands, best_slot, text)
 
 
 _PAIR_GAP = re.compile(r"\s*(?:to|into|->|→|/|到|换成)\s*", re.I)

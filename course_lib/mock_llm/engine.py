@@ -71,11 +71,24 @@ def decide(req: ChatRequest) -> Decision:
         [get_weather({"city": "上海"})]
     """
     turn = _read_turn(req.messages)
-    tools = req.tools if req.tool_choice != "none" else []
     plan, scores, matched, why_not = plan_calls(turn.question, req.tools)
     decision = Decision(scores=scores, matched=matched)
     if turn.done:
         return _after_results(req, turn, plan, decision)
+    early = _before_planning(req, turn, plan, decision)
+    if early is not None:
+        return early
+    plan = _plan_from_the_turn(req, turn, plan, decision)
+    if req.tool_choice == "none" or not req.tools:
+        return _without_tools(req, turn, plan, decision)
+    if not plan:
+        return _without_plan(req, turn, decision, why_not)
+    return _ask_or_call(req, turn, plan, decision, scores)
+
+
+def _before_planning(req: ChatRequest, turn, plan: list[PlannedCall], decision: Decision) -> Decision | None:
+    """The replies that need no planning of their own: a forced tool's calls, an answer from a tool
+    result already in the conversation, thanks or goodbye, a withdrawn request. None otherwise."""
     if req.tool_choice == "function":
         tool = req.tool(req.forced_tool)
         calls = [c for c in plan if c.name == tool.name] or _unfit_guesses_dropped(_calls_for(tool, turn.question))
@@ -91,6 +104,12 @@ def decide(req: ChatRequest) -> Decision:
     if courtesy:
         decision.content, decision.reason = courtesy, "thanks or goodbye: nothing to do, no tool"
         return decision
+    return None
+
+
+def _plan_from_the_turn(req: ChatRequest, turn, plan: list[PlannedCall], decision: Decision) -> list[PlannedCall]:
+    """The plan, or the calls the conversation asks for instead: the answer to the assistant's own
+    question (values from both messages), or a follow-up with the previous turn's tool."""
     answered = _answered_question(turn, req.tools, plan) if req.tools else []
     if answered:
         plan = answered
@@ -99,24 +118,38 @@ def decide(req: ChatRequest) -> Decision:
         plan = _follow_up(turn, req.tools)
         if plan:
             decision.reason = "follow-up: the same tool as the previous turn, with the new details"
-    if not tools:
-        if plan and req.tool_choice == "none":
-            what = ", ".join(map(repr, plan))
-            decision.content = (f"Tool use is switched off for this request (tool_choice='none'); "
-                                f"to answer I would call {what}.")
-            decision.reason = "tool_choice='none'"
-            return decision
-        decision.content, decision.reason = _no_tool_answer(turn.question, req.tools if req.tool_choice != "none" else [])
+    return plan
+
+
+def _without_tools(req: ChatRequest, turn, plan: list[PlannedCall], decision: Decision) -> Decision:
+    """The text reply when no tool may be called (none given, or ``tool_choice='none'``): what it would
+    call, or the answer without a tool."""
+    if plan and req.tool_choice == "none":
+        what = ", ".join(map(repr, plan))
+        decision.content = (f"Tool use is switched off for this request (tool_choice='none'); "
+                            f"to answer I would call {what}.")
+        decision.reason = "tool_choice='none'"
         return decision
-    if not plan:
-        if req.tool_choice == "required":
-            best = score_tools(turn.question, req.tools)[0][0]
-            return _emit(req, decision, _unfit_guesses_dropped(_calls_for(best, turn.question)),
-                         "tool_choice='required': best-scoring tool")
-        decision.content, decision.reason = _no_tool_answer(turn.question, req.tools)
-        if why_not:
-            decision.reason += f" ({why_not})"
-        return decision
+    decision.content, decision.reason = _no_tool_answer(turn.question, req.tools if req.tool_choice != "none" else [])
+    return decision
+
+
+def _without_plan(req: ChatRequest, turn, decision: Decision, why_not: str) -> Decision:
+    """No call fits: ``tool_choice='required'`` still calls the best-scoring tool; otherwise an honest
+    text answer, with why no tool fitted."""
+    if req.tool_choice == "required":
+        best = score_tools(turn.question, req.tools)[0][0]
+        return _emit(req, decision, _unfit_guesses_dropped(_calls_for(best, turn.question)),
+                     "tool_choice='required': best-scoring tool")
+    decision.content, decision.reason = _no_tool_answer(turn.question, req.tools)
+    if why_not:
+        decision.reason += f" ({why_not})"
+    return decision
+
+
+def _ask_or_call(req: ChatRequest, turn, plan: list[PlannedCall], decision: Decision, scores: dict) -> Decision:
+    """Emit the planned calls, first those whose results others wait for; or ask for a missing
+    required value, say an enum lacks the unit, or hold back a call the engine is unsure of."""
     waiting = [c for c in plan if c.from_results and any(p.clause < c.clause for p in plan if not p.from_results)]
     if waiting:  # first the calls whose results they need
         plan = [c for c in plan if c not in waiting]

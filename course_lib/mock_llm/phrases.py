@@ -120,6 +120,85 @@ def _word_class(word: str, tool_vocab: frozenset[str]) -> str:
     return "content"
 
 
+class _PhraseScan:
+    """One pass over a reading's words, collecting runs of content words as :class:`Phrase`.
+
+    The state is what the next word needs to know: the run so far, the class and word before it,
+    the preposition before the run and the word it hangs from, and whether the run started right
+    after one of the tool's words.
+    """
+
+    def __init__(self, text: str, tool_vocab: frozenset[str], spans: list[tuple[int, int]]) -> None:
+        self.text, self.tool_vocab, self.spans = text, tool_vocab, spans
+        self.out: list[Phrase] = []
+        self.run: list[tuple[str, int, int]] = []
+        self.prev_class = ""  # the class of the word before the current run
+        self.prev_word = ""
+        self.lead = ""  # the last content or tool word before the preposition
+        self.prep = ""
+        self.last_end = -1
+        self.after_tool = False  # the run goes on right after one of the tool's words ("the Mohs [scale]")
+
+    def flush(self, head_after: str = "") -> None:
+        """End the current run (if any) as a phrase; ``head_after`` is the tool word right after it."""
+        if self.run:
+            s, e = self.run[0][1], self.run[-1][2]
+            self.out.append(Phrase(self.text[s:e], s, e, tuple(w for w, _, _ in self.run), self.prep, self.lead,
+                                   head_after, False, self.after_tool))
+            self.run.clear()
+
+    def _in_span(self, s: int) -> bool:
+        return any(a <= s < b for a, b in self.spans)
+
+    def word(self, word: str, s: int, e: int) -> None:
+        """Take the next word (lower-case, at ``s:e``)."""
+        text = self.text
+        gap = text[self.last_end:s] if self.last_end >= 0 else ""
+        if self.run and gap.strip(" -'’"):
+            self.flush()
+            self.prep = ""
+        if self._in_span(s):
+            self.flush()
+            # "the Mohs scale": a name the tool itself uses still counts as the tool's word
+            self.prev_class = "tool" if lang.stem(word) in self.tool_vocab else "mention"
+            self.prev_word, self.prep = word, ""
+            self.last_end = e
+            return
+        w = word[:-2] if word.endswith(("'s", "’s")) else word
+        cls = _word_class(w, self.tool_vocab)
+        if self.prev_word == "how" and cls == "content":
+            cls = "frame"  # "how hard", "how far": what is asked, not a value
+        if cls == "content":
+            if not self.run:
+                self.after_tool = self.prev_class == "tool" and not text[self.last_end:s].strip()
+            self.run.append((w, s, s + len(w)))
+            if w != word:  # "the rat's brain": a possessive ends the phrase
+                self.flush()
+                self.prep = ""
+        else:
+            self.flush(head_after=w if cls == "tool" else "")
+            if cls == "prep":
+                self.prep = w
+                self.lead = self.prev_word if self.prev_class in ("content", "tool", "frame", "mention") else ""
+            elif cls != "func" or self.prev_class not in ("prep", "func") or not self.prep:
+                self.prep, self.lead = "", ""
+        self.prev_class = cls
+        self.prev_word = w
+        self.last_end = e
+
+
+def _joined(out: list[Phrase], text: str) -> list[Phrase]:
+    """"theory of relativity", "law of universal gravitation": each "X of Y" of two neighbouring
+    phrases as one value too (not when X is framing: "the list of ...")."""
+    joined: list[Phrase] = []
+    for a, b in zip(out, out[1:]):
+        between = text[a.end:b.start].strip().lower()
+        if between in ("of", "of the") and all(w not in FRAMING for w in a.words):
+            joined.append(Phrase(text[a.start:b.end], a.start, b.end, a.words + ("of",) + b.words, a.prep, a.lead,
+                                 b.head_after, True, a.after_tool))
+    return joined
+
+
 def phrases(reading: Reading, tool_vocab: frozenset[str], spans: list[tuple[int, int]]) -> list[Phrase]:
     """The noun phrases of ``reading`` that the tool's words (``tool_vocab``, stems) do not cover.
 
@@ -131,69 +210,8 @@ def phrases(reading: Reading, tool_vocab: frozenset[str], spans: list[tuple[int,
     Returns:
         The phrases in order, each "X of Y" phrase followed by its parts.
     """
-    text = reading.text
-    out: list[Phrase] = []
-    run: list[tuple[str, int, int]] = []
-    prev_class = ""  # the class of the word before the current run
-    prev_word = ""
-    lead = ""  # the last content or tool word before the preposition
-    prep = ""
-    last_end = -1
-
-    after_tool = False  # the run goes on right after one of the tool's words ("the Mohs [scale]")
-
-    def flush(head_after: str = "") -> None:
-        if run:
-            s, e = run[0][1], run[-1][2]
-            out.append(Phrase(text[s:e], s, e, tuple(w for w, _, _ in run), prep, lead, head_after, False,
-                              after_tool))
-            run.clear()
-
-    def in_span(s: int) -> bool:
-        for a, b in spans:
-            if a <= s < b:
-                return True
-        return False
-
+    scan = _PhraseScan(reading.text, tool_vocab, spans)
     for word, s, e in reading.words:
-        gap = text[last_end:s] if last_end >= 0 else ""
-        if run and gap.strip(" -'’"):
-            flush()
-            prep = ""
-        if in_span(s):
-            flush()
-            # "the Mohs scale": a name the tool itself uses still counts as the tool's word
-            prev_class = "tool" if lang.stem(word) in tool_vocab else "mention"
-            prev_word, prep = word, ""
-            last_end = e
-            continue
-        w = word[:-2] if word.endswith(("'s", "’s")) else word
-        cls = _word_class(w, tool_vocab)
-        if prev_word == "how" and cls == "content":
-            cls = "frame"  # "how hard", "how far": what is asked, not a value
-        if cls == "content":
-            if not run:
-                after_tool = prev_class == "tool" and not text[last_end:s].strip()
-            run.append((w, s, s + len(w)))
-            if w != word:  # "the rat's brain": a possessive ends the phrase
-                flush()
-                prev_class, prep = "content", ""
-        else:
-            flush(head_after=w if cls == "tool" else "")
-            if cls == "prep":
-                prep = w
-                lead = prev_word if prev_class in ("content", "tool", "frame", "mention") else ""
-            elif cls != "func" or prev_class not in ("prep", "func") or not prep:
-                prep, lead = "", ""
-        prev_class = cls
-        prev_word = w
-        last_end = e
-    flush()
-    # "theory of relativity", "law of universal gravitation": the whole "X of Y" as one value too
-    joined: list[Phrase] = []
-    for a, b in zip(out, out[1:]):
-        between = text[a.end:b.start].strip().lower()
-        if between in ("of", "of the") and all(w not in FRAMING for w in a.words):
-            joined.append(Phrase(text[a.start:b.end], a.start, b.end, a.words + ("of",) + b.words, a.prep, a.lead,
-                                 b.head_after, True, a.after_tool))
-    return sorted(out + joined, key=lambda p: (p.start, -p.end))
+        scan.word(word, s, e)
+    scan.flush()
+    return sorted(scan.out + _joined(scan.out, reading.text), key=lambda p: (p.start, -p.end))

@@ -410,6 +410,199 @@ def _inherits_from(calls: list[PlannedCall], last: list[PlannedCall], clause: st
     return last[-1] if last else None
 
 
+def _said_in(tool: ToolSpec, seg: str, filled, vocab: frozenset[str]):
+    """The values one clause says on its own, strongly enough to ask a call of their own.
+
+    Returns ``(sub, said)``: the clause's own filling and ``{argument: (value, evidence)}`` without
+    weak or guessed readings, counts ("two orders"), idioms, the tool's own name and the words of an
+    option read again as a free-text value ("the Lamarck model").
+    """
+    sub = fill_arguments(tool.parameters, seg, tool_words=vocab)
+    said = {k: (v, sub.evidence[k]) for k, v in sub.arguments.items()
+            if sub.strength.get(k, 0) >= 0.5 and sub.evidence[k].rule not in _WEAK_RULES
+            and not sub.evidence[k].rule.startswith("best reading") and not _names_tool(v, tool.name)}
+    counts = _counts(seg)
+    said = {k: (v, e) for k, (v, e) in said.items() if _bracketed(e.words) not in counts and not _idiom(e)
+            and not _outranked(k, e, filled)}
+    options = {str(v).lower() for v, e in said.values() if e.rule in ("enum", "option")}
+    said = {k: (v, e) for k, (v, e) in said.items()  # "the Lamarck model": an option's words name nothing else
+            if e.rule in ("enum", "option") or not isinstance(v, str) or v.lower() not in options}
+    return sub, said
+
+
+def _clause_parts(tool: ToolSpec, segs: list[str], filled, vocab: frozenset[str]) -> list[tuple]:
+    """The clauses that say values, each as ``(clause, filling, values said, clause with its lead)``.
+
+    A clause without values is kept as the lead of the next one: its words may frame it ("and what
+    if we | ...").
+    """
+    parts = []
+    dropped: list[str] = []
+    for seg in segs:
+        sub, said = _said_in(tool, seg, filled, vocab)
+        if said:
+            parts.append((seg, sub, said, " ".join(dropped + [seg])))
+            dropped = []
+        else:
+            dropped.append(seg)
+    return parts
+
+
+def _parts_conflict(parts: list[tuple]) -> bool:
+    """Whether the clauses ask separate calls: two give one argument different values, or a later
+    one opens a new case ("what if ...")."""
+    return any(k in a[2] and k in b[2] and a[2][k][0] != b[2][k][0]
+               for i, a in enumerate(parts) for b in parts[i + 1:] for k in a[2]) or \
+        any(_NEW_CASE.search(p[3]) for p in parts[1:])
+
+
+class _ClausePlan:
+    """The calls planned so far, clause by clause: every call, the previous clause's calls (``last``)
+    and, per call (by ``id``), the arguments it took from the call before or the sentence."""
+
+    def __init__(self) -> None:
+        self.calls: list[PlannedCall] = []
+        self.last: list[PlannedCall] = []
+        self.inherited: dict[int, set[str]] = {}
+
+    def add(self, new: list[PlannedCall]) -> None:
+        """Add one clause's new calls; they become the calls the next clause refers to."""
+        self.calls.extend(new)
+        self.last = new
+
+
+def _about_all(plan: _ClausePlan, tool: ToolSpec, text: str, seg: str, sub, strong: dict, filled) -> None:
+    """A question about the calls so far ("...for each day", "with these parameters") asks no new one.
+
+    It may only add what none of them has yet, or ask each in several ways ("in both X and Y"), or
+    ask every call again with new values ("...then estimate both of them for 2023").
+    """
+    renew = {k: (v, e) for k, (v, e) in strong.items() if _explicit(e)
+             and any(k in c.arguments and c.arguments[k] != v for c in plan.calls)}
+    if renew:
+        again = []
+        for c in plan.calls:
+            again.append(PlannedCall(tool.name, {**c.arguments, **{k: v for k, (v, _) in renew.items()}},
+                                     {**c.evidence, **{k: e for k, (_, e) in renew.items()}},
+                                     [m for m in c.missing if m not in renew]))
+            plan.inherited[id(again[-1])] = plan.inherited.get(id(c), set()) - set(renew)
+        plan.add(again)
+        return
+    many = {k: col for k, col in sub.spread.items() if len(col) >= 2 and k in strong}
+    at = text.find(seg)
+    if not many and at >= 0:  # the whole request saw the list the clause alone lost to another slot
+        many = {k: col for k, col in filled.spread.items() if len(col) >= 2 and k in strong
+                and all(at <= pos < at + len(seg) for _, _, pos in col)}
+    if len(many) == 1:
+        (k, col), = many.items()
+        crossed = []
+        for c in plan.calls:
+            for v, e, _ in col:
+                crossed.append(PlannedCall(tool.name, {**c.arguments, k: v}, {**c.evidence, k: e},
+                                           [m for m in c.missing if m != k]))
+                plan.inherited[id(crossed[-1])] = plan.inherited.get(id(c), set())
+        plan.calls[:] = crossed
+        plan.last = crossed
+        return
+    for c in plan.calls:
+        for k, (v, e) in strong.items():
+            if k not in c.arguments:
+                _give(c, k, v, e)
+
+
+def _corrects_inherited(plan: _ClausePlan, seg: str, lead: str, strong: dict, clash: set[str]) -> bool:
+    """"The second one is in X. I don't need Y for this case": a clause that only corrects what its
+    calls inherited asks no new call; it sets its values on them. Returns whether it did."""
+    last = plan.last
+    if not (last and clash and not _ONE_MORE.search(lead) and not _NEW_CASE.search(lead) and
+            not _VARIATION.search(seg) and
+            all(k in plan.inherited.get(id(c), ()) for c in last for k in clash if k in c.arguments)):
+        return False
+    for c in last:
+        for k, (v, e) in strong.items():
+            if k in clash or k not in c.arguments:
+                _give(c, k, v, e)
+                plan.inherited.get(id(c), set()).discard(k)
+    return True
+
+
+def _once_more(plan: _ClausePlan, tool: ToolSpec, strong: dict) -> None:
+    """"...and then what if we allow transfers?": the previous calls once more, with the new details."""
+    new = []
+    for c in plan.last:
+        args, ev = dict(c.arguments), dict(c.evidence)
+        for k, (v, e) in strong.items():
+            args[k], ev[k] = v, e
+        new.append(PlannedCall(tool.name, args, ev, [m for m in c.missing if m not in args]))
+        plan.inherited[id(new[-1])] = set(c.arguments) - set(strong)
+    plan.add(new)
+
+
+def _clause_call(tool: ToolSpec, seg: str, sc: PlannedCall, sub, strong: dict, prev: PlannedCall | None,
+                 shared: dict, filled) -> tuple[PlannedCall, set[str]]:
+    """One new call of a clause: its own values, then the call before's ("the same", "another one
+    with..."), then the details said once for all. Returns the call and the arguments it inherited."""
+    args: dict = {}
+    ev: dict = {}
+    took: set[str] = set()
+    for k in list(tool.parameters.get("properties") or {}):
+        if k in sc.arguments and (k in strong or sub.strength.get(k, 0) >= 0.8 and not _outranked(
+                k, sc.evidence[k], filled) or k in sub.spread):
+            args[k], ev[k] = sc.arguments[k], sc.evidence[k]
+        elif prev is not None and k in prev.arguments:
+            args[k], ev[k] = prev.arguments[k], prev.evidence[k]
+            took.add(k)
+        elif k in shared:
+            args[k], ev[k] = shared[k]
+            took.add(k)
+        elif k in sc.arguments:
+            args[k], ev[k] = sc.arguments[k], sc.evidence[k]
+    for k in list(took):  # "a third car ... without any acceleration": not the value before, none
+        none = _said_none(tool, k, seg)
+        if none is not None:
+            args[k], ev[k] = none
+            took.discard(k)
+    missing = [m for m in filled.missing + sc.missing if m not in args]
+    return PlannedCall(tool.name, args, ev, list(dict.fromkeys(missing))), took
+
+
+def _new_clause_calls(plan: _ClausePlan, tool: ToolSpec, seg: str, sub, strong: dict, shared: dict, filled) -> None:
+    """The calls of a clause that asks its own (several when it lists values of one kind)."""
+    prev = _inherits_from(plan.calls, plan.last, seg)
+    seg_calls = _combine(tool.name, sub, seg) if any(len(v) >= 2 for v in sub.spread.values()) else \
+        [PlannedCall(tool.name, dict(sub.arguments), dict(sub.evidence), list(sub.missing))]
+    new = []
+    for sc in seg_calls:
+        call, took = _clause_call(tool, seg, sc, sub, strong, prev, shared, filled)
+        new.append(call)
+        plan.inherited[id(call)] = took
+    plan.add(new)
+
+
+def _plan_clause(plan: _ClausePlan, tool: ToolSpec, text: str, part: tuple, shared: dict, filled) -> None:
+    """Plan one clause that says values: about every call so far, a correction, the same call once
+    more, more details of the calls before, or calls of its own."""
+    seg, sub, strong, lead = part
+    if len(plan.calls) >= 2 and _REFERS_TO_ALL.search(seg) and not _ONE_MORE.search(seg):
+        _about_all(plan, tool, text, seg, sub, strong, filled)
+        return
+    last = plan.last
+    clash = {k for c in last for k, (v, _) in strong.items() if k in c.arguments and c.arguments[k] != v}
+    if _corrects_inherited(plan, seg, lead, strong, clash):
+        return
+    if last and not clash and _NEW_CASE.search(lead) and any(k not in c.arguments for c in last for k in strong):
+        _once_more(plan, tool, strong)
+        return
+    if last and not clash:
+        # more details of the same call(s); "for each of them..." details every call so far
+        for c in (plan.calls if _FOR_ALL.search(seg) or _while_at_end(text, seg) else last):
+            for k, (v, e) in strong.items():
+                if k not in c.arguments:
+                    _give(c, k, v, e)
+        return
+    _new_clause_calls(plan, tool, seg, sub, strong, shared, filled)
+
+
 def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -> list[PlannedCall]:
     """One call (or several) per clause that gives its own values: "...for $2000. Do the same for $5000."
 
@@ -419,135 +612,17 @@ def _calls_by_clause(tool: ToolSpec, text: str, filled, vocab: frozenset[str]) -
     segs = _segments(text)
     if len(segs) < 2:
         return []
-    parts = []
-    dropped: list[str] = []
-    for seg in segs:
-        sub = fill_arguments(tool.parameters, seg, tool_words=vocab)
-        said = {k: (v, sub.evidence[k]) for k, v in sub.arguments.items()
-                if sub.strength.get(k, 0) >= 0.5 and sub.evidence[k].rule not in _WEAK_RULES
-                and not sub.evidence[k].rule.startswith("best reading") and not _names_tool(v, tool.name)}
-        counts = _counts(seg)
-        said = {k: (v, e) for k, (v, e) in said.items() if _bracketed(e.words) not in counts and not _idiom(e)
-                and not _outranked(k, e, filled)}
-        options = {str(v).lower() for v, e in said.values() if e.rule in ("enum", "option")}
-        said = {k: (v, e) for k, (v, e) in said.items()  # "the Lamarck model": an option's words name nothing else
-                if e.rule in ("enum", "option") or not isinstance(v, str) or v.lower() not in options}
-        if said:
-            parts.append((seg, sub, said, " ".join(dropped + [seg])))
-            dropped = []
-        else:
-            dropped.append(seg)  # no values, but its words may frame the next clause ("and what if we | ...")
-    conflict = any(k in a[2] and k in b[2] and a[2][k][0] != b[2][k][0]
-                   for i, a in enumerate(parts) for b in parts[i + 1:] for k in a[2]) or \
-        any(_NEW_CASE.search(p[3]) for p in parts[1:])
-    if len(parts) < 2 or not conflict:
+    parts = _clause_parts(tool, segs, filled, vocab)
+    if len(parts) < 2 or not _parts_conflict(parts):
         return []
-    calls: list[PlannedCall] = []
-    last: list[PlannedCall] = []  # the calls of the previous clause
     shared = {k: (v, filled.evidence[k]) for k, v in filled.arguments.items()
               if not any(k in p[2] for p in parts)}  # details said once for all ("in Paris")
-    props = list(tool.parameters.get("properties") or {})
-    inherited: dict[int, set[str]] = {}  # id(call) -> the arguments it took from the call before or the sentence
-    for seg, sub, strong, lead in parts:
-        if len(calls) >= 2 and _REFERS_TO_ALL.search(seg) and not _ONE_MORE.search(seg):
-            # "...for each day", "with these parameters": a question about the calls so far asks no new one;
-            # it may only add what none of them has yet, or ask each in several ways ("in both X and Y")
-            renew = {k: (v, e) for k, (v, e) in strong.items() if _explicit(e)
-                     and any(k in c.arguments and c.arguments[k] != v for c in calls)}
-            if renew:  # "...then estimate both of them for 2023": every call again, with the new values
-                again = []
-                for c in calls:
-                    again.append(PlannedCall(tool.name, {**c.arguments, **{k: v for k, (v, _) in renew.items()}},
-                                             {**c.evidence, **{k: e for k, (_, e) in renew.items()}},
-                                             [m for m in c.missing if m not in renew]))
-                    inherited[id(again[-1])] = inherited.get(id(c), set()) - set(renew)
-                calls.extend(again)
-                last = again
-                continue
-            many = {k: col for k, col in sub.spread.items() if len(col) >= 2 and k in strong}
-            at = text.find(seg)
-            if not many and at >= 0:  # the whole request saw the list the clause alone lost to another slot
-                many = {k: col for k, col in filled.spread.items() if len(col) >= 2 and k in strong
-                        and all(at <= pos < at + len(seg) for _, _, pos in col)}
-            if len(many) == 1:
-                (k, col), = many.items()
-                crossed = []
-                for c in calls:
-                    for v, e, _ in col:
-                        crossed.append(PlannedCall(tool.name, {**c.arguments, k: v}, {**c.evidence, k: e},
-                                                   [m for m in c.missing if m != k]))
-                        inherited[id(crossed[-1])] = inherited.get(id(c), set())
-                calls[:] = crossed
-                last = crossed
-                continue
-            for c in calls:
-                for k, (v, e) in strong.items():
-                    if k not in c.arguments:
-                        _give(c, k, v, e)
-            continue
-        clash = {k for c in last for k, (v, _) in strong.items() if k in c.arguments and c.arguments[k] != v}
-        if last and clash and not _ONE_MORE.search(lead) and not _NEW_CASE.search(lead) and \
-                not _VARIATION.search(seg) and all(k in inherited.get(id(c), ()) for c in last for k in clash if k in c.arguments):
-            # "The second one is in X. I don't need Y for this case": the clause corrects what its
-            # call only inherited, it asks no new call
-            for c in last:
-                for k, (v, e) in strong.items():
-                    if k in clash or k not in c.arguments:
-                        _give(c, k, v, e)
-                        inherited.get(id(c), set()).discard(k)
-            continue
-        if last and not clash and _NEW_CASE.search(lead) and any(k not in c.arguments for c in last for k in strong):
-            # "...and then what if we allow transfers?": the same call once more, with the new detail
-            new = []
-            for c in last:
-                args, ev = dict(c.arguments), dict(c.evidence)
-                for k, (v, e) in strong.items():
-                    args[k], ev[k] = v, e
-                new.append(PlannedCall(tool.name, args, ev, [m for m in c.missing if m not in args]))
-                inherited[id(new[-1])] = set(c.arguments) - set(strong)
-            calls.extend(new)
-            last = new
-            continue
-        if last and not clash:
-            # more details of the same call(s); "for each of them..." details every call so far
-            for c in (calls if _FOR_ALL.search(seg) or _while_at_end(text, seg) else last):
-                for k, (v, e) in strong.items():
-                    if k not in c.arguments:
-                        _give(c, k, v, e)
-            continue
-        prev = _inherits_from(calls, last, seg)
-        seg_calls = _combine(tool.name, sub, seg) if any(len(v) >= 2 for v in sub.spread.values()) else \
-            [PlannedCall(tool.name, dict(sub.arguments), dict(sub.evidence), list(sub.missing))]
-        new = []
-        for sc in seg_calls:
-            args: dict = {}
-            ev: dict = {}
-            took: set[str] = set()
-            for k in props:
-                if k in sc.arguments and (k in strong or sub.strength.get(k, 0) >= 0.8 and not _outranked(
-                        k, sc.evidence[k], filled) or k in sub.spread):
-                    args[k], ev[k] = sc.arguments[k], sc.evidence[k]
-                elif prev is not None and k in prev.arguments:
-                    args[k], ev[k] = prev.arguments[k], prev.evidence[k]  # "the same", "another one with..."
-                    took.add(k)
-                elif k in shared:
-                    args[k], ev[k] = shared[k]
-                    took.add(k)
-                elif k in sc.arguments:
-                    args[k], ev[k] = sc.arguments[k], sc.evidence[k]
-            for k in list(took):  # "a third car ... without any acceleration": not the value before, none
-                none = _said_none(tool, k, seg)
-                if none is not None:
-                    args[k], ev[k] = none
-                    took.discard(k)
-            missing = [m for m in filled.missing + sc.missing if m not in args]
-            new.append(PlannedCall(tool.name, args, ev, list(dict.fromkeys(missing))))
-            inherited[id(new[-1])] = took
-        calls.extend(new)
-        last = new
-    complete = [c for c in calls if not c.missing]
+    plan = _ClausePlan()
+    for part in parts:
+        _plan_clause(plan, tool, text, part, shared, filled)
+    complete = [c for c in plan.calls if not c.missing]
     # a clause that set one value before the real ones ("a two-day trip. On the first day...") is no call
-    return complete if complete and len(complete) < len(calls) else calls
+    return complete if complete and len(complete) < len(plan.calls) else plan.calls
 
 
 #: A clause that asks *not* to do something ("don't check the weather, ...", "no need to ...", "不要查天气").

@@ -250,140 +250,193 @@ def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     return "", "", "", end
 
 
+def _inside_word_or_code(text: str, m: re.Match) -> bool:
+    """Whether a digit match is part of a word ("DNA123", "C6H12O6") or a code ("3D", "2x2"): no number."""
+    s, raw = m.start("num"), m.group("num")
+    if s > 0 and (text[s - 1].isascii() and text[s - 1].isalpha() or text[s - 1] in "_") and raw[0] not in "-−":
+        return True
+    after = text[m.end("num"): m.end("num") + 1]
+    return after.isalpha() and after.lower() not in "kmbx" and not _UNIT_RE.match(text, m.end("num")) and \
+        re.match(r"[A-Za-z]+\d", text[m.end("num"):]) is not None
+
+
+def _digit_value(text: str, m: re.Match) -> tuple[float, int, str, str]:
+    """``(value, end, currency, multiplier)`` of a number in digits: its exponent and multiplier
+    ("1.2M", "$2k", "5e3") applied, ``end`` after the multiplier when it is one ("300K" in
+    temperature talk is kelvin, not thousands)."""
+    raw, e = m.group("num"), m.end()
+    value = _to_float(raw)
+    if m.group("sci"):
+        value *= 10 ** int(re.sub(r"[^\d-]", "", m.group("sci").replace("−", "-"))[2:] or 0)
+    currency = _CURRENCY_SIGNS.get((m.group("cur") or "").strip(), "")
+    mult = (m.group("mult") or "").strip()
+    if mult:
+        kelvin = mult == "K" and not currency and _TEMPERATURE_TALK.search(text) is not None
+        if not kelvin and (mult == "M" or mult.lower() in ("million", "billion", "trillion", "thousand", "mn", "bn")
+                           or (currency and mult.lower() in ("k", "m", "b")) or mult in ("K", "B")):
+            value *= _MULT[mult.lower()]
+        else:
+            e = m.end("num")
+    else:
+        e = m.end("num") if not m.group("sci") else m.end("sci")
+    return value, e, currency, mult
+
+
+def _digit_mention(text: str, m: re.Match) -> Mention:
+    """The number mention of one digit match: value, unit or currency after it, ordinal, "per ...",
+    hemisphere of a coordinate ("33.4484 N, 112.0740 W")."""
+    s, raw = m.start("num"), m.group("num")
+    value, e, currency, mult = _digit_value(text, m)
+    is_int = re.fullmatch(r"[-−–]?[\d,]+", raw) is not None and value == int(value)
+    unit, dim, surface, stop = ("", "", "", e)
+    ordinal = re.match(r"(?:st|nd|rd|th)\b", text[e:e + 3]) if is_int and not mult and not currency else None
+    if ordinal:  # "the 19th century", "2nd, 3rd and 4th floors": the number, then what follows it
+        e += ordinal.end()
+        stop = e
+    if currency:
+        unit, dim = currency, "money"
+    else:
+        unit, dim, surface, stop = _unit_after(text, e)
+        if unit in ("USD", "EUR", "GBP", "JPY", "CNY"):
+            dim = "money"
+    per = _PER_RE.match(text, stop)
+    extra: list[tuple[str, Any]] = [("int", is_int and not mult)]
+    if per:
+        extra.append(("per", per.group(1).lower()))
+    # coordinates: "33.4484 N, 112.0740 W"
+    hemi = re.match(r"\s?°?\s?([NSEW])(?![A-Za-z])", text[e:])
+    if hemi and not unit[:1].isupper() or (hemi and unit in ("N", "S", "E", "W")):
+        if hemi.group(1) in "SW":
+            value = -abs(value)
+        unit, dim, stop = "deg", "angle", e + hemi.end()
+    if unit == "%":
+        extra.append(("percent", True))
+    if ordinal:
+        extra.append(("ordinal", True))
+    value = int(value) if is_int and value == int(value) and not mult else value
+    if mult and float(value).is_integer():
+        value = int(value)
+    return Mention("number", value, text[m.start():stop], m.start() if currency else s, stop, unit, dim,
+                   extra=tuple(extra))
+
+
+def _special_word_value(text: str, m: re.Match, phrase: str) -> float | None:
+    """The value of a special number word ("a dozen", "a couple of", "decade"), or None where it is no
+    number ("once", "a six", "the 19th century")."""
+    value = _SPECIAL[phrase]
+    if phrase in ("once", "single", "half") or phrase.startswith("a ") and phrase not in (
+            "a dozen", "a decade", "a century", "a hundred", "a thousand", "a million", "a billion"):
+        if phrase not in ("a couple of", "a pair of"):
+            return None
+    if phrase in ("decade", "century") and not re.search(
+            r"\b(?:past|last|next|coming|one|per|each|every|this|that)\s+$", text[max(0, m.start() - 8):m.start()],
+            re.I):
+        return None  # "the 19th century" names a century, it is not 100 years
+    return value
+
+
+def _word_value(text: str, m: re.Match, phrase: str) -> float | None:
+    """The value of number words ("twenty-five", "a hundred"), or None where they are no number ("one"
+    as a pronoun: "the one", "one of")."""
+    words = re.split(r"[\s-]+", phrase)
+    if words[0] in ("a", "an"):
+        # "a hundred" is 100, but "a six" is six
+        words = ["one"] + words[1:] if len(words) > 1 and words[1] in _SCALES else words[1:]
+        if not words:
+            return None
+    parsed = parse_number_words(words)
+    if parsed is None:
+        return None
+    if words == ["one"]:
+        # "one" is mostly a pronoun ("the one", "one of"); keep it only before a noun or unit
+        nxt = text[m.end(): m.end() + 12].lower()
+        if not re.match(r"\s(?:[a-z]+s\b|year|day|hour|minute|second|week|month|meter|mile|kilo|dollar|person|"
+                        r"adult|child|room|bed|time|unit)", nxt):
+            return None
+    return parsed[0]
+
+
+def _word_mention(text: str, m: re.Match) -> Mention | None:
+    """The number mention of number words, with the unit after them; None when they are no number."""
+    phrase = m.group(0).lower()
+    value = _special_word_value(text, m, phrase) if phrase in _SPECIAL else _word_value(text, m, phrase)
+    if value is None:
+        return None
+    unit, dim, surface, stop = _unit_after(text, m.end())
+    if phrase in ("a decade", "decade", "a century", "century"):
+        unit, dim, stop = "year", "time", m.end()
+    return Mention("number", value, text[m.start():stop], m.start(), stop, unit, dim,
+                   extra=(("int", float(value).is_integer()), ("words", True)))
+
+
+def _zh_value(text: str, m: re.Match) -> float | None:
+    """The value of a Chinese numeral match ("三十七", "2点5", "3万"), or None where it is no number
+    ("一下", "一些")."""
+    core = m.group(2)
+    if len(core) == 1 and core in "一二两三四五六七八九十" and not m.group(3) and not re.match(
+            r"个|天|年|月|周|次|本|张|条|家|位|人|小时|分钟|秒|公里|千米|米|厘米|公斤|千克|克|吨|度|美元|欧元|元|块|名|件|份|只|号|日|点|$|[^\u3400-\u9fff]",
+            text[m.end():]):
+        return None  # "一下", "一些": not numbers
+    if re.fullmatch(r"[\d.]+", core):
+        value: float | None = float(core)
+    elif "点" in core:
+        a, _, b = core.partition("点")
+        ia = lang.chinese_number(a)
+        value = None if ia is None or not b else float(f"{ia}.{''.join(str(lang.chinese_number(c)) for c in b)}")
+    else:
+        value = lang.chinese_number(core)
+    if value is None or core in ("万", "亿", "千", "百"):
+        return None
+    if m.group(3):
+        value *= _MULT[m.group(3)]
+    return value
+
+
+def _zh_mention(text: str, m: re.Match) -> Mention | None:
+    """The number mention of a Chinese numeral, with its Chinese unit or a percent (百分之...)."""
+    if not lang.is_chinese(m.group(0)) and not m.group(3) and not m.group(1):
+        return None
+    value = _zh_value(text, m)
+    if value is None:
+        return None
+    unit, dim, surface, stop = _unit_after(text, m.end())
+    zh_unit = re.match(r"个?(小时|分钟|秒|天|周|星期|个月|月|年|公里|千米|米|厘米|公斤|千克|克|吨|磅|英尺|英寸|加仑|毫升|盎司|度|美元|欧元|英镑|日元|元|块|人|次|本|张|条|家|位)",
+                       text[m.end():])
+    if zh_unit:
+        surface = zh_unit.group(1)
+        unit, dim = gz.UNITS.get(surface, (surface, ""))
+        stop = m.end() + zh_unit.end()
+    extra = [("int", float(value).is_integer())]
+    if m.group(1):
+        unit, dim = "%", "percent"
+        extra.append(("percent", True))
+    value = int(value) if float(value).is_integer() else value
+    return Mention("number", value, text[m.start():stop], m.start(), stop, unit, dim, extra=tuple(extra))
+
+
 def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
+    """Every number of the text: digits, then number words, then Chinese numerals, each where no
+    mention read before took its characters; ``taken`` gets every span read (from where the number
+    starts to the end of its unit)."""
     out: list[Mention] = []
 
     def free(s: int, e: int) -> bool:
         return not any(a < e and s < b for a, b in taken)
 
     for m in _NUM_RX.finditer(text):
-        s, e = m.start("num"), m.end()
-        if not free(s, m.end("num")):
+        if not free(m.start("num"), m.end("num")) or _inside_word_or_code(text, m):
             continue
-        raw = m.group("num")
-        if s > 0 and (text[s - 1].isascii() and text[s - 1].isalpha() or text[s - 1] in "_") and raw[0] not in "-−":
-            continue  # inside a word: "DNA123", "C6H12O6"
-        after = text[m.end("num"): m.end("num") + 1]
-        if after.isalpha() and after.lower() not in "kmbx" and not _UNIT_RE.match(text, m.end("num")):
-            if re.match(r"[A-Za-z]+\d", text[m.end("num"):]):
-                continue  # "3D", "2x2" style codes
-        value = _to_float(raw)
-        if m.group("sci"):
-            value *= 10 ** int(re.sub(r"[^\d-]", "", m.group("sci").replace("−", "-"))[2:] or 0)
-        currency = _CURRENCY_SIGNS.get((m.group("cur") or "").strip(), "")
-        mult = (m.group("mult") or "").strip()
-        if mult:
-            kelvin = mult == "K" and not currency and _TEMPERATURE_TALK.search(text) is not None
-            if not kelvin and (mult == "M" or mult.lower() in ("million", "billion", "trillion", "thousand", "mn", "bn")
-                               or (currency and mult.lower() in ("k", "m", "b")) or mult in ("K", "B")):
-                value *= _MULT[mult.lower()]
-            else:
-                e = m.end("num")
-        else:
-            e = m.end("num") if not m.group("sci") else m.end("sci")
-        is_int = re.fullmatch(r"[-−–]?[\d,]+", raw) is not None and value == int(value)
-        unit, dim, surface, stop = ("", "", "", e)
-        ordinal = re.match(r"(?:st|nd|rd|th)\b", text[e:e + 3]) if is_int and not mult and not currency else None
-        if ordinal:  # "the 19th century", "2nd, 3rd and 4th floors": the number, then what follows it
-            e += ordinal.end()
-            stop = e
-        if currency:
-            unit, dim = currency, "money"
-        else:
-            unit, dim, surface, stop = _unit_after(text, e)
-            if unit in ("USD", "EUR", "GBP", "JPY", "CNY"):
-                dim = "money"
-        per = _PER_RE.match(text, stop)
-        extra: list[tuple[str, Any]] = [("int", is_int and not mult)]
-        if per:
-            extra.append(("per", per.group(1).lower()))
-        # coordinates: "33.4484 N, 112.0740 W"
-        hemi = re.match(r"\s?°?\s?([NSEW])(?![A-Za-z])", text[e:])
-        if hemi and not unit[:1].isupper() or (hemi and unit in ("N", "S", "E", "W")):
-            if hemi.group(1) in "SW":
-                value = -abs(value)
-            unit, dim, stop = "deg", "angle", e + hemi.end()
-        if unit == "%":
-            extra.append(("percent", True))
-        if ordinal:
-            extra.append(("ordinal", True))
-        value = int(value) if is_int and value == int(value) and not mult else value
-        if mult and float(value).is_integer():
-            value = int(value)
-        out.append(Mention("number", value, text[m.start():stop], m.start() if currency else s, stop, unit, dim,
-                           extra=tuple(extra)))
-        taken.append((s, stop))
+        mention = _digit_mention(text, m)
+        out.append(mention)
+        taken.append((m.start("num"), mention.end))
     for m in _word_number_matches(text):
-        if not free(m.start(), m.end()):
-            continue
-        phrase = m.group(0).lower()
-        if phrase in _SPECIAL:
-            value = _SPECIAL[phrase]
-            if phrase in ("once", "single", "half") or phrase.startswith("a ") and phrase not in (
-                    "a dozen", "a decade", "a century", "a hundred", "a thousand", "a million", "a billion"):
-                if phrase not in ("a couple of", "a pair of"):
-                    continue
-            if phrase in ("decade", "century") and not re.search(
-                    r"\b(?:past|last|next|coming|one|per|each|every|this|that)\s+$", text[max(0, m.start() - 8):m.start()],
-                    re.I):
-                continue  # "the 19th century" names a century, it is not 100 years
-        else:
-            words = re.split(r"[\s-]+", phrase)
-            if words[0] in ("a", "an"):
-                # "a hundred" is 100, but "a six" is six
-                words = ["one"] + words[1:] if len(words) > 1 and words[1] in _SCALES else words[1:]
-                if not words:
-                    continue
-            parsed = parse_number_words(words)
-            if parsed is None:
-                continue
-            value = parsed[0]
-            if words == ["one"]:
-                # "one" is mostly a pronoun ("the one", "one of"); keep it only before a noun or unit
-                nxt = text[m.end(): m.end() + 12].lower()
-                if not re.match(r"\s(?:[a-z]+s\b|year|day|hour|minute|second|week|month|meter|mile|kilo|dollar|person|"
-                                r"adult|child|room|bed|time|unit)", nxt):
-                    continue
-        unit, dim, surface, stop = _unit_after(text, m.end())
-        if phrase in ("a decade", "decade", "a century", "century"):
-            unit, dim, stop = "year", "time", m.end()
-        out.append(Mention("number", value, text[m.start():stop], m.start(), stop, unit, dim,
-                           extra=(("int", float(value).is_integer()), ("words", True))))
-        taken.append((m.start(), stop))
+        if free(m.start(), m.end()) and (mention := _word_mention(text, m)) is not None:
+            out.append(mention)
+            taken.append((m.start(), mention.end))
     for m in _ZH_NUM_RX.finditer(text):
-        if not free(m.start(), m.end()) or not lang.is_chinese(m.group(0)) and not m.group(3) and not m.group(1):
-            continue
-        core = m.group(2)
-        if len(core) == 1 and core in "一二两三四五六七八九十" and not m.group(3) and not re.match(
-                r"个|天|年|月|周|次|本|张|条|家|位|人|小时|分钟|秒|公里|千米|米|厘米|公斤|千克|克|吨|度|美元|欧元|元|块|名|件|份|只|号|日|点|$|[^\u3400-\u9fff]",
-                text[m.end():]):
-            continue  # "一下", "一些": not numbers
-        if re.fullmatch(r"[\d.]+", core):
-            value: float | None = float(core)
-        elif "点" in core:
-            a, _, b = core.partition("点")
-            ia = lang.chinese_number(a)
-            value = None if ia is None or not b else float(f"{ia}.{''.join(str(lang.chinese_number(c)) for c in b)}")
-        else:
-            value = lang.chinese_number(core)
-        if value is None or core in ("万", "亿", "千", "百"):
-            continue
-        if m.group(3):
-            value *= _MULT[m.group(3)]
-        unit, dim, surface, stop = _unit_after(text, m.end())
-        zh_unit = re.match(r"个?(小时|分钟|秒|天|周|星期|个月|月|年|公里|千米|米|厘米|公斤|千克|克|吨|磅|英尺|英寸|加仑|毫升|盎司|度|美元|欧元|英镑|日元|元|块|人|次|本|张|条|家|位)",
-                           text[m.end():])
-        if zh_unit:
-            surface = zh_unit.group(1)
-            unit, dim = gz.UNITS.get(surface, (surface, ""))
-            stop = m.end() + zh_unit.end()
-        extra = [("int", float(value).is_integer())]
-        if m.group(1):
-            unit, dim = "%", "percent"
-            extra.append(("percent", True))
-        value = int(value) if float(value).is_integer() else value
-        out.append(Mention("number", value, text[m.start():stop], m.start(), stop, unit, dim, extra=tuple(extra)))
-        taken.append((m.start(), stop))
+        if free(m.start(), m.end()) and (mention := _zh_mention(text, m)) is not None:
+            out.append(mention)
+            taken.append((m.start(), mention.end))
     return out
 
 
