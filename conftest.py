@@ -19,6 +19,9 @@ import tempfile
 # reach a real endpoint even when the learner's shell exports OPENAI_API_KEY.
 os.environ["COURSE_DATA_DIR"] = tempfile.mkdtemp(prefix="course-test-data-")
 os.environ["COURSE_LLM"] = "mock"
+# The language course_lib speaks follows the working directory (course_lib.i18n): a kernel in notebooks/zh speaks
+# Chinese, one in notebooks/ English, as their stored outputs do; a COURSE_LANG the shell exports would override both.
+os.environ.pop("COURSE_LANG", None)
 # Each pytest process (xdist worker) gets its own folder: its kernels append one record per figure shown.
 os.environ["COURSE_FIGURE_AUDIT"] = tempfile.mkdtemp(prefix="course-figure-audit-")
 

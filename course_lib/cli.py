@@ -33,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="course",
         description="Agent Tool Systems: check exercises, serve the mock LLM, maintain notebooks.",
     )
+    parser.add_argument("--lang", dest="course_lang", choices=["en", "zh"],
+                        help="the language of the output for this run (default: COURSE_LANG, else zh in a folder "
+                             "named zh, else en)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
@@ -42,6 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``course`` command; returns the process exit code."""
     args = build_parser().parse_args(argv)
+    if getattr(args, "course_lang", None):
+        from .i18n import set_language
+
+        set_language(args.course_lang)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -86,7 +86,9 @@ def with_catalogs(lang: str, root: Path = ROOT) -> list[Path]:
     """The English notebooks that have a ``lang`` catalog (translated or being translated), in order."""
     base = root / "translations" / lang
     found = sorted(base.rglob("*.po")) if base.exists() else []
-    return [root / p.relative_to(base).with_suffix(".ipynb") for p in found]
+    # translations/<lang>/strings/ holds course_lib's own strings (course_lib.i18n), not notebooks
+    return [root / p.relative_to(base).with_suffix(".ipynb") for p in found
+            if p.relative_to(base).parts[0] in SOURCE_FOLDERS]
 
 
 def translatable_cells(nb: Any) -> list[tuple[int, Any]]:

@@ -59,6 +59,14 @@ def _run_lang(args: argparse.Namespace) -> int:
             print(f"{'complete' if st.complete else 'to translate'}: {tr.catalog_path(path, args.lang).relative_to(tr.ROOT)}"
                   + "".join(f"\n   {p}" for p in st.problems()))
             bad += not st.complete
+        if not args.paths:  # and course_lib's own strings (course_lib.i18n, translations/LANG/strings/)
+            from .. import string_catalogs as sc
+
+            written = sc.update(args.lang)
+            left = sc.problems(args.lang)
+            print(f"{'complete' if not left else 'to translate'}: "
+                  + ", ".join(str(p.relative_to(tr.ROOT)) for p in written) + "".join(f"\n   {p}" for p in left))
+            bad += bool(left)
         return 1 if bad else 0
     if args.action == "build":
         try:
@@ -68,7 +76,9 @@ def _run_lang(args: argparse.Namespace) -> int:
             print(err)
             return 1
         return 0
-    problems = tr.sync_problems(args.lang)
+    from .. import string_catalogs as sc
+
+    problems = tr.sync_problems(args.lang) + sc.problems(args.lang)
     print("\n".join(problems) if problems else
           f"{args.lang} edition current: " + ", ".join(p.name for p in tr.edition(args.lang)))
     return 1 if problems else 0
