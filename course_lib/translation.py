@@ -2,26 +2,34 @@
 
 The English notebooks stay the source. Each translated notebook has one gettext catalog
 (``translations/<lang>/<folder>/<stem>.po``, read and written with Babel, see ``docs/translation.md``)
-holding one entry per markdown cell:
+holding one entry per markdown cell, and one per code cell a translator opted in (``extract --code``):
 
 * ``msgctxt`` is :func:`text_key` of the English cell (a hash of its text), ``msgid`` the English text,
-  ``msgstr`` the translation, an extracted comment ``cell <id>`` names the nbformat cell id;
+  ``msgstr`` the translation, an extracted comment ``cell <id>`` (markdown) or ``code cell <id>`` names the
+  nbformat cell id;
+* a code cell's ``msgstr`` is its whole source with comments and strings in the language (only those:
+  :func:`code_skeleton` must not change); an empty one means "shared unchanged";
 * when an English cell changes, its hash changes: the old translation no longer matches
   (:func:`status` reports it *stale*, naming the cell), and :func:`extract` carries it over as a
   ``fuzzy`` entry with the previous English text (``#| msgid``) for the translator to review.
 
 ``translations/<lang>/edition.txt`` lists the English notebooks the edition contains; each must have a
 complete, current catalog, and its generated copy (``notebooks/<lang>/<same name>``, ``exercises/<lang>/...``)
-must be exactly what :func:`build` writes (``tests/test_translation.py`` checks both). Code cells are shared
-with the English notebook, outputs included (they are the same program); relative links written as in the
-English cell are rewritten to point from the edition's folder, to the translated notebook when it exists.
+must have exactly the cells :func:`build` writes (``tests/test_translation.py`` checks both). A generated lesson
+is executed (:func:`execute_edition`: its own kernel, cwd its own folder, the mock LLM), so it stores its own
+outputs, which nbval checks. Relative links written as in the English cell are rewritten to point from the
+edition's folder, to the translated notebook when it exists.
 """
 from __future__ import annotations
 
 import copy
 import hashlib
+import io
 import os
 import re
+import string
+import time
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +42,8 @@ TRANSLATIONS = ROOT / "translations"
 LANGUAGES = ("zh",)
 SOURCE_FOLDERS = ("notebooks", "exercises", "solutions")
 _LINK = re.compile(r"(\]\()([^)\s]+)(\))")
+# Comments that are instructions to a tool, not prose: a code translation keeps them as they are.
+_DIRECTIVE = re.compile(r"NBVAL_[A-Z_]+|(BEGIN|END) (SOLUTION|HIDDEN TESTS)|noqa|type:\s*ignore")
 
 
 class TranslationError(Exception):
@@ -91,25 +101,99 @@ def with_catalogs(lang: str, root: Path = ROOT) -> list[Path]:
             if p.relative_to(base).parts[0] in SOURCE_FOLDERS]
 
 
-def translatable_cells(nb: Any) -> list[tuple[int, Any]]:
-    """``(index, cell)`` of every cell whose text is translated: the non-empty markdown cells."""
-    return [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "markdown" and c.source.strip()]
+def _tokens(source: str) -> list[tokenize.TokenInfo]:
+    """Python tokens of a code cell; raises ``SyntaxError`` when it is not plain Python (a magic, a typo)."""
+    try:
+        return list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, IndentationError) as err:
+        raise SyntaxError(str(err)) from err
+
+
+def has_text(source: str) -> bool:
+    """True when a code cell has something for a translator: a comment (other than a tool directive
+    such as ``# NBVAL_IGNORE_OUTPUT``) or a string literal. False for a cell that is not plain Python."""
+    try:
+        toks = _tokens(source)
+    except SyntaxError:
+        return False
+    return any(t.type == tokenize.STRING or (t.type == tokenize.COMMENT and not _DIRECTIVE.search(t.string))
+               for t in toks)
+
+
+def _fstring_fields(token: str) -> tuple:
+    """The replacement fields of an f-string token (``f"{x!r:<24} ..."`` -> ``(("x", "<24", "r"),)``):
+    a translation may reword the text around them, not the fields. Other strings have none."""
+    prefix = re.match(r"[A-Za-z]*", token).group(0)
+    if "f" not in prefix.lower():
+        return ()
+    body = token[len(prefix):]
+    quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
+    try:
+        return tuple((f, spec, conv) for _, f, spec, conv in string.Formatter().parse(body[len(quote):-len(quote)])
+                     if f is not None)
+    except ValueError:
+        return (token,)  # not parseable as a format string: it must stay exactly as it is
+
+
+def code_skeleton(source: str) -> list[tuple]:
+    """A code cell's tokens with the translatable parts blanked: comments (except tool directives such as
+    ``# NBVAL_IGNORE_OUTPUT`` and ``### BEGIN SOLUTION``) dropped, every run of string literals one
+    ``("STRING", fields)`` item (an f-string keeps its replacement fields), line breaks inside brackets
+    dropped. A code translation is valid when its skeleton equals the English one.
+
+    Raises:
+        SyntaxError: the source is not plain Python (tokenize fails).
+    """
+    out: list[tuple] = []
+    for tok in _tokens(source):
+        if tok.type in (tokenize.NL, tokenize.ENDMARKER) or (tok.type == tokenize.COMMENT
+                                                             and not _DIRECTIVE.search(tok.string)):
+            continue
+        if tok.type == tokenize.STRING:
+            fields = _fstring_fields(tok.string)
+            if out and out[-1][0] == "STRING":  # "a" "b": a translation may join or split adjacent literals
+                out[-1] = ("STRING", out[-1][1] + fields)
+            else:
+                out.append(("STRING", fields))
+            continue
+        value = _DIRECTIVE.search(tok.string).group(0) if tok.type == tokenize.COMMENT else tok.string
+        out.append((tokenize.tok_name[tok.type], value))
+    return out
 
 
 def _cell_comment(cell: Any, index: int) -> str:
-    return f"cell {cell.get('id') or index}"
+    prefix = "code cell" if cell.cell_type == "code" else "cell"
+    return f"{prefix} {cell.get('id') or index}"
 
 
-def template(english: Path, root: Path = ROOT):
-    """A catalog (``babel.messages.catalog.Catalog``) with one untranslated entry per markdown cell."""
+def _is_code(msg: Any) -> bool:
+    return any(c.startswith("code cell ") for c in msg.auto_comments)
+
+
+def _opted_in(cat: Any) -> set[str]:
+    """The ``code cell <id>`` comments of a catalog's active entries: the code cells a translator opted in."""
+    return {c for msg in cat for c in msg.auto_comments if c.startswith("code cell ")} if cat is not None else set()
+
+
+def template(english: Path, root: Path = ROOT, code: set[str] | bool = False):
+    """A catalog (``babel.messages.catalog.Catalog``) with one untranslated entry per markdown cell.
+
+    ``code``: which code cells get an entry too: ``True`` every code cell with a comment or a string
+    (:func:`has_text`), or a set of ``"code cell <id>"`` comments (the cells already opted in).
+    """
     from babel.messages.catalog import Catalog
 
     nb = nbt.read(english)
     rel = _relative(english, root).as_posix()
     cat = Catalog(project="agent-tool-systems", fuzzy=False)
-    for index, cell in translatable_cells(nb):
-        cat.add(cell.source, "", locations=[(rel, index)], auto_comments=[_cell_comment(cell, index)],
-                context=text_key(cell.source))
+    for index, cell in enumerate(nb.cells):
+        comment = _cell_comment(cell, index)
+        if cell.cell_type == "markdown" and cell.source.strip():
+            pass
+        elif not (cell.cell_type == "code" and (comment in code if isinstance(code, set)
+                                                  else code and has_text(cell.source))):
+            continue
+        cat.add(cell.source, "", locations=[(rel, index)], auto_comments=[comment], context=text_key(cell.source))
     return cat
 
 
@@ -134,65 +218,100 @@ def write_catalog(cat: Any, path: Path) -> None:
 class Status:
     """How far a notebook's catalog covers its English cells.
 
-    ``missing``: cells with no translation; ``stale``: cells whose translation was made for another
-    English text (the cell changed since); each item is ``"cell <id>: <first line of the English>"``.
+    ``missing``: markdown cells with no translation; ``stale``: cells (markdown, or code with a
+    translation) whose translation was made for another English text (the cell changed since);
+    ``invalid``: code translations that change more than comments and strings (:func:`code_skeleton`)
+    or are not Python; ``code``: how many code cells are translated. Each item is
+    ``"cell <id>: <first line of the English>"`` (``"code cell <id>: ..."`` for code).
     """
     english: Path
     missing: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
+    invalid: list[str] = field(default_factory=list)
+    code: int = 0
 
     @property
     def complete(self) -> bool:
-        return not self.missing and not self.stale
+        return not self.missing and not self.stale and not self.invalid
 
     def problems(self) -> list[str]:
-        return [f"stale   {s}" for s in self.stale] + [f"missing {m}" for m in self.missing]
+        return ([f"stale   {s}" for s in self.stale] + [f"missing {m}" for m in self.missing]
+                + [f"invalid {i}" for i in self.invalid])
 
 
 def _by_cell(cat: Any) -> dict[str, Any]:
     found = {}
     for msg in list(cat) + list(cat.obsolete.values()):
         for comment in msg.auto_comments:
-            if comment.startswith("cell "):
+            if comment.startswith(("cell ", "code cell ")):
                 found.setdefault(comment, msg)
     return found
 
 
+def _code_problem(english_source: str, translation: str) -> str | None:
+    """Why a code cell's translation cannot be used (None: it only rewords comments and strings)."""
+    try:
+        same = code_skeleton(translation) == code_skeleton(english_source)
+    except SyntaxError as err:
+        return f"not Python ({err})"
+    return None if same else "changes the code, not only its comments and strings"
+
+
 def status(english: Path, lang: str, root: Path = ROOT) -> Status:
-    """Compare ``english``'s markdown cells with its ``lang`` catalog (see :class:`Status`)."""
+    """Compare ``english``'s markdown and code cells with its ``lang`` catalog (see :class:`Status`).
+
+    A code cell without an entry, or with an empty current one, is shared unchanged (not missing).
+    """
     result = Status(Path(english))
     path = catalog_path(english, lang, root)
     cat = read_catalog(path, lang) if path.exists() else None
     by_cell = _by_cell(cat) if cat is not None else {}
-    for index, cell in translatable_cells(nbt.read(english)):
-        label = f"{_cell_comment(cell, index)}: {cell.source.strip().splitlines()[0][:70]}"
+    for index, cell in enumerate(nbt.read(english).cells):
+        is_code = cell.cell_type == "code"
+        if not cell.source.strip() or cell.cell_type not in ("code", "markdown"):
+            continue
+        comment = _cell_comment(cell, index)
+        label = f"{comment}: {cell.source.strip().splitlines()[0][:70]}"
         msg = cat.get(cell.source, context=text_key(cell.source)) if cat is not None else None
         if msg is not None and msg.string and not msg.fuzzy:
+            problem = _code_problem(cell.source, msg.string) if is_code else None
+            result.invalid += [f"{label} ({problem})"] if problem else []
+            result.code += is_code
             continue
-        old = by_cell.get(_cell_comment(cell, index))
+        if is_code and msg is not None and not msg.fuzzy:
+            continue  # an empty code entry: shared unchanged
+        old = by_cell.get(comment)
         if (msg is not None and msg.fuzzy and msg.string) or (old is not None and old.string):
             result.stale.append(label)
-        else:
+        elif not is_code:
             result.missing.append(label)
     return result
 
 
-def extract(english: Path, lang: str, root: Path = ROOT) -> Status:
-    """Create or update ``english``'s ``lang`` catalog from its current markdown cells; return its status.
+def extract(english: Path, lang: str, root: Path = ROOT, code: bool = False) -> Status:
+    """Create or update ``english``'s ``lang`` catalog from its current cells; return its status.
 
-    New cells get empty entries; a changed cell's old translation is kept as a ``fuzzy`` entry with the
-    previous English (``#| msgid``) when Babel finds it close enough, else it stays in the file as an
-    obsolete ``#~`` entry. Translations of unchanged cells are kept as they are.
+    Every markdown cell gets an entry; a code cell gets one when it already has one (by cell id) or,
+    with ``code=True``, when it has a comment or a string (:func:`has_text`): the translator opts
+    code cells in, and may delete the entries of those that should stay shared. New entries are empty;
+    a changed cell's old translation is kept as a ``fuzzy`` entry with the previous English
+    (``#| msgid``) when Babel finds it close enough or the cell id matches, else it stays in the file as
+    an obsolete ``#~`` entry. Translations of unchanged cells are kept as they are.
     """
     path = catalog_path(english, lang, root)
-    fresh = template(english, root)
-    if path.exists():
-        cat = read_catalog(path, lang)
-        old_by_cell = _by_cell(cat)
+    cat = read_catalog(path, lang) if path.exists() else None
+    fresh = template(english, root, code=True if code else _opted_in(cat))
+    if cat is not None:
+        old_by_cell, old_is_code = _by_cell(cat), {m.id: _is_code(m) for m in cat if m.id}
         cat.update(fresh, update_creation_date=False)
-        # Babel's fuzzy matching compares texts; a cell rewritten from scratch still has its old
-        # translation by cell id, which is the better starting point for the translator.
         for msg in cat:
+            previous = msg.previous_id[0] if msg.previous_id else None
+            # Babel matches texts of any kind: prose is never the start of a code translation, nor code of prose
+            if msg.fuzzy and (not msg.string or old_is_code.get(previous, _is_code(msg)) != _is_code(msg)):
+                msg.string, msg.previous_id = "", []
+                msg.flags.discard("fuzzy")
+            # Babel's fuzzy matching compares texts; a cell rewritten from scratch still has its old
+            # translation by cell id, which is the better starting point for the translator.
             if msg.id and not msg.string:
                 old = next((old_by_cell[c] for c in msg.auto_comments if c in old_by_cell), None)
                 if old is not None and old.string and old.id != msg.id:
@@ -224,27 +343,62 @@ def _translate_links(text: str, english: Path, lang: str, root: Path, translated
 
 
 def build(english: Path, lang: str, root: Path = ROOT) -> Any:
-    """The ``lang`` edition of ``english`` (an nbformat notebook, cleaned as shipped notebooks are).
+    """The cells of the ``lang`` edition of ``english``: an nbformat notebook, cleaned as shipped notebooks
+    are, with no outputs (a lesson gets its own from :func:`execute_edition`).
+
+    Markdown cells are translated (links re-pointed), code cells with a translation use it, the others
+    are the English code.
 
     Raises:
-        TranslationError: the catalog is missing, or a markdown cell has no current translation
-            (every problem is listed).
+        TranslationError: the catalog is missing, or a markdown cell has no current translation, or a code
+            translation is stale or changes the code (every problem is listed).
     """
     state = status(english, lang, root)
     if not state.complete:
         raise TranslationError(f"{_relative(english, root)} has no complete {lang} catalog "
                                f"({catalog_path(english, lang, root).relative_to(root)}):\n  "
                                + "\n  ".join(state.problems())
-                               + f"\nRun `course notebooks extract --lang {lang} {_relative(english, root)}`, "
-                                 "translate the empty and fuzzy entries, and build again.")
+                               + f"\nRun `course notebooks extract {_relative(english, root)} --lang {lang}`, "
+                                 "translate the empty and fuzzy entries (a code translation rewords only "
+                                 "comments and strings), and build again.")
     cat = read_catalog(catalog_path(english, lang, root), lang)
     translated = {p.resolve() for p in edition(lang, root)}
     nb = copy.deepcopy(nbt.read(english))
-    for _, cell in translatable_cells(nb):
-        text = cat.get(cell.source, context=text_key(cell.source)).string
-        cell.source = _translate_links(text, english, lang, root, translated)
-    out = edition_path(english, lang, root)
-    return nbt.clean(nb, keep_outputs=nbt.keeps_outputs(out))
+    for cell in nb.cells:
+        if cell.cell_type not in ("markdown", "code") or not cell.source.strip():
+            continue
+        msg = cat.get(cell.source, context=text_key(cell.source))
+        if cell.cell_type == "markdown":
+            cell.source = _translate_links(msg.string, english, lang, root, translated)
+        elif msg is not None and msg.string:
+            cell.source = msg.string
+    return nbt.clean(nb, keep_outputs=False)
+
+
+def execute_edition(nb: Any, out: Path, lang: str, timeout: int = nbt.DEFAULT_TIMEOUT) -> Any:
+    """Run a generated notebook as nbval will: a fresh ``python3`` kernel whose cwd is ``out``'s folder,
+    the mock LLM (``COURSE_LLM=mock``) and ``COURSE_LANG=lang``; return it cleaned, with its own outputs.
+
+    Args:
+        nb: the notebook :func:`build` returned (not modified).
+        out: where it will be saved (``notebooks/zh/...``): its folder is the kernel's cwd.
+        timeout: seconds per cell.
+
+    Raises:
+        TranslationError: a cell raised (the cells and errors are listed; nothing is written).
+    """
+    from nbclient import NotebookClient
+
+    nb = copy.deepcopy(nb)
+    env = dict(os.environ, COURSE_LLM="mock", COURSE_LANG=lang)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(Path(out).parent)}})
+    client.execute(env=env)
+    errors = nbt.errors_in(nb)
+    if errors:
+        raise TranslationError(f"{out.name} failed when executed:\n  "
+                               + "\n  ".join(f"cell {i}: {name}: {value}" for i, name, value in errors))
+    return nbt.clean(nb, keep_outputs=True)
 
 
 def rendered(nb: Any) -> str:
@@ -255,28 +409,56 @@ def rendered(nb: Any) -> str:
     return nbformat.writes(nb) + "\n"
 
 
-def build_edition(lang: str, paths: list[Path] | None = None, root: Path = ROOT) -> list[Path]:
-    """Write the ``lang`` edition of ``paths`` (default: every notebook in ``edition.txt``); return what was written.
+def build_edition(lang: str, paths: list[Path] | None = None, root: Path = ROOT,
+                  timeout: int = nbt.DEFAULT_TIMEOUT) -> list[tuple[Path, float]]:
+    """Write the ``lang`` edition of ``paths`` (default: every notebook in ``edition.txt``).
+
+    A lesson (``notebooks/...``) is executed (:func:`execute_edition`) and saved with its own outputs;
+    exercises and solutions are saved without outputs, as the English ones are. A file is rewritten
+    only when its text changes.
+
+    Returns:
+        ``(written path, seconds it took)`` for each notebook, in order.
 
     Raises:
-        TranslationError: a notebook's catalog is incomplete (nothing of that notebook is written).
+        TranslationError: a notebook's catalog is incomplete or the notebook fails when executed
+            (nothing of that notebook is written; the ones before it are).
     """
     written = []
     for english in paths or edition(lang, root):
-        text = rendered(build(english, lang, root))
+        start = time.perf_counter()
         out = edition_path(english, lang, root)
-        out.parent.mkdir(parents=True, exist_ok=True)
+        nb = build(english, lang, root)
+        out.parent.mkdir(parents=True, exist_ok=True)  # the kernel starts in it
+        if nbt.keeps_outputs(out):
+            nb = execute_edition(nb, out, lang, timeout)
+        text = rendered(nb)
         if not out.exists() or out.read_text(encoding="utf-8") != text:
             out.write_text(text, encoding="utf-8")
-        written.append(out)
+        written.append((out, time.perf_counter() - start))
     return written
+
+
+def _cells_only(text: str) -> str:
+    """A saved notebook's text without its outputs: what the sync check compares with :func:`build`."""
+    import nbformat
+
+    return rendered(nbt.clean(nbformat.reads(text, as_version=4), keep_outputs=False))
+
+
+def _has_outputs(text: str) -> bool:
+    import nbformat
+
+    return any(c.get("outputs") for c in nbformat.reads(text, as_version=4).cells)
 
 
 def sync_problems(lang: str, root: Path = ROOT) -> list[str]:
     """Everything that keeps the ``lang`` edition from being current, one sentence each (empty: all good).
 
-    Checked: each listed notebook exists, its catalog is complete and current, its generated copy equals
-    what :func:`build` writes; no generated notebook exists that the edition does not list.
+    Checked: each listed notebook exists, its catalog is complete and current, its generated copy has the
+    cells (kinds, ids, sources, metadata) :func:`build` writes, a generated lesson whose English original
+    has outputs has outputs of its own (it was executed; nbval checks what they say); no generated
+    notebook exists that the edition does not list.
     """
     problems, expected = [], set()
     for english in edition(lang, root):
@@ -296,9 +478,12 @@ def sync_problems(lang: str, root: Path = ROOT) -> list[str]:
                  else out.read_text(encoding="utf-8") if out.exists() else None)
         if saved is None:
             problems.append(f"{out.relative_to(root)} is missing: run `course notebooks build --lang {lang}`")
-        elif saved != text:
+        elif _cells_only(saved) != text:
             problems.append(f"{out.relative_to(root)} differs from what `course notebooks build --lang {lang}` "
                             f"generates from {rel} and its catalog: run it (never edit the generated file)")
+        elif nbt.keeps_outputs(out) and _has_outputs(english.read_text(encoding="utf-8")) and not _has_outputs(saved):
+            problems.append(f"{out.relative_to(root)} has no outputs: run `course notebooks build --lang {lang}` "
+                            "(it executes the lesson and stores what it prints)")
     for folder in SOURCE_FOLDERS:
         for stray in sorted((root / folder / lang).rglob("*.ipynb")):
             if ".ipynb_checkpoints" not in stray.parts and stray.resolve() not in expected:

@@ -12,12 +12,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="clean: strip noisy metadata in place; check: fail if cleaning would change a file; "
                         "refresh: execute lessons and save their outputs; with --lang: extract: create or update "
                         "the English notebooks' catalogs (changed cells become fuzzy); build: generate the edition "
-                        "(notebooks/LANG/...) from the catalogs; status: what is missing, stale or out of date")
+                        "(notebooks/LANG/...) from the catalogs and execute its lessons (their own outputs); "
+                        "status: what is missing, stale or out of date")
     p.add_argument("paths", nargs="*", type=Path,
                    help="notebooks (default: all shipped notebooks; with --lang: the edition's English notebooks, for "
                         "extract every one that has a catalog); paths go before --lang: "
                         "`course notebooks extract notebooks/01_function_calling.ipynb --lang zh`")
     p.add_argument("--lang", choices=["zh"], help="the language edition (extract, build, status)")
+    p.add_argument("--code", action="store_true",
+                   help="extract: also add an entry for every code cell with a comment or a string (opt the "
+                        "notebook's code cells in for translation; an empty entry means shared unchanged)")
     p.set_defaults(func=_run)
 
 
@@ -45,6 +49,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _run_lang(args: argparse.Namespace) -> int:
+    from .. import notebooks as nbt
     from .. import translation as tr
 
     if not args.lang:
@@ -55,9 +60,9 @@ def _run_lang(args: argparse.Namespace) -> int:
         paths = [p.resolve() for p in args.paths] or tr.with_catalogs(args.lang)
         bad = 0
         for path in paths:
-            st = tr.extract(path, args.lang)
+            st = tr.extract(path, args.lang, code=args.code)
             print(f"{'complete' if st.complete else 'to translate'}: {tr.catalog_path(path, args.lang).relative_to(tr.ROOT)}"
-                  + "".join(f"\n   {p}" for p in st.problems()))
+                  f" ({st.code} code cells translated)" + "".join(f"\n   {p}" for p in st.problems()))
             bad += not st.complete
         if not args.paths:  # and course_lib's own strings (course_lib.i18n, translations/LANG/strings/)
             from .. import string_catalogs as sc
@@ -70,8 +75,10 @@ def _run_lang(args: argparse.Namespace) -> int:
         return 1 if bad else 0
     if args.action == "build":
         try:
-            for out in tr.build_edition(args.lang, paths):
-                print(f"built: {out.relative_to(tr.ROOT)}")
+            for path in paths:  # one at a time: each line appears as soon as its notebook is done
+                for out, seconds in tr.build_edition(args.lang, [path]):
+                    print(f"built: {out.relative_to(tr.ROOT)} ({seconds:.1f} s"
+                          + (", executed)" if nbt.keeps_outputs(out) else ")"), flush=True)
         except tr.TranslationError as err:
             print(err)
             return 1
