@@ -24,6 +24,7 @@ and named after the kind of phrase it reads. Taught in lessons 01 and 02.
 """
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from dataclasses import dataclass, field
@@ -516,12 +517,21 @@ def _left_words(reading: Reading, pos: int, limit: int = 7) -> list[str]:
     return list(hit)
 
 
+def _word_bounds(reading: Reading) -> tuple[list[int], list[int]]:
+    """The starts and the ends of the reading's words (both ascending: words do not overlap), kept in
+    its cache, so the words around a position are found by bisection instead of a scan from the edge."""
+    hit = reading.cache.get("word bounds")
+    if hit is None:
+        hit = reading.cache["word bounds"] = ([s for _, s, _ in reading.words], [e for _, _, e in reading.words])
+    return hit
+
+
 def _left_words_uncached(reading: Reading, pos: int, limit: int) -> list[str]:
     out = []
     text = reading.text
-    for w, s, e in reversed(reading.words):
-        if e > pos:
-            continue
+    words = reading.words
+    for k in range(bisect.bisect_right(_word_bounds(reading)[1], pos) - 1, -1, -1):  # the words ending by pos
+        w, s, e = words[k]
         if _BREAK.search(text, e, pos):
             break
         out.append(w)
@@ -545,9 +555,9 @@ _RIGHT_BREAK = re.compile(r"[,.;!?()\[\]]")
 
 def _right_words_uncached(reading: Reading, pos: int, limit: int) -> list[str]:
     out = []
-    for w, s, e in reading.words:
-        if s < pos:
-            continue
+    words = reading.words
+    for k in range(bisect.bisect_left(_word_bounds(reading)[0], pos), len(words)):  # the words from pos on
+        w, s, e = words[k]
         if _RIGHT_BREAK.search(reading.text, pos, s):  # punctuation between the words
             break
         out.append(w)

@@ -71,8 +71,9 @@ def split_clauses(text: str) -> list[str]:
 _NO_ABBREVIATION = "".join(rf"(?<!\b{a}\.)" for a in ("Inc", "Ltd", "Corp", "Co", "Mr", "Mrs", "Ms", "Dr", "St", "vs"))
 
 
+#: (The dot is looked behind for first: the ten abbreviation look-behinds then run only after a dot.)
 _SEGMENT_SPLIT = re.compile(
-    r"(?<=[?!;])\s+|(?<=[。？！；])\s*|" + _NO_ABBREVIATION + r"(?<=\.)\s+(?!(?-i:[a-z]))|,?\s+(?:and\s+)?(?:then|also|while|plus|finally|lastly|after that)\s+(?=\w)|"
+    r"(?<=[?!;])\s+|(?<=[。？！；])\s*|(?<=\.)" + _NO_ABBREVIATION + r"\s+(?!(?-i:[a-z]))|,?\s+(?:and\s+)?(?:then|also|while|plus|finally|lastly|after that)\s+(?=\w)|"
     r",\s*(?:and\s+)?next\s+|,\s*(?:and\s+)?(?=(?:the\s+)?(?:first|second|third|fourth|fifth|last|other|latter)\b)|"
     r",\s*(?:and\s+)?(?=(?:another|the same|do the same|repeat)\b)|,\s*and\s+(?=(?:one|for|in|at|with|do|same|the)\b)|"
     r"\s+and\s+(?=(?:another|one|ones|those|the same|repeat|do the same)\b)|,?\s+and\s+(?=(?:how|what)\s)|,\s*(?=(?:considering|assuming)\s+(?:both|each|all|every)\b)|"
