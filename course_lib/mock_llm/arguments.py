@@ -857,6 +857,27 @@ _COUNTED = frozenset("result results page pages item items entry entries article
                      "question questions review reviews image images video videos song songs".split())
 
 
+#: A description asking for a place with its region: "City, State", "city and state", "'Berkeley, CA'",
+#: "in the format 'City, Country'" ("such as 'Paris, France'").
+_WANTS_REGION = re.compile(r"\b(?:(?i:city and state|city,\s*(?:state|country)|format (?:it )?as city,? (?:state|country))|"
+                           r"[A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z]{2}\b)")
+
+
+def _wants_region(desc: str) -> bool:
+    """Whether a place slot's description asks for the city with its state or country."""
+    return _WANTS_REGION.search(desc) is not None
+
+
+def _lacks_region(slot: Slot, value: Any) -> bool:
+    """A city for a slot that asks "City, State" which the mock could not place ("Pinole" alone): the state it
+    would add is world knowledge it does not have, so the value is a guess (it asks instead)."""
+    if slot.role not in ("place", "city") or not isinstance(value, str) or "," in value or lang.is_chinese(value):
+        return False
+    if not _wants_region(str(slot.spec.get("description", ""))):
+        return False
+    return gz.place_kind(value) not in ("state", "country") and gz.city_region(value) is None
+
+
 def _place_value(slot: Slot, m: Mention) -> str:
     """The place written the way the slot's description asks ("City, ST", full state...)."""
     desc = str(slot.spec.get("description", ""))
@@ -872,16 +893,23 @@ def _place_value(slot: Slot, m: Mention) -> str:
         return state or name
     if slot.role == "country" and state and state in gz.COUNTRIES:
         return state
-    wants_state = re.search(r"\b(?:(?i:city and state|city, state|format (?:it )?as city,? state)|"
-                            r"[A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z]{2}\b)", desc)
+    wants_state = _wants_region(desc)
+    if wants_state and slot.role in ("place", "city") and name in gz.CITY_ALIASES:
+        name = gz.CITY_ALIASES[name]  # "LA" -> "Los Angeles, CA" where the format asks for the state
+    tail = re.fullmatch(r"(.+?),? ([A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)?)", name) if wants_state else None
+    if tail and gz.state_code(tail.group(2)):
+        name, state = tail.group(1), tail.group(2)  # "Long Beach CA", "Berkeley California": a city and its state
     if wants_state and slot.role in ("place", "city") and m.get("as_written") and "," in m.get("as_written"):
         return m.get("as_written")  # "Boston, MA" is already a city and its state
-    if wants_state and gz.place_kind(name) == "city" and "," not in name:  # "Washington, D.C." is complete
-        code = gz.state_code(state) if state else gz.city_state(name)
-        if code:
-            full = re.search(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?, [A-Z][a-z]{3,}\b", desc) and not re.search(
+    if wants_state and "," not in name and m.get("kind") in ("city", "guess", None) and not lang.is_chinese(name):
+        region = ("state", gz.state_code(state)) if state and gz.state_code(state) else gz.city_region(name)
+        if region and region[0] == "state":  # "Washington, D.C." is complete; "Campbell" -> "Campbell, CA"
+            code = region[1]
+            full = re.search(r"\b(?!City\b)[A-Z][a-z]+(?: [A-Z][a-z]+)?, (?!State\b)[A-Z][a-z]{3,}\b", desc) and not re.search(
                 r", [A-Z]{2}\b", desc)
             return f"{name}, {gz.US_STATES.get(code, code) if full else code}"
+        if region:
+            return f"{name}, {region[1]}"  # "London" -> "London, UK": the country where a state would be
     if m.get("kind") == "area":
         return m.text
     if slot.role == "place" and m.get("as_written"):
@@ -988,6 +1016,8 @@ def _place_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[f
     if kind == "guess" and _names_venue(slot) and p in ("at", "in"):
         base += 2.5  # "a table at Denny's": the name after "at" is the restaurant the slot names
     value = _place_value(slot, m)
+    if _lacks_region(slot, value):
+        rule = "place without the region its format asks for"
     if role in ("state", "country") and kind == "city" and value != m.value:
         # the state of a named city ("San Francisco" -> CA): read, not consumed
         sc.out.append((base + 0.5, value, i, Evidence("state of the city", m.text)))

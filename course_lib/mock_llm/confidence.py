@@ -56,6 +56,8 @@ RULE_CLASSES: dict[str, str] = {
                      "invented"), "said"),
     **dict.fromkeys(("words", "list of words", "what is asked for", "the request without its framing"),
                     "free words"),
+    # a city the format wants with its state ("City, State") that the mock cannot place: adding one is a guess
+    "place without the region its format asks for": "guess",
 }
 #: One class down: a value taken as the best reading of a required argument nothing points at.
 _DOWN = {"said": "read", "read": "free words", "free words": "free words", "guess": "guess"}

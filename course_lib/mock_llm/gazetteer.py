@@ -8,7 +8,10 @@ entry is general knowledge.
 """
 from __future__ import annotations
 
+import functools
+import json
 import re
+from importlib import resources
 
 #: English city name -> Chinese name (used both ways).
 CITIES: dict[str, str] = {
@@ -46,6 +49,14 @@ US_CITIES: dict[str, str] = {
     "St. Louis": "MO", "Salt Lake City": "UT", "Honolulu": "HI", "Anchorage": "AK", "Charlotte": "NC",
     "Raleigh": "NC", "Milwaukee": "WI", "Albuquerque": "NM", "Omaha": "NE", "Brooklyn": "NY",
     "Manhattan": "NY", "Washington D.C.": "DC", "Washington, D.C.": "DC", "Washington DC": "DC",
+}
+
+#: What people call a city for short -> its name ("LA" -> "Los Angeles"): everyday knowledge a model has.
+CITY_ALIASES: dict[str, str] = {
+    "LA": "Los Angeles", "L.A.": "Los Angeles", "NYC": "New York", "N.Y.C.": "New York", "SF": "San Francisco",
+    "San Fran": "San Francisco", "Philly": "Philadelphia", "Chi-town": "Chicago", "Chitown": "Chicago",
+    "Vegas": "Las Vegas", "NOLA": "New Orleans", "the Big Apple": "New York", "Big Apple": "New York",
+    "KL": "Kuala Lumpur", "HK": "Hong Kong", "DC": "Washington, D.C.", "D.C.": "Washington, D.C.",
 }
 
 US_STATES: dict[str, str] = {
@@ -288,6 +299,35 @@ DIMENSION_WORDS: dict[str, tuple[str, ...]] = {
 def city_state(city: str) -> str | None:
     """The US state code of a well-known US city, e.g. ``"Chicago"`` -> ``"IL"``."""
     return US_CITIES.get(city)
+
+
+@functools.cache
+def _cities() -> dict[str, dict[str, str]]:
+    """``course_lib/data/cities.json`` (GeoNames, CC BY 4.0), read on first use."""
+    return json.loads(resources.files("course_lib").joinpath("data/cities.json").read_text(encoding="utf-8"))
+
+
+def city_region(city: str) -> tuple[str, str] | None:
+    """Where a city is: ``("state", "CA")`` for a US city, ``("country", "Malaysia")`` for another, else None.
+
+    For a place argument whose description asks for "City, State" or "City, Country". The small table
+    above (:data:`US_CITIES`) comes first; then ``course_lib/data/cities.json`` (GeoNames: US places of
+    8,000 people or more, other cities of 300,000 or more; a name shared by places of similar size is
+    not in it, so "Springfield" stays unknown and the mock asks).
+
+    Args:
+        city: the city as written ("Campbell", "Kuala Lumpur"); matched exactly, then in title case.
+    """
+    code = US_CITIES.get(city)
+    if code:
+        return "state", code
+    table = _cities()
+    for name in (city, city.title()):
+        if name in table["us"]:
+            return "state", table["us"][name]
+        if name in table["world"]:
+            return "country", table["world"][name]
+    return None
 
 
 def state_code(name: str) -> str | None:
