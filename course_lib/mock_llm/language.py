@@ -142,6 +142,8 @@ def content_stems(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def chinese_concepts(text: str) -> tuple[str, ...]:
     """English concept stems for the Chinese words of ``text`` found in :data:`ZH_LEXICON`."""
+    if text.isascii():  # every word of the lexicon is Chinese: none can be in it (most requests: no scan)
+        return ()
     out: list[str] = []
     for zh, en in ZH_LEXICON.items():
         if zh in text:
