@@ -10,9 +10,11 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from . import a2a_otel as _a2a_otel
 from . import lazy_formats as _lazy_formats
 
 _lazy_formats.install()  # jsonschema, when something imports it, skips a 0.85 s grammar (see lazy_formats)
+_a2a_otel.install()  # a2a-sdk's spans off when no OpenTelemetry SDK could record them (see a2a_otel)
 
 __version__ = "0.1.0"
 

@@ -98,3 +98,32 @@ def test_course_mcp_serve_over_stdio_imports_neither_the_llm_client_nor_plotting
             assert name not in sys.modules, name
     """)
     assert imported(loaded_after(code)) <= {"mcp", "uvicorn"}
+
+
+def _a2a_tracing(env: dict[str, str], pythonpath: str = "") -> dict:
+    """In a fresh interpreter: import the course first, then the A2A server SDK; whether its spans are on."""
+    probe = textwrap.dedent("""
+        import json, os
+        import course_lib
+        from course_lib import a2a_agents
+        import a2a.utils.telemetry as t
+        print(json.dumps({"enabled": t.otel_enabled, "var": os.environ.get("OTEL_INSTRUMENTATION_A2A_SDK_ENABLED")}))
+    """)
+    full = {"COURSE_LLM": "mock", "PATH": "", **env, **({"PYTHONPATH": pythonpath} if pythonpath else {})}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, env=full)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a2a_spans_are_off_when_no_opentelemetry_sdk_could_record_them():
+    # the kit's environment has opentelemetry-api (mcp needs it) but not the SDK: every span would be a no-op
+    assert _a2a_tracing({}) == {"enabled": False, "var": "false"}
+
+
+def test_a2a_spans_stay_as_the_deployer_set_them(tmp_path):
+    assert _a2a_tracing({"OTEL_INSTRUMENTATION_A2A_SDK_ENABLED": "true"}) == {"enabled": True, "var": "true"}
+    # with the OpenTelemetry SDK importable (a stub package here; opentelemetry is a namespace package)
+    # the SDK's default stays: spans on
+    (tmp_path / "opentelemetry" / "sdk").mkdir(parents=True)
+    (tmp_path / "opentelemetry" / "sdk" / "__init__.py").write_text("")
+    assert _a2a_tracing({}, pythonpath=str(tmp_path)) == {"enabled": True, "var": None}
