@@ -187,6 +187,8 @@ class Question:
     tables: tuple[str, ...] = ()
     seed_question: str | None = None
     pitfall_claims: tuple[PitfallClaim, ...] = ()
+    #: in a translated bank, the English question this one translates (None: this is the English one)
+    english: "Question | None" = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         return f"Question({self.id!r}, {self.topic}, {self.difficulty}, {self.frequency})"
@@ -200,6 +202,8 @@ class Bank:
     tables: dict[str, Table]
     questions: tuple[Question, ...]
     _by_id: dict[str, Question] = field(default_factory=dict, repr=False, compare=False)
+    #: the language its text and labels are in (``"en"``, or ``"zh"`` from ``load_bank(lang="zh")``)
+    lang: str = "en"
 
     def __post_init__(self) -> None:
         self._by_id.update({q.id: q for q in self.questions})
@@ -295,11 +299,14 @@ def _as_set(value: str | list[str] | None) -> set[str] | None:
     return {value} if isinstance(value, str) else set(value)
 
 
-def load_bank(path: Path | str | None = None) -> Bank:
+def load_bank(path: Path | str | None = None, *, lang: str | None = None) -> Bank:
     """Load and validate the question bank (cached until the file changes).
 
     Args:
         path: a bank JSON file (default: the course's ``course_lib/data/interview.json``).
+        lang: ``"en"`` (default) or ``"zh"``: the questions translated in ``translations/zh/interview.po``
+            (:func:`course_lib.interview.localize.localized`; a question without a complete, current
+            translation stays English).
 
     Returns:
         The :class:`Bank`.
@@ -310,7 +317,20 @@ def load_bank(path: Path | str | None = None) -> Bank:
         FileNotFoundError: no such file.
     """
     p = Path(path) if path is not None else BANK_PATH
-    return _load_cached(str(p.resolve()), p.stat().st_mtime_ns)
+    bank = _load_cached(str(p.resolve()), p.stat().st_mtime_ns)
+    if lang is None or lang == "en":
+        return bank
+    from .localize import catalog_file, localized
+
+    po = catalog_file(lang)
+    key = (id(bank), lang, po.stat().st_mtime_ns if po.exists() else 0)
+    if key not in _LOCALIZED:   # the English bank is cached, so its id is stable until the file changes
+        _LOCALIZED.clear()
+        _LOCALIZED[key] = localized(bank, lang)
+    return _LOCALIZED[key]
+
+
+_LOCALIZED: dict[tuple[int, str, int], Bank] = {}
 
 
 @lru_cache(maxsize=8)
@@ -382,12 +402,31 @@ def _build(data: dict) -> Bank:
 
 
 # --------------------------------------------------------------------------- rendering
+def frequency_label(frequency: str, lang: str | None = None) -> str:
+    """``"asked often"`` / ``"asked sometimes"`` / ``"asked rarely"`` in ``lang`` (default: the learner's)."""
+    from .localize import _t
+
+    return {"high": _t("asked often", lang), "medium": _t("asked sometimes", lang),
+            "low": _t("asked rarely", lang)}[frequency]
+
+
+def difficulty_label(difficulty: str, lang: str | None = None) -> str:
+    """``"easy"`` / ``"medium"`` / ``"hard"`` in ``lang`` (default: the learner's)."""
+    from .localize import _t
+
+    return {"easy": _t("easy", lang), "medium": _t("medium", lang), "hard": _t("hard", lang)}[difficulty]
+
+
 def badges(q: Question, bank: Bank | None = None) -> str:
-    """One line: topic · difficulty stars · how often it is asked · seed · lesson."""
+    """One line: topic · difficulty stars · how often it is asked · seed · lesson (in the bank's language)."""
+    from .localize import _t
+
+    lang = bank.lang if bank else "en"
     topic = (bank.topic(q.topic).title if bank else q.topic)
-    parts = [f"`{topic}`", f"{DIFFICULTY_STARS[q.difficulty]} {q.difficulty}", FREQUENCY_LABELS[q.frequency]]
+    parts = [f"`{topic}`", f"{DIFFICULTY_STARS[q.difficulty]} {difficulty_label(q.difficulty, lang)}",
+             frequency_label(q.frequency, lang)]
     # The seed's own three questions are the ones to learn first: make them stand out.
-    parts += [f"**{q.seed}**" if q.seed_question else q.seed, f"lesson {q.lesson}"]
+    parts += [f"**{q.seed}**" if q.seed_question else q.seed, _t("lesson {lesson}", lang).format(lesson=q.lesson)]
     return " · ".join(parts)
 
 
@@ -397,7 +436,7 @@ def render_markdown(q: Question, bank: Bank | None = None, *, number: int | None
 
     Args:
         q: the question.
-        bank: the bank (for topic titles and tables; default: the course bank).
+        bank: the bank (for topic titles, tables and the language of the labels; default: the course bank).
         number: shown before the question in the heading (``## 7. How do…``).
         level: heading level of the question (2 → ``##``).
         demo_note: a line about the demonstration (e.g. where to run it), appended last.
@@ -406,16 +445,20 @@ def render_markdown(q: Question, bank: Bank | None = None, *, number: int | None
     Returns:
         Markdown text without a trailing newline.
     """
+    from .localize import _t
+
     bank = bank or load_bank()
+    lang = bank.lang
     head = "#" * level + " " + (f"{number}. " if number is not None else "") + q.question
-    out = ([head, ""] if heading else []) + [badges(q, bank), "", f"**In one sentence.** {q.answer}", "",
-                                             "**Framework**", ""]
+    out = ([head, ""] if heading else []) + [badges(q, bank), "",
+                                             _t("**In one sentence.** {answer}", lang).format(answer=q.answer), "",
+                                             _t("**Framework**", lang), ""]
     out += [f"{i}. {p.point}" for i, p in enumerate(q.framework, 1)]
-    out += ["", "**Bonus points** (what sets a strong answer apart)", ""]
+    out += ["", _t("**Bonus points** (what sets a strong answer apart)", lang), ""]
     out += [f"- {p.point}" for p in q.bonus]
-    out += ["", "**Pitfalls**", ""]
+    out += ["", _t("**Pitfalls**", lang), ""]
     out += [f"- {p}" for p in q.pitfalls]
-    out += ["", f"**Follow-up:** *{q.follow_up[0]}*", "", f"> {q.follow_up[1]}"]
+    out += ["", _t("**Follow-up:** *{question}*", lang).format(question=q.follow_up[0]), "", f"> {q.follow_up[1]}"]
     for tid in q.tables:
         out += ["", bank.tables[tid].markdown()]
     if demo_note:
@@ -435,19 +478,23 @@ def _markdown():
     return mistune.create_markdown(plugins=["table", "strikethrough"])
 
 
-def render_text(q: Question, *, answer: bool = True, question: bool = True) -> str:
+def render_text(q: Question, *, answer: bool = True, question: bool = True, lang: str | None = None) -> str:
     """The question and/or its model answer as plain text for terminals.
 
     Args:
         answer: include the model answer.
         question: include the question and its topic line (a terminal that just asked it passes False).
+        lang: the language of the labels (default: the learner's, ``course_lib.i18n.language()``).
     """
-    lines = [q.question, f"[{q.topic} · {q.difficulty} · {FREQUENCY_LABELS[q.frequency]}]", ""] if question else []
+    from .localize import _t
+
+    lines = ([q.question, f"[{q.topic} · {difficulty_label(q.difficulty, lang)} · "
+                          f"{frequency_label(q.frequency, lang)}]", ""] if question else [])
     if not answer:
         return "\n".join(lines).rstrip()
-    lines += ["In one sentence: " + q.answer, "", "Framework:"]
+    lines += [_t("In one sentence: {answer}", lang).format(answer=q.answer), "", _t("Framework:", lang)]
     lines += [f"  {i}. {p.point}" for i, p in enumerate(q.framework, 1)]
-    lines += ["Bonus points:"] + [f"  + {p.point}" for p in q.bonus]
-    lines += ["Pitfalls:"] + [f"  - {p}" for p in q.pitfalls]
-    lines += [f"Follow-up: {q.follow_up[0]}", f"  → {q.follow_up[1]}"]
+    lines += [_t("Bonus points:", lang)] + [f"  + {p.point}" for p in q.bonus]
+    lines += [_t("Pitfalls:", lang)] + [f"  - {p}" for p in q.pitfalls]
+    lines += [_t("Follow-up: {question}", lang).format(question=q.follow_up[0]), f"  → {q.follow_up[1]}"]
     return "\n".join(lines)

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..widgets import WithFallback, widgets_available
 from .bank import FREQUENCY_LABELS, Bank, Question, load_bank, markdown_html, render_markdown, render_text
+from .localize import _t
 from .scoring import feedback_markdown, score_answer
 from .store import KNOWN, REVIEW, CardState, CardStore
 
@@ -112,17 +113,20 @@ class Session:
         return state
 
     def summary(self) -> str:
-        """``"3 known, 1 to review, 6 left"``."""
+        """``"3 known, 1 to review, 6 left"`` (in the learner's language)."""
         known = sum(v == KNOWN for v in self.results.values())
-        return f"{known} known, {len(self.results) - known} to review, {len(self.cards) - self.index} left"
+        return _t("{known} known, {review} to review, {left} left").format(
+            known=known, review=len(self.results) - known, left=len(self.cards) - self.index)
 
     def text(self) -> str:
         """The session as plain text: the cards in order, with the learner's last mark."""
         states = self.store.cards()
-        lines = [f"Flashcards for {self.store.learner!r}: {len(self.cards)} cards (review-again and unseen first)."]
+        lines = [_t("Flashcards for {learner!r}: {n} cards (review-again and unseen first).").format(
+            learner=self.store.learner, n=len(self.cards))]
         for i, q in enumerate(self.cards, 1):
             s = states.get(q.id)
-            mark = "new" if s is None else ("review again" if s.status == REVIEW else f"known (box {s.box})")
+            mark = (_t("new") if s is None else _t("review again") if s.status == REVIEW
+                    else _t("known (box {box})").format(box=s.box))
             lines.append(f"{i:>2}. [{mark}] {q.question}")
         return "\n".join(lines)
 
@@ -149,7 +153,7 @@ def flashcards(*, topics: str | list[str] | None = None, difficulty: str | list[
     store = store or CardStore(learner)
     session = Session(pick_cards(bank, store, size=size, topics=topics, difficulty=difficulty, seed=seed), store)
     widget = _card_widget(session, bank) if widgets_available() and session.cards else None
-    shown = WithFallback(widget, session.text() if session.cards else "No cards match these filters.")
+    shown = WithFallback(widget, session.text() if session.cards else _t("No cards match these filters."))
     shown.session = session  # type: ignore[attr-defined]
     return shown
 

@@ -13,11 +13,12 @@ import html
 from pathlib import Path
 
 from ..storage import atomic_write_text
-from .bank import DIFFICULTY_STARS, FREQUENCY_LABELS, Bank, load_bank, markdown_html, render_markdown
+from .bank import DIFFICULTY_STARS, Bank, frequency_label, load_bank, markdown_html, render_markdown
 from .demos import PENDING
+from .localize import N_, _t
 
 STEM = "interview-cheatsheet"
-TITLE = "Agent Tool Systems · interview cheat sheet"
+TITLE = N_("Agent Tool Systems · interview cheat sheet")
 
 _CSS = """
 body { font: 11pt/1.45 -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif;
@@ -37,13 +38,18 @@ blockquote { margin: .4em 0; padding: .2em .8em; border-left: 4px solid #2e7d32;
 
 
 def cheatsheet_markdown(bank: Bank | None = None) -> str:
-    """The whole cheat sheet as Markdown: contents, comparison tables, then every question by topic."""
+    """The whole cheat sheet as Markdown: contents, comparison tables, then every question by topic.
+
+    In the bank's language (``load_bank(lang="zh")`` gives the Chinese sheet; the Q&A notebooks it points to
+    are then ``notebooks/zh/interview/`` where the edition has them).
+    """
     bank = bank or load_bank()
-    out = [f"# {TITLE}", "",
-           f"{len(bank)} questions in {len(bank.topics)} topics, with model answers structured the way interviewers "
-           "listen for them: one sentence, a numbered framework, bonus points, pitfalls and a follow-up. "
-           "Difficulty: ★☆☆ easy, ★★☆ medium, ★★★ hard. Every answer has a runnable demonstration in "
-           "`notebooks/interview/`.", "", "## Contents", ""]
+    lang = bank.lang
+    out = [f"# {_t(TITLE, lang)}", "",
+           _t("{n} questions in {topics} topics, with model answers structured the way interviewers listen for "
+              "them: one sentence, a numbered framework, bonus points, pitfalls and a follow-up. Difficulty: ★☆☆ "
+              "easy, ★★☆ medium, ★★★ hard. Every answer has a runnable demonstration in `notebooks/interview/`.",
+              lang).format(n=len(bank), topics=len(bank.topics)), "", _t("## Contents", lang), ""]
     number = 0
     for topic in bank.topics:
         qs = bank.select(topics=topic.id)
@@ -53,11 +59,11 @@ def cheatsheet_markdown(bank: Bank | None = None) -> str:
         out.append("")
         for q in qs:
             number += 1
-            seed = f", **the seed's {q.seed_question}**" if q.seed_question else ""
+            seed = _t(", **the seed's {q}**", lang).format(q=q.seed_question) if q.seed_question else ""
             out.append(f"{number}. {q.question} ({DIFFICULTY_STARS[q.difficulty]}, "
-                       f"{FREQUENCY_LABELS[q.frequency]}{seed})")
+                       f"{frequency_label(q.frequency, lang)}{seed})")
         out.append("")
-    out += ["## Comparison tables", ""]
+    out += [_t("## Comparison tables", lang), ""]
     for table in bank.tables.values():
         out += [table.markdown(), ""]
     number = 0
@@ -68,21 +74,33 @@ def cheatsheet_markdown(bank: Bank | None = None) -> str:
         out += [f"## {topic.title}", ""]
         for q in qs:
             number += 1
-            where = (f"pending (it will run on `{PENDING[q.demo]}`)" if q.demo in PENDING
-                     else f"`{q.demo}` in `notebooks/interview/{topic.notebook}`")
-            out += [render_markdown(q, bank, number=number, level=3, demo_note=f"*Demo:* {where}"), ""]
+            where = (_t("pending (it will run on `{module}`)", lang).format(module=PENDING[q.demo])
+                     if q.demo in PENDING else
+                     _t("`{demo}` in `{path}`", lang).format(demo=q.demo, path=_notebook_path(topic.notebook, lang)))
+            out += [render_markdown(q, bank, number=number, level=3,
+                                    demo_note=_t("*Demo:* {where}", lang).format(where=where)), ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _notebook_path(name: str, lang: str) -> str:
+    """Where the Q&A notebook ``name`` is for a ``lang`` reader (the translated one where the edition has it)."""
+    from .localize import edition_notebooks
+
+    return (f"notebooks/{lang}/interview/{name}" if lang != "en" and name in edition_notebooks(lang)
+            else f"notebooks/interview/{name}")
 
 
 def cheatsheet_html(bank: Bank | None = None) -> str:
     """The cheat sheet as one self-contained, print-ready HTML page (no external files)."""
+    bank = bank or load_bank()
     body = markdown_html(cheatsheet_markdown(bank))
     # Wrap each question (an h3 and what follows up to the next heading) so printing keeps it on one page.
     parts = body.split("<h3")
     wrapped = parts[0] + "".join(_wrap_question("<h3" + p) for p in parts[1:])
     wrapped = wrapped.replace("<h2>", "<h2 class=\"first\">", 1)
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{html.escape(TITLE)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{wrapped}</body>\n</html>\n")
+    lang = {"zh": "zh-CN"}.get(bank.lang, bank.lang)
+    return (f"<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html.escape(_t(TITLE, bank.lang))}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{wrapped}</body>\n</html>\n")
 
 
 def _wrap_question(fragment: str) -> str:

@@ -195,41 +195,56 @@ def score_answer(question: Question, text: str, *, seconds: float | None = None,
     return AnswerScore(question.id, made, missed, bonus, seconds, late, score, named, pitfalls, contradicted)
 
 
-def _mark(question: Question, result: AnswerScore, i: int) -> tuple[str, str]:
+def _mark(question: Question, result: AnswerScore, i: int, lang: str | None = None) -> tuple[str, str]:
     """(symbol, why) of framework point ``i``: made ✓, only named ~, contradicted or missed ✗."""
+    from .localize import _t
+
     if i in result.made:
         return "✓", ""
     if i in result.contradicted:
         said = [question.pitfalls[c.pitfall] for c in question.pitfall_claims
                 if c.point == i and c.pitfall in result.pitfalls]
-        return "✗", f" (your answer says the opposite: {said[0]})" if said else " (your answer contradicts it)"
+        return "✗", (_t(" (your answer says the opposite: {pitfall})", lang).format(pitfall=said[0]) if said
+                     else _t(" (your answer contradicts it)", lang))
     if i in result.named:
-        return "~", " (named in a list, not said: say who does what, in a sentence)"
+        return "~", _t(" (named in a list, not said: say who does what, in a sentence)", lang)
     return "✗", ""
 
 
-def feedback(question: Question, result: AnswerScore) -> str:
-    """Plain-text feedback: the points made (✓), missed (✗) and bonus points hit (+)."""
+def feedback(question: Question, result: AnswerScore, lang: str | None = None) -> str:
+    """Plain-text feedback: the points made (✓), missed (✗) and bonus points hit (+).
+
+    ``lang``: the language of the labels (default: the learner's); the points are in the question's own text.
+    """
+    from .localize import _t
+
     lines = []
     for i, p in enumerate(question.framework):
-        mark, why = _mark(question, result, i)
+        mark, why = _mark(question, result, i, lang)
         lines.append(f"  {mark} {i + 1}. {p.point}{why}")
     for i in result.bonus:
-        lines.append(f"  + bonus: {question.bonus[i].point}")
+        lines.append(_t("  + bonus: {point}", lang).format(point=question.bonus[i].point))
     for i in result.pitfalls:
-        lines.append(f"  ! pitfall (−{PITFALL_PENALTY}): {question.pitfalls[i]}")
+        lines.append(_t("  ! pitfall (−{penalty}): {pitfall}", lang).format(penalty=PITFALL_PENALTY,
+                                                                            pitfall=question.pitfalls[i]))
     return "\n".join(lines)
 
 
-def feedback_markdown(question: Question, result: AnswerScore) -> str:
+def feedback_markdown(question: Question, result: AnswerScore, lang: str | None = None) -> str:
     """The same feedback as a Markdown list, for widgets (inline code renders as code)."""
-    lines = [f"**Your answer made {len(result.made)} of {len(question.framework)} framework points"
-             + (f" and {len(result.bonus)} bonus point{'s' if len(result.bonus) != 1 else ''}" if result.bonus else "")
-             + ":**", ""]
-    words = {"✓": "✓ made:", "~": "~ named only:", "✗": "✗ missed:"}
+    from .localize import _t
+
+    n, made, bonus = len(question.framework), len(result.made), len(result.bonus)
+    head = (_t("**Your answer made {made} of {n} framework points:**", lang) if not bonus else
+            _t("**Your answer made {made} of {n} framework points and {bonus} bonus point:**", lang) if bonus == 1
+            else _t("**Your answer made {made} of {n} framework points and {bonus} bonus points:**", lang))
+    lines = [head.format(made=made, n=n, bonus=bonus), ""]
+    words = {"✓": _t("✓ made:", lang), "~": _t("~ named only:", lang), "✗": _t("✗ missed:", lang)}
     for i, p in enumerate(question.framework):
-        mark, why = _mark(question, result, i)
+        mark, why = _mark(question, result, i, lang)
         lines.append(f"- {words[mark]} {p.point}{why}")
-    lines += [f"- ★ bonus: {question.bonus[i].point}" for i in result.bonus]
-    lines += [f"- ⚠ pitfall (−{PITFALL_PENALTY}): {question.pitfalls[i]}" for i in result.pitfalls]
+    lines += [_t("- ★ bonus: {point}", lang).format(point=question.bonus[i].point) for i in result.bonus]
+    lines += [_t("- ⚠ pitfall (−{penalty}): {pitfall}", lang).format(penalty=PITFALL_PENALTY,
+                                                                     pitfall=question.pitfalls[i])
+              for i in result.pitfalls]
     return "\n".join(lines)

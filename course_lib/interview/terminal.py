@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .bank import render_text
+from .bank import difficulty_label, render_text
 from .cards import Session
 from .timed import MockInterview, Report
 from .scoring import feedback, score_answer
+from .localize import _t
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -37,8 +38,8 @@ def run_cards(session: Session, *, ask: Ask = input, say: Say = print) -> Sessio
     Returns:
         The session (its marks are already saved in the learner's store).
     """
-    say(f"{len(session.cards)} cards for {session.store.learner!r}. Type an answer (empty line to finish it), "
-        "or just press Enter to think it through.")
+    say(_t("{n} cards for {learner!r}. Type an answer (empty line to finish it), "
+           "or just press Enter to think it through.").format(n=len(session.cards), learner=session.store.learner))
     while not session.done:
         q = session.current
         say(f"\n[{session.index + 1}/{len(session.cards)}] {render_text(q, answer=False)}")
@@ -47,14 +48,16 @@ def run_cards(session: Session, *, ask: Ask = input, say: Say = print) -> Sessio
             break
         if typed.strip():
             result = score_answer(q, typed)
-            say(f"You made {len(result.made)} of {len(q.framework)} framework points:\n{feedback(q, result)}")
+            say(_t("You made {made} of {n} framework points:").format(made=len(result.made), n=len(q.framework))
+                + "\n" + feedback(q, result))
         say("\n" + session.reveal())
         try:
-            verdict = ask("Did you know it? [y]es / [n]o (review again): ").strip().lower()
+            verdict = ask(_t("Did you know it? [y]es / [n]o (review again): ")).strip().lower()
         except EOFError:
             break
-        session.mark(known=verdict.startswith("y"))
-    say(f"\nSession: {session.summary()}. Progress saved in {session.store.path}")
+        session.mark(known=verdict.startswith(("y", "是", "会")))
+    say("\n" + _t("Session: {summary}. Progress saved in {path}").format(summary=session.summary(),
+                                                                         path=session.store.path))
     return session
 
 
@@ -65,19 +68,21 @@ def run_mock(interview: MockInterview, *, ask: Ask = input, say: Say = print) ->
         The :class:`Report` (for the questions answered before end of input).
     """
     n = len(interview.questions)
-    say(f"Mock interview: {n} question{'s' if n != 1 else ''}. Each has a time budget; the clock runs "
-        "while you type. End each answer with an empty line.")
+    say((_t("Mock interview: 1 question.") if n == 1 else _t("Mock interview: {n} questions.").format(n=n)) + " "
+        + _t("Each has a time budget; the clock runs while you type. End each answer with an empty line."))
     while not interview.finished:
         q = interview.current
-        say(f"\nQuestion {interview.index + 1}/{len(interview.questions)} ({q.difficulty}, "
-            f"{interview.budget():.0f} s): {q.question}")
+        say("\n" + _t("Question {i}/{n} ({difficulty}, {seconds} s): {question}").format(
+            i=interview.index + 1, n=len(interview.questions), difficulty=difficulty_label(q.difficulty),
+            seconds=f"{interview.budget():.0f}", question=q.question))
         interview.start()
         typed = _read_answer(ask)
         if typed is None:
             break
         s = interview.answer(typed)
-        late = " (late: -20)" if s.late else ""
-        say(f"→ {s.score}/100: {len(s.made)} of {len(q.framework)} points, {len(s.bonus)} bonus{late}")
+        late = _t(" (late: -20)") if s.late else ""
+        say(_t("→ {score}/100: {made} of {n} points, {bonus} bonus").format(
+            score=s.score, made=len(s.made), n=len(q.framework), bonus=len(s.bonus)) + late)
     report = interview.report()
     say("\n" + report.text())
     return report

@@ -23,12 +23,14 @@ from typing import Any, Callable
 
 from ..widgets import WithFallback, widgets_available
 from .bank import Bank, Question, load_bank, markdown_html, render_markdown
+from .localize import N_, _t
 from .scoring import AnswerScore, feedback, feedback_markdown, score_answer
 
 TIME_BUDGET = {"easy": 120.0, "medium": 180.0, "hard": 300.0}  # seconds per answer
 FREQUENCY_WEIGHT = {"high": 3, "medium": 2, "low": 1}
-VERDICTS = ((80, "strong: you would likely pass this round"), (60, "good: polish the missed points"),
-            (40, "borderline: review the frameworks and try again"), (0, "needs practice: start with the flashcards"))
+VERDICTS = ((80, N_("strong: you would likely pass this round")), (60, N_("good: polish the missed points")),
+            (40, N_("borderline: review the frameworks and try again")),
+            (0, N_("needs practice: start with the flashcards")))
 
 
 def draw_questions(bank: Bank, n: int, *, topics: str | list[str] | None = None,
@@ -65,17 +67,23 @@ class Report:
 
     @property
     def verdict(self) -> str:
-        return next(text for floor, text in VERDICTS if self.total >= floor)
+        """The reading of :attr:`total`, in the learner's language."""
+        return next(_t(text) for floor, text in VERDICTS if self.total >= floor)
 
     def text(self, *, details: bool = True) -> str:
         """The report as plain text (per-question line, and with ``details`` the points made/missed)."""
         n = len(self.rows)
-        lines = [f"Mock interview: {n} question{'s' if n != 1 else ''}, score {self.total}/100 ({self.verdict})", ""]
+        head = (_t("Mock interview: 1 question, score {total}/100 ({verdict})") if n == 1
+                else _t("Mock interview: {n} questions, score {total}/100 ({verdict})"))
+        lines = [head.format(n=n, total=self.total, verdict=self.verdict), ""]
         for i, (q, s) in enumerate(self.rows, 1):
-            took = f"{s.seconds:.0f} s of {TIME_BUDGET[q.difficulty]:.0f} s" if s.seconds is not None else "untimed"
+            took = (_t("{seconds} s of {budget} s").format(seconds=f"{s.seconds:.0f}",
+                                                          budget=f"{TIME_BUDGET[q.difficulty]:.0f}")
+                    if s.seconds is not None else _t("untimed"))
             lines.append(f"{i}. [{s.score:>3}/100] {q.question}")
-            lines.append(f"   {len(s.made)}/{len(q.framework)} points, {len(s.bonus)} bonus, {took}"
-                         + (" (late: -20)" if s.late else ""))
+            lines.append("   " + _t("{made}/{n} points, {bonus} bonus, {took}").format(
+                made=len(s.made), n=len(q.framework), bonus=len(s.bonus), took=took)
+                + (_t(" (late: -20)") if s.late else ""))
             if details:
                 lines.append(feedback(q, s))
         return "\n".join(lines)
