@@ -484,8 +484,17 @@ def sync_problems(lang: str, root: Path = ROOT) -> list[str]:
         elif nbt.keeps_outputs(out) and _has_outputs(english.read_text(encoding="utf-8")) and not _has_outputs(saved):
             problems.append(f"{out.relative_to(root)} has no outputs: run `course notebooks build --lang {lang}` "
                             "(it executes the lesson and stores what it prints)")
+    # the Q&A notebooks of notebooks/<lang>/interview/ are generated from the question bank, not from a
+    # notebook catalog: course_lib.interview.build checks them (translations/<lang>/interview.txt)
+    expected |= {(root / "notebooks" / lang / "interview" / name).resolve() for name in _interview_edition(lang, root)}
     for folder in SOURCE_FOLDERS:
         for stray in sorted((root / folder / lang).rglob("*.ipynb")):
             if ".ipynb_checkpoints" not in stray.parts and stray.resolve() not in expected:
                 problems.append(f"{stray.relative_to(root)} is not in translations/{lang}/edition.txt")
     return problems
+
+
+def _interview_edition(lang: str, root: Path) -> list[str]:
+    from .interview.localize import edition_notebooks
+
+    return edition_notebooks(lang, root)

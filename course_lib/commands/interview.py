@@ -1,7 +1,14 @@
-"""``course interview``: flashcards and mock interviews in a terminal, demos, and notebook building."""
+"""``course interview``: flashcards and mock interviews in a terminal, demos, and notebook building.
+
+``cards``, ``mock`` and ``list`` speak the learner's language (``--lang zh``, ``COURSE_LANG=zh`` or a folder
+named ``zh``: :func:`course_lib.i18n.language`): the Chinese bank, Chinese labels. ``build --lang zh``
+writes the Chinese Q&A notebooks; ``extract``/``status --lang zh`` maintain their catalog.
+"""
 from __future__ import annotations
 
 import argparse
+
+from . import add_lang_option
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -11,33 +18,52 @@ def register(sub: argparse._SubParsersAction) -> None:
     ls = isub.add_parser("list", help="list the questions (id, topic, difficulty, frequency, demo)")
     ls.add_argument("--topic", help="only this topic")
     ls.set_defaults(func=_list)
+    add_lang_option(ls)
 
     cards = isub.add_parser("cards", help="a flashcard session (review-again and unseen cards first)")
     cards.add_argument("--topic", action="append", help="only this topic (repeatable)")
     cards.add_argument("--size", type=int, default=10, help="cards in the session (default 10)")
     cards.add_argument("--learner", help="whose progress (default: $COURSE_LEARNER or your login name)")
     cards.set_defaults(func=_cards)
+    add_lang_option(cards)
 
     mock = isub.add_parser("mock", help="a timed mock interview with a score")
     mock.add_argument("-n", type=int, default=5, help="number of questions (default 5)")
     mock.add_argument("--topic", action="append", help="only this topic (repeatable)")
     mock.add_argument("--seed", type=int, help="reproducible question draw")
     mock.set_defaults(func=_mock)
+    add_lang_option(mock)
 
     demo = isub.add_parser("demo", help="run the demonstration behind an answer")
     demo.add_argument("name", help="a demo name (see `course interview list`)")
     demo.set_defaults(func=_demo)
 
-    build = isub.add_parser("build", help="regenerate notebooks/interview/*_qa.ipynb from the bank (maintainers)")
+    build = isub.add_parser("build", help="regenerate notebooks/interview/*_qa.ipynb from the bank (maintainers); "
+                                          "with --lang zh, notebooks/zh/interview/ from its translation")
     build.add_argument("--check", action="store_true", help="fail if a notebook is out of date; write nothing")
     build.set_defaults(func=_build)
+    add_lang_option(build)
+
+    for name, func, text in (("extract", _extract, "create or update translations/LANG/interview.po from the bank "
+                                                    "and the interview UI strings (maintainers)"),
+                             ("status", _status, "what the LANG translation of the bank lacks (exit 1 if the "
+                                                 "edition's notebooks are not current)")):
+        cmd = isub.add_parser(name, help=text)
+        cmd.add_argument("--lang", dest="course_lang", choices=["zh"], required=True, help="the language")
+        cmd.set_defaults(func=func)
+
+
+def _lang() -> str:
+    from ..i18n import language
+
+    return language()
 
 
 def _list(args: argparse.Namespace) -> int:
     from ..interview.bank import load_bank
     from ..interview.demos import PENDING
 
-    bank = load_bank()
+    bank = load_bank(lang=_lang())
     for i, q in enumerate(bank.questions, 1):
         if args.topic and q.topic != args.topic:
             continue
@@ -53,15 +79,16 @@ def _cards(args: argparse.Namespace) -> int:
     from ..interview.terminal import run_cards
 
     store = CardStore(args.learner)
-    run_cards(Session(pick_cards(load_bank(), store, size=args.size, topics=args.topic), store))
+    run_cards(Session(pick_cards(load_bank(lang=_lang()), store, size=args.size, topics=args.topic), store))
     return 0
 
 
 def _mock(args: argparse.Namespace) -> int:
+    from ..interview.bank import load_bank
     from ..interview.timed import MockInterview
     from ..interview.terminal import run_mock
 
-    run_mock(MockInterview(args.n, topics=args.topic, seed=args.seed))
+    run_mock(MockInterview(args.n, topics=args.topic, seed=args.seed, bank=load_bank(lang=_lang())))
     return 0
 
 
@@ -80,13 +107,41 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from ..interview.build import build_all
+    from ..interview.build import build_all, build_all_translated
 
-    changed = build_all(check=args.check)
+    lang = getattr(args, "course_lang", None) or "en"
+    changed = build_all(check=args.check) if lang == "en" else build_all_translated(lang, check=args.check)
     for path in changed:
         print(("out of date: " if args.check else "written: ") + str(path))
     if not changed:
-        print("interview notebooks match the question bank")
-    elif not args.check:
-        print("now run: course notebooks refresh " + " ".join(str(p) for p in changed))
+        print("interview notebooks match the question bank" + (f" and its {lang} translation" if lang != "en" else ""))
+    elif not args.check and lang == "en":
+        print("now run: course notebooks refresh " + " ".join(str(p) for p in changed)
+              + "\nthen: course interview build --lang zh (the Chinese copies take the new outputs)")
     return 1 if args.check and changed else 0
+
+
+def _extract(args: argparse.Namespace) -> int:
+    from ..interview.localize import catalog_file, extract
+
+    state = extract(args.course_lang)
+    print(f"{catalog_file(args.course_lang)}: {len(state.complete_questions)} questions translated, "
+          f"{len(state.missing)} fields missing, {len(state.stale)} stale, {len(state.ui_missing)} UI strings missing")
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    from ..interview.bank import load_bank
+    from ..interview.build import translated_sync_problems
+    from ..interview.localize import status
+
+    state = status(args.course_lang)
+    total = len(load_bank())
+    print(f"{len(state.complete_questions)} of {total} questions translated; "
+          f"{len(state.missing)} fields missing, {len(state.stale)} stale")
+    for line in state.problems()[:40]:
+        print("  " + line)
+    problems = translated_sync_problems(args.course_lang)
+    for line in problems:
+        print(line)
+    return 1 if problems or state.stale or state.ui_missing or state.ui_bad else 0

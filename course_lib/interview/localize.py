@@ -32,7 +32,8 @@ from typing import Any, Iterator
 from ..translation import ROOT, read_catalog, text_key, write_catalog
 
 UI = "ui"
-SOURCE_FILES = ("bank.py", "build.py", "cards.py", "cheatsheet.py", "scoring.py", "terminal.py", "timed.py")
+SOURCE_FILES = ("bank.py", "build.py", "cards.py", "cheatsheet.py", "scoring.py", "terminal.py", "timed.py",
+                "../commands/cheatsheet.py")
 
 
 def catalog_file(lang: str, root: Path = ROOT) -> Path:
@@ -134,11 +135,8 @@ def _t(msg: str, lang: str | None = None) -> str:
 
 def current_language() -> str:
     """The learner's language: :func:`course_lib.i18n.language` (``COURSE_LANG``, else a folder named ``zh``)."""
-    try:
-        from ..i18n import language
-    except ImportError:   # course_lib.i18n (the language of the whole course) has not landed here yet
-        import os
-        return "zh" if os.environ.get("COURSE_LANG", "").lower().startswith("zh") or Path.cwd().name == "zh" else "en"
+    from ..i18n import language
+
     return language()
 
 

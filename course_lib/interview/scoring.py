@@ -9,7 +9,14 @@ each framework point's and bonus point's keywords in the answer:
 * an English keyword of 4+ characters matches at the start of a word and may continue
   (``validat`` matches "validation", "validates"); shorter ones must be whole words
   (``sse`` does not match "assessment");
-* a keyword containing CJK characters matches anywhere (Chinese has no spaces).
+* a keyword containing CJK characters matches anywhere (Chinese has no spaces);
+* a point written in Chinese (a question of ``load_bank(lang="zh")``) is also matched on the Chinese text
+  itself: the answer makes it when it shares enough of the point's character bigrams (two adjacent Han
+  characters, the usual unit of Chinese text retrieval since words are not separated), each bigram
+  weighted by how rare it is among all the bank's Chinese points (inverse document frequency: 工具 or 模型
+  occur everywhere and say little, 幂等 or 退避 say a lot). At least :data:`BIGRAM_COVERAGE` of the point's
+  weight must be present (:func:`bigram_coverage`). English keywords still apply, so an answer in English to
+  a Chinese card scores as it would on the English card.
 
 Two rules keep vocabulary alone from scoring well:
 
@@ -42,6 +49,13 @@ LATE_PENALTY = 20
 #: points lost per pitfall the answer states as true
 PITFALL_PENALTY = 20
 _CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff]")
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff\uf900-\ufaff]+")
+#: share of a Chinese point's bigram weight an answer must contain to make the point (calibrated in
+#: tests/test_interview_zh.py: paraphrased answers reach 0.3-0.7 on the points they make, other
+#: questions' answers stay under 0.2 on nearly every point)
+BIGRAM_COVERAGE = 0.3
+#: a point needs at least this many distinct bigrams to be matched on its Chinese text (shorter: keywords only)
+MIN_BIGRAMS = 4
 #: words that tie terms into a statement: a clause without any of them is a list of terms
 _CONNECTING = frozenset("""
 a an the is are was be been it its this that they them their so then when which who whom what because but
@@ -79,6 +93,55 @@ def mentions(text: str, keywords: tuple[str, ...] | list[str]) -> list[str]:
     """
     norm = normalise(text)
     return [k for k in keywords if _pattern(k).search(norm)]
+
+
+def bigrams(text: str) -> set[str]:
+    """The distinct pairs of adjacent Han characters of ``text`` (runs broken by anything else).
+
+    >>> sorted(bigrams("指数退避 retry"))
+    ['指数', '数退', '退避']
+    """
+    return {run[i:i + 2] for run in _HAN_RUN.findall(text) for i in range(len(run) - 1)}
+
+
+@lru_cache(maxsize=4)
+def _document_frequency(lang: str, _mtime: int) -> tuple[dict[str, int], int]:
+    """``({bigram: how many Chinese points contain it}, number of Chinese points)`` of the ``lang`` bank."""
+    from .bank import load_bank
+
+    points = [p.point for q in load_bank(lang=lang) for p in (*q.framework, *q.bonus) if _HAN_RUN.search(p.point)]
+    df: dict[str, int] = {}
+    for text in points:
+        for b in bigrams(text):
+            df[b] = df.get(b, 0) + 1
+    return df, len(points)
+
+
+def _weights(point_bigrams: set[str]) -> dict[str, float]:
+    import math
+
+    from .localize import catalog_file
+
+    po = catalog_file("zh")
+    df, n = _document_frequency("zh", po.stat().st_mtime_ns if po.exists() else 0)
+    return {b: math.log(1 + (n + 1) / (df.get(b, 0) + 1)) for b in point_bigrams}
+
+
+def bigram_coverage(point: str, text: str) -> float:
+    """The share (0..1) of ``point``'s bigram weight that ``text`` contains (0.0 when the point has fewer than
+    :data:`MIN_BIGRAMS` bigrams, i.e. is not Chinese). Weights: ``log(1 + (N + 1) / (df + 1))`` over the N
+    Chinese points of the bank (``df``: points containing the bigram)."""
+    wanted = bigrams(point)
+    if len(wanted) < MIN_BIGRAMS:
+        return 0.0
+    weights = _weights(wanted)
+    have = bigrams(text)
+    return sum(w for b, w in weights.items() if b in have) / sum(weights.values())
+
+
+def _makes(point, text: str) -> bool:
+    """Whether ``text`` makes ``point``: one of its keywords, or (a Chinese point) enough of its bigrams."""
+    return bool(mentions(text, point.keywords)) or bigram_coverage(point.point, text) >= BIGRAM_COVERAGE
 
 
 def is_statement(clause: str, keywords: tuple[str, ...] | list[str] = ()) -> bool:
@@ -182,12 +245,12 @@ def score_answer(question: Question, text: str, *, seconds: float | None = None,
     for i, p in enumerate(question.framework):
         if i in contradicted:
             continue
-        if mentions(stated, p.keywords):
+        if _makes(p, stated):
             made.append(i)
-        elif mentions(text, p.keywords):
+        elif _makes(p, text):
             named.append(i)
     missed = [i for i in range(len(question.framework)) if i not in made]
-    bonus = [i for i, p in enumerate(question.bonus) if mentions(stated, p.keywords)]
+    bonus = [i for i, p in enumerate(question.bonus) if _makes(p, stated)]
     raw = 100 * (len(made) + len(named) / 2) / len(question.framework) + BONUS_WEIGHT * len(bonus)
     late = seconds is not None and budget is not None and seconds > budget
     penalty = PITFALL_PENALTY * len(pitfalls) + (LATE_PENALTY if late else 0)

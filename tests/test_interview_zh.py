@@ -1,0 +1,268 @@
+"""The Chinese interview practice (issue 20, points 1, 4, 5): the bank's catalog, the generated Q&A notebooks,
+the scorer on Chinese answers, and the commands in Chinese.
+
+The catalog is ``translations/zh/interview.po`` (one entry per field of the bank, keyed by question id, field and
+a hash of the English; one per UI string); ``translations/zh/interview.txt`` lists the notebooks of the edition.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from course_lib import notebooks as nbt
+from course_lib import translation as tr
+from course_lib.cli import main as course
+from course_lib.interview import localize as L
+from course_lib.interview.bank import BANK_PATH, load_bank
+from course_lib.interview.build import (FOLDER, build_translated, edition_folder, notebook_groups,
+                                        translated_sync_problems)
+from course_lib.interview.scoring import BIGRAM_COVERAGE, bigram_coverage, score_answer
+
+EN, ZH = load_bank(), load_bank(lang="zh")
+EDITION = L.edition_notebooks("zh")
+STATE = L.status("zh")
+
+
+def _han(text: str) -> int:
+    return sum("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+# --------------------------------------------------------------------------- the catalog
+def test_no_translation_is_stale_and_every_ui_string_is_translated():
+    assert STATE.stale == [], ("run `course interview extract --lang zh` and review the fuzzy entries of "
+                               "translations/zh/interview.po:\n" + "\n".join(STATE.stale))
+    assert STATE.ui_missing == [] and STATE.ui_bad == [], STATE.problems()
+
+
+def test_the_edition_lists_notebooks_whose_every_question_is_translated():
+    assert EDITION, "translations/zh/interview.txt lists no notebook"
+    groups = notebook_groups(EN)
+    for name in EDITION:
+        missing = [q.id for q in groups[name] if q.id not in STATE.complete_questions]
+        assert missing == [], f"{name} is in the zh edition but these questions lack a current translation: {missing}"
+
+
+def test_the_catalog_is_what_extract_writes():
+    before = L.catalog_file("zh").read_bytes()
+    try:
+        L.extract("zh")
+        assert L.catalog_file("zh").read_bytes() == before, "run `course interview extract --lang zh`"
+    finally:
+        L.catalog_file("zh").write_bytes(before)
+
+
+def test_a_translated_question_is_chinese_and_keeps_its_keywords():
+    for qid in STATE.complete_questions:
+        en, zh = EN[qid], ZH[qid]
+        assert zh.english is en and L.is_translated(zh)
+        for a, b in zip((en.question, en.answer, *en.pitfalls, *en.follow_up), (zh.question, zh.answer,
+                                                                                 *zh.pitfalls, *zh.follow_up)):
+            assert b != a or _han(b) == _han(a), (qid, a)
+        assert _han(zh.answer) >= 10, qid
+        assert [p.keywords for p in zh.framework] == [p.keywords for p in en.framework]
+        # code spans and spec terms are written as the specs spell them
+        for a, b in zip((en.answer, *[p.point for p in en.framework]), (zh.answer, *[p.point for p in zh.framework])):
+            assert sorted(_code_spans(a)) == sorted(_code_spans(b)), (qid, a, b)
+    untranslated = [q for q in ZH if q.id not in STATE.complete_questions]
+    assert all(q == EN[q.id] and not L.is_translated(q) for q in untranslated)  # English, never half-translated
+
+
+def _code_spans(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"`([^`]+)`", text)
+
+
+def _scratch_course(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the bank (two questions) and of the zh catalog in a temporary course folder."""
+    data = json.loads(BANK_PATH.read_text(encoding="utf-8"))
+    data["questions"] = [q for q in data["questions"] if q["id"] in ("fc-five-steps", "fc-arguments")]
+    bank = tmp_path / "interview.json"
+    bank.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    (tmp_path / "translations" / "zh").mkdir(parents=True)
+    shutil.copy(L.catalog_file("zh"), L.catalog_file("zh", tmp_path))
+    return bank, tmp_path
+
+
+def test_a_changed_english_field_is_stale_until_retranslated(tmp_path):
+    bank, root = _scratch_course(tmp_path)
+    assert L.extract("zh", root, bank).stale == []
+    assert "fc-five-steps" in L.status("zh", root, bank).complete_questions
+    data = json.loads(bank.read_text(encoding="utf-8"))
+    data["questions"][0]["pitfalls"][2] = "Treating `arguments` as a dict: it is a JSON string, always."
+    bank.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    state = L.status("zh", root, bank)
+    assert len(state.stale) == 1 and state.stale[0].startswith("q:fc-five-steps:pitfalls.2: Treating `arguments`")
+    assert "fc-five-steps" not in state.complete_questions and "fc-arguments" in state.complete_questions
+    state = L.extract("zh", root, bank)  # the old translation is kept for review, as fuzzy, with the old English
+    assert len(state.stale) == 1
+    po = L.catalog_file("zh", root).read_text(encoding="utf-8")
+    assert "#, fuzzy" in po and '#| msgid "Treating `arguments` as a dict: it is a JSON string."' in po
+    L.translate_entries("zh", {"q:fc-five-steps:pitfalls.2": "把 `arguments` 当成 dict：它永远是 JSON 字符串。"}, root)
+    state = L.status("zh", root, bank)
+    assert state.stale == [] and "fc-five-steps" in state.complete_questions
+    assert L.current_translations("zh", root)["q:fc-five-steps:pitfalls.2"].endswith("它永远是 JSON 字符串。")
+
+
+def test_a_new_field_is_missing(tmp_path):
+    bank, root = _scratch_course(tmp_path)
+    data = json.loads(bank.read_text(encoding="utf-8"))
+    data["questions"][1]["bonus"].append({"point": "Log every parse failure with the raw text.", "keywords": ["log"]})
+    bank.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    state = L.extract("zh", root, bank)
+    assert "q:fc-arguments:bonus.2: Log every parse failure with the raw text." in state.missing
+    assert "fc-arguments" not in state.complete_questions
+
+
+def test_ui_translations_keep_their_placeholders():
+    table = L._ui_table("zh", L._mtime(L.catalog_file("zh")))
+    for msg in L.ui_strings():
+        assert L._placeholders(table[msg]) == L._placeholders(msg), msg
+    assert L._t("**Framework**", "zh") == "**框架**" and L._t("**Framework**", "en") == "**Framework**"
+
+
+# --------------------------------------------------------------------------- the generated notebooks
+def test_generated_chinese_notebooks_are_current():
+    problems = translated_sync_problems("zh")
+    assert problems == [], "\n".join(problems) + "\nrun `course interview build --lang zh`"
+    assert tr.sync_problems("zh") == []  # the lesson edition's check accepts them
+
+
+@pytest.mark.parametrize("name", EDITION)
+def test_chinese_notebook_shares_code_and_outputs_and_translates_the_prose(name):
+    english, chinese = nbt.read(FOLDER / name), nbt.read(edition_folder("zh") / name)
+    assert [c.cell_type for c in english.cells] == [c.cell_type for c in chinese.cells]
+    for a, b in zip(english.cells, chinese.cells):
+        assert a.get("id") == b.get("id")
+        if a.cell_type == "code":
+            assert (a.source, a.get("outputs")) == (b.source, b.get("outputs"))
+        else:
+            assert b.source != a.source and _han(b.source) >= 10, b.source[:80]
+    assert chinese.cells[0].source.startswith("# 面试问答 · ")
+    for q in notebook_groups(ZH)[name]:
+        assert any(c.source.startswith("## ") and q.question in c.source.split("\n")[0] for c in chinese.cells), q.id
+
+
+@pytest.mark.parametrize("name", EDITION)
+def test_links_of_the_chinese_notebooks_resolve(name):
+    out = edition_folder("zh") / name
+    targets = [t for c in nbt.read(out).cells if c.cell_type == "markdown" for _, t, _ in tr._LINK.findall(c.source)]
+    assert targets
+    for target in targets:
+        if "://" not in target and not target.startswith("#"):
+            assert (out.parent / target.partition("#")[0]).exists(), f"{name}: broken link {target}"
+    assert "../01_function_calling.ipynb" in targets or name != "01_function_calling_qa.ipynb"  # the zh lesson
+
+
+def test_a_notebook_with_an_untranslated_question_cannot_be_built():
+    pending = [n for n, qs in notebook_groups(EN).items() if any(q.id not in STATE.complete_questions for q in qs)]
+    if not pending:
+        pytest.skip("every notebook is translated")
+    with pytest.raises(tr.TranslationError, match="no current translation of question"):
+        build_translated(pending[0], "zh")
+
+
+def test_build_command_checks_the_chinese_notebooks(capsys, monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "en")  # `--lang` sets COURSE_LANG for the process: monkeypatch restores it
+    assert course(["interview", "build", "--lang", "zh", "--check"]) == 0
+    assert "and its zh translation" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- the scorer on Chinese answers
+# A candidate's own words, not the bank's text: what an interviewer would hear (seed 000's wording where it has one).
+FIVE_STEPS_ZH = ("用户问上海天气时，应用先把消息和工具定义（name、description、parameters 这些 JSON Schema）一起发给模型。"
+                 "模型不会直接回答文字，而是返回一个 tool_calls，里面有函数名和 JSON 字符串格式的参数。"
+                 "然后由我们的应用来解析参数、执行真正的函数。执行结果作为一条 tool 消息发回去，带上对应的 tool_call_id。"
+                 "最后模型读取结果，写出最终回答，如果还需要工具就继续循环。")
+# the same points without any English term: only the Chinese bigrams can find them
+ARGUMENTS_ZH = ("因为参数是模型一个 token 一个 token 生成出来的，它本质上是一段编码成字符串的文本，不是已经解析好的对象。"
+                "空字符串和空值都应该当作没有参数来处理。"
+                "如果解析出来不是对象，或者根本不是合法的格式，就拒绝它，并且给出精确的错误信息，说明位置和原因。"
+                "把这个错误作为工具消息的内容返回，让模型修正参数后重试。"
+                "解析成功以后，调用函数之前还要先按照 schema 校验一遍。")
+OFF_TOPIC_ZH = ("数据库索引一般用 B+ 树实现，可以加快查询速度，但会降低写入性能。"
+                "联合索引要注意最左前缀原则，否则查询用不上索引。")
+
+
+def test_a_chinese_answer_in_own_words_scores_high_and_an_off_topic_one_low():
+    five = ZH["fc-five-steps"]
+    assert score_answer(five, FIVE_STEPS_ZH).score == 100
+    assert score_answer(five, OFF_TOPIC_ZH).score == 0
+    args = ZH["fc-arguments"]
+    result = score_answer(args, ARGUMENTS_ZH)
+    assert result.made == [0, 1, 2, 3, 4] and result.score == 100
+    assert score_answer(args, OFF_TOPIC_ZH).score == 0
+    # the Chinese points themselves carry the match: on the English card (English points) the same answer
+    # makes only the two points whose keywords it happens to contain (`token`, `schema`)
+    english_card = score_answer(EN["fc-arguments"], ARGUMENTS_ZH)
+    assert english_card.made == [0, 4] and english_card.score == 40
+
+
+def test_an_english_answer_to_a_chinese_card_scores_by_the_english_key_points():
+    for qid in ("fc-five-steps", "fc-tool-choice", "fc-parallel"):
+        english = EN[qid].answer + "\n" + "\n".join(p.point for p in EN[qid].framework)
+        assert score_answer(ZH[qid], english).score == score_answer(EN[qid], english).score >= 80, qid
+    assert score_answer(ZH["fc-five-steps"], "Databases use B-trees for their indexes.").score == 0
+
+
+def test_a_bare_list_of_chinese_terms_is_only_named():
+    # the point's words, without a sentence around them, earn half (as in English)
+    five = ZH["fc-five-steps"]
+    listed = "工具定义，tool_calls，解析，tool_call_id，最终"
+    result = score_answer(five, listed)
+    assert result.made == [] and len(result.named) == 5 and result.score == 50
+
+
+def test_another_questions_chinese_answer_makes_few_points():
+    five = ZH["fc-five-steps"]
+    covs = [bigram_coverage(p.point, OFF_TOPIC_ZH + ZH["fc-origins"].answer) for p in five.framework]
+    assert max(covs) < BIGRAM_COVERAGE
+    assert score_answer(five, ZH["fc-origins"].answer).score == 0
+
+
+def test_a_chinese_pitfall_stated_as_true_counts_against_the_answer():
+    result = score_answer(ZH["fc-five-steps"], FIVE_STEPS_ZH + "其实是模型自己调用天气 API。")
+    assert result.pitfalls == [0] and 2 in result.contradicted and result.score == 100 - 20 - 20
+
+
+# --------------------------------------------------------------------------- the commands in Chinese
+def test_cards_and_mock_speak_chinese(monkeypatch, tmp_path, capsys):
+    from course_lib.interview.cards import Session, pick_cards
+    from course_lib.interview.store import CardStore
+    from course_lib.interview.terminal import run_cards, run_mock
+    from course_lib.interview.timed import MockInterview
+
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    store = CardStore("zh-learner", folder=tmp_path)
+    session = Session(pick_cards(ZH, store, size=1, topics="function-calling"), store)
+    said: list[str] = []
+    answers = iter([FIVE_STEPS_ZH, "", "y"])
+    run_cards(session, ask=lambda _: next(answers), say=said.append)
+    text = "\n".join(said)
+    assert "讲讲 function calling 的完整流程" in text and "你讲到了 5 个框架要点中的 5 个" in text
+    assert "一句话回答：" in text and "已掌握 1 张，待复习 0 张，剩余 0 张" in text
+
+    ticks = iter([0.0, 30.0, 30.0])
+    interview = MockInterview(1, topics="function-calling", seed=3, clock=lambda: next(ticks), bank=ZH)
+    said.clear()
+    answers = iter([OFF_TOPIC_ZH, ""])
+    report = run_mock(interview, ask=lambda _: next(answers), say=said.append)
+    assert report.total == 0 and "模拟面试：1 道题，得分 0/100（需要多练：先从抽认卡开始）" in "\n".join(said)
+    assert "第 1/1 题（" in "\n".join(said)
+
+
+def test_course_commands_in_chinese(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "en")  # `--lang zh` sets COURSE_LANG for the process: monkeypatch restores it
+    assert course(["cheatsheet", "--lang", "zh", "--out", str(tmp_path)]) == 0
+    assert "51 道题，8 张对比表" in capsys.readouterr().out
+    md = (tmp_path / "interview-cheatsheet.md").read_text(encoding="utf-8")
+    assert md.startswith("# Agent 工具系统 · 面试速查表") and ZH["fc-five-steps"].question in md
+    assert "notebooks/zh/interview/01_function_calling_qa.ipynb" in md
+    assert '<html lang="zh-CN">' in (tmp_path / "interview-cheatsheet.html").read_text(encoding="utf-8")
+    assert course(["interview", "list", "--lang", "zh", "--topic", "function-calling"]) == 0
+    assert "fc-five-steps" in capsys.readouterr().out
+    assert course(["interview", "status", "--lang", "zh"]) == 0
+    assert f"{len(STATE.complete_questions)} of {len(EN)} questions translated" in capsys.readouterr().out
