@@ -491,6 +491,10 @@ def sync_problems(lang: str, root: Path = ROOT) -> list[str]:
         for stray in sorted((root / folder / lang).rglob("*.ipynb")):
             if ".ipynb_checkpoints" not in stray.parts and stray.resolve() not in expected:
                 problems.append(f"{stray.relative_to(root)} is not in translations/{lang}/edition.txt")
+    if root == ROOT:  # the Q&A notebooks link to the lessons: a lesson joining the edition re-points their links
+        from .interview.build import translated_sync_problems
+
+        problems += translated_sync_problems(lang)
     return problems
 
 

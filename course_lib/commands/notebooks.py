@@ -79,6 +79,11 @@ def _run_lang(args: argparse.Namespace) -> int:
                 for out, seconds in tr.build_edition(args.lang, [path]):
                     print(f"built: {out.relative_to(tr.ROOT)} ({seconds:.1f} s"
                           + (", executed)" if nbt.keeps_outputs(out) else ")"), flush=True)
+            if not args.paths:  # the Q&A notebooks link to the lessons: rebuild them with the edition
+                from ..interview.build import build_all_translated
+
+                for out in build_all_translated(args.lang):
+                    print(f"built: {out.relative_to(tr.ROOT)} (from the question bank)", flush=True)
         except tr.TranslationError as err:
             print(err)
             return 1
