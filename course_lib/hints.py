@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from .i18n import _, language
 from .storage import data_dir, read_json, write_json
 
 
@@ -101,16 +102,37 @@ class Hints:
     # -- content -----------------------------------------------------------------------------
     @property
     def solution_path(self) -> str:
-        """The solution notebook, relative to the exercise notebook (for links)."""
+        """The solution notebook, relative to the exercise notebook (for links): in the learner's language's
+        edition when it has this solution (``exercises/zh/x.ipynb`` -> ``../../solutions/zh/x.ipynb``)."""
+        if self._edition():
+            return f"../../solutions/{self._edition()}/{self.exercise}.ipynb"
         return f"../solutions/{self.exercise}.ipynb"
+
+    def _edition(self) -> str:
+        """The learner's language when its edition has this exercise's solution, else ``""``."""
+        lang = language()
+        return lang if lang != "en" and (_SOLUTIONS / lang / f"{self.exercise}.ipynb").exists() else ""
+
+    def _section(self) -> str:
+        """:attr:`solution_section`, as its heading reads in the learner's edition of the solution."""
+        lang = self._edition()
+        if not (lang and self.solution_section):
+            return self.solution_section
+        return translated_heading(_SOLUTIONS / f"{self.exercise}.ipynb", _SOLUTIONS / lang / f"{self.exercise}.ipynb",
+                                  self.solution_section)
+
+    def _shown_path(self) -> str:
+        lang = self._edition()
+        return f"solutions/{lang}/{self.exercise}.ipynb" if lang else f"solutions/{self.exercise}.ipynb"
 
     def stuck(self) -> str:
         """The "stuck?" pointer: where the worked solution of this part is (markdown)."""
-        where = f"{self.solution_path}#{heading_anchor(self.solution_section)}" if self.solution_section \
-            else self.solution_path
-        section = f", section “{self.solution_section}”" if self.solution_section else ""
-        return (f"**Stuck?** The worked solution is in [`solutions/{self.exercise}.ipynb`]({where}){section}. "
-                "Read it, close it, then write the code yourself: that is what makes it stick.")
+        section = self._section()
+        where = f"{self.solution_path}#{heading_anchor(section)}" if section else self.solution_path
+        said = _(", section “{section}”").format(section=section) if section else ""
+        return (_("**Stuck?** The worked solution is in [`{path}`]({where}){section}. "
+                  "Read it, close it, then write the code yourself: that is what makes it stick.")
+                .format(path=self._shown_path(), where=where, section=said))
 
     def pointer(self, *, terminal: bool = False) -> str:
         """One line for a failed check: how to get the next hint.
@@ -119,17 +141,20 @@ class Hints:
             terminal: word it for ``course check NN`` in a terminal (``course hint NN``) instead of a
                 notebook, where the exercise's 💡 button (its ``HINTS`` cell) reveals the next hint.
         """
-        n = len(self.steps)
+        n, number = len(self.steps), self.number
         if self.seen >= n:
-            return f"All {n} hints are shown; stuck? see solutions/{self.exercise}.ipynb."
+            return _("All {n} hints are shown; stuck? see {path}.").format(n=n, path=self._shown_path())
         if terminal:
-            return f"Need a nudge? Run `course hint {self.exercise.split('_', 1)[0]}` (hint {self.seen + 1} of {n})."
-        return (f"Need a nudge? Click “Show hint {self.seen + 1} of {n}” in the 💡 cell above "
-                f"(or run `course hint {self.exercise.split('_', 1)[0]}` in a terminal).")
+            return _("Need a nudge? Run `course hint {number}` (hint {next} of {n}).").format(
+                number=number, next=self.seen + 1, n=n)
+        return _("Need a nudge? Click “Show hint {next} of {n}” in the 💡 cell above "
+                 "(or run `course hint {number}` in a terminal).").format(next=self.seen + 1, n=n, number=number)
 
     def revealed(self) -> list[str]:
         """The hints revealed so far, numbered (markdown)."""
-        return [f"**Hint {i + 1} of {len(self.steps)}.** {s}" for i, s in enumerate(self.steps[: self.seen])]
+        n = len(self.steps)
+        return [_("**Hint {i} of {n}.** {hint}").format(i=i + 1, n=n, hint=_(s))
+                for i, s in enumerate(self.steps[: self.seen])]
 
     def next(self, *, terminal: bool = False) -> "HintText":
         """Reveal one more hint (after the last one: the "stuck?" pointer) and show what is revealed.
@@ -150,13 +175,15 @@ class Hints:
 
     def _markdown(self, *, terminal: bool = False, button: bool = False) -> str:
         """The revealed hints and what to do for the next; ``button``: under the 💡 button ("click again")."""
-        again = f"`course hint {self.exercise.split('_', 1)[0]}`" if terminal else "`HINTS.next()`"
-        parts = self.revealed() or [f"{len(self.steps)} hints are available: run {again} for the first."]
+        again = f"`course hint {self.number}`" if terminal else "`HINTS.next()`"
+        parts = self.revealed() or [_("{n} hints are available: run {again} for the first.").format(
+            n=len(self.steps), again=again)]
         if self.seen >= len(self.steps):
             parts.append(self.stuck())
         elif self.seen:
             more = len(self.steps) - self.seen
-            parts.append(f"_{more} more: click the button again._" if button else f"_{more} more: run {again} again._")
+            parts.append(_("_{more} more: click the button again._").format(more=more) if button
+                         else _("_{more} more: run {again} again._").format(more=more, again=again))
         return "\n\n".join(parts)
 
     # -- display -----------------------------------------------------------------------------
@@ -164,18 +191,20 @@ class Hints:
         """A button that reveals the next hint, with the hints shown so far; text fallback elsewhere."""
         from .widgets import WithFallback, widgets_available
 
-        fallback = (f"💡 {len(self.steps)} hints for this exercise, each more specific: run `HINTS.next()` "
-                    f"(or `course hint {self.exercise.split('_', 1)[0]}`). Stuck? solutions/{self.exercise}.ipynb"
-                    + (f", section “{self.solution_section}”." if self.solution_section else "."))
+        section = self._section()
+        fallback = (_("💡 {n} hints for this exercise, each more specific: run `HINTS.next()` "
+                      "(or `course hint {number}`). Stuck? {path}").format(
+                          n=len(self.steps), number=self.number, path=self._shown_path())
+                    + (_(", section “{section}”").format(section=section) if section else "") + ".")
         if not widgets_available():
             return WithFallback(None, fallback)
         import ipywidgets as w
 
         view = w.HTML(_md_html(self._markdown(button=True)) if self.seen else "")
         button = w.Button(description=self._button_label(), icon="lightbulb",
-                          layout=w.Layout(width="auto"), tooltip="each hint is more specific than the last")
+                          layout=w.Layout(width="auto"), tooltip=_("each hint is more specific than the last"))
 
-        def reveal(_: Any) -> None:
+        def reveal(_button: Any) -> None:
             self.next()
             view.value = _md_html(self._markdown(button=True))
             button.description = self._button_label()
@@ -185,7 +214,8 @@ class Hints:
 
     def _button_label(self) -> str:
         n = len(self.steps)
-        return f"Show hint {self.seen + 1} of {n}" if self.seen < n else "Stuck? Show where the solution is"
+        return (_("Show hint {next} of {n}").format(next=self.seen + 1, n=n) if self.seen < n
+                else _("Stuck? Show where the solution is"))
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict:
         return self.widget()._repr_mimebundle_(include=include, exclude=exclude)
@@ -257,6 +287,29 @@ def _md_html(markdown: str) -> str:
     text = _ITALIC.sub(r"<i>\2</i>", text)
     text = re.sub(r"\x00(\d+)\x00", lambda m: f"<code>{codes[int(m.group(1))]}</code>", text)
     return "".join(f"<p style='margin:4px 0'>{p}</p>" for p in text.split("\n\n"))
+
+
+_SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
+
+
+def translated_heading(english: Path, edition: Path, heading: str) -> str:
+    """``heading`` (a markdown heading's text in ``english``) as it reads in ``edition``, the generated
+    translation of that notebook (same cells in the same order, see :mod:`course_lib.translation`);
+    ``heading`` itself when either file or the heading is not found."""
+    import nbformat
+
+    def headings(cell: Any) -> list[str]:
+        return [ln.lstrip("#").strip() for ln in cell.source.splitlines() if ln.startswith("#")]
+
+    try:
+        src, out = (nbformat.read(str(p), as_version=4) for p in (english, edition))
+    except (OSError, ValueError):
+        return heading
+    for a, b in zip(src.cells, out.cells):
+        if a.cell_type == "markdown" and heading in headings(a):
+            position, theirs = headings(a).index(heading), headings(b)
+            return theirs[position] if position < len(theirs) else heading
+    return heading
 
 
 def hints_for(exercise_path) -> Hints | None:

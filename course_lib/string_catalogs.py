@@ -47,16 +47,51 @@ def extract(package: Path = PACKAGE, root: Path = ROOT) -> Found:
         markers = _imports_markers(tree)
         if not markers:
             continue
+        found.problems += _shadowed(tree, markers, rel)
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in markers):
                 continue
             arg = node.args[0] if len(node.args) == 1 and not node.keywords else None
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 found.messages.setdefault(arg.value, []).append((rel, node.lineno))
-            else:
+            elif arg is None or isinstance(arg, (ast.JoinedStr, ast.BinOp, ast.Constant)) or (
+                    isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "format"):
+                # a name (a constant marked N_ elsewhere) is fine; text built here can never be in a catalog
                 found.problems.append(f"{rel}:{node.lineno}: {node.func.id}() needs one string literal "
                                       "(format after translating: _(\"... {x}\").format(x=x))")
     return found
+
+
+def _bound_names(fn: ast.AST) -> set[str]:
+    """The names a function binds itself (arguments, assignments, loop targets), not those of nested functions."""
+    names = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} if hasattr(fn, "args") and isinstance(fn.args, ast.arguments) else set()
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        stack.extend(ast.iter_child_nodes(node))
+    return names
+
+
+def _shadowed(tree: ast.Module, markers: set[str], rel: str) -> list[str]:
+    """A function that binds ``_`` itself (``for _, x in ...``, ``def f(_)``) while it calls ``_()``: the call
+    would hit the local value (an UnboundLocalError or a wrong call), so it is reported."""
+    out = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        clash = _bound_names(fn) & markers
+        if not clash:
+            continue
+        calls = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                 and n.func.id in clash]
+        if calls:
+            out.append(f"{rel}:{fn.lineno}: {getattr(fn, 'name', 'lambda')} binds {sorted(clash)[0]} and calls "
+                       f"{sorted(clash)[0]}(): rename its variable")
+    return out
 
 
 def fields(text: str) -> set[str]:

@@ -22,6 +22,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
+from ..i18n import _
 from .calm import LearnerError, learner_error, quiet_sdk_logs, try_it
 
 CHECK_MIME = "application/vnd.course.check+json"
@@ -44,7 +45,7 @@ class CheckFailed(AssertionError):
 
     def _render_traceback_(self) -> list[str]:
         # IPython shows this line instead of a traceback: the report above already said everything once.
-        return ["\x1b[1;31mNot yet:\x1b[0m fix the first ❌ above, then run your cell and this one again."]
+        return ["\x1b[1;31m" + _("Not yet:") + "\x1b[0m " + _("fix the first ❌ above, then run your cell and this one again.")]
 
 
 @dataclass
@@ -60,8 +61,8 @@ class CheckResult:
     def line(self) -> str:
         if self.passed:
             return f"✅ {self.name}"
-        raised = f"\n     your code raised {self.error.line}" if self.error else ""
-        return f"❌ {self.name}\n     hint: {self.hint}{raised}"
+        raised = "\n     " + _("your code raised {line}").format(line=self.error.line) if self.error else ""
+        return f"❌ {self.name}\n     {_('hint:')} {self.hint}{raised}"
 
 
 def grouped_lines(results: list[dict], indent: str = "") -> list[str]:
@@ -101,13 +102,15 @@ def grouped_lines(results: list[dict], indent: str = "") -> list[str]:
         if len(names) == 1:
             out.append(f"{indent}❌ {names[0]}")
         else:
-            shown = (f"{', '.join(names[:-1])} and {names[-1]}" if len(names) <= 3
-                     else f"{', '.join(names[:3])} and {len(names) - 3} more")
-            out.append(f"{indent}❌ {len(names)} checks fail for one reason: {shown}")
-        out.append(f"{indent}     hint: {'as above.' if r['hint'] in said and len(r['hint']) > 40 else r['hint']}")
+            comma = _(", ")
+            shown = (_("{some} and {last}").format(some=comma.join(names[:-1]), last=names[-1]) if len(names) <= 3
+                     else _("{some} and {n} more").format(some=comma.join(names[:3]), n=len(names) - 3))
+            out.append(indent + "❌ " + _("{n} checks fail for one reason: {shown}").format(n=len(names), shown=shown))
+        hint = _("as above.") if r["hint"] in said and len(r["hint"]) > 40 else r["hint"]
+        out.append(f"{indent}     {_('hint:')} {hint}")
         said.add(r["hint"])
         if r.get("error"):
-            out.append(f"{indent}     your code raised {r['error']}")
+            out.append(f"{indent}     " + _("your code raised {line}").format(line=r["error"]))
         i = j + 1
     return out
 
@@ -160,7 +163,7 @@ class CheckReport:
 
     def summary(self) -> str:
         ok = sum(r.passed for r in self.results)
-        return f"{self.exercise}: {ok}/{len(self.results)} checks pass"
+        return _("{exercise}: {ok}/{total} checks pass").format(exercise=self.exercise, ok=ok, total=len(self.results))
 
     def text(self) -> str:
         extra = [self.more_help] if self.more_help and not self.passed else []
@@ -188,10 +191,10 @@ class CheckReport:
             if r.passed:
                 rows.append(f"<div>✅ {md(r.name)}</div>")
                 continue
-            rows.append(f"<div>❌ {md(r.name)}<div style='margin-left:1.6em'>hint: {md(r.hint)}</div>")
+            rows.append(f"<div>❌ {md(r.name)}<div style='margin-left:1.6em'>{_('hint:')} {md(r.hint)}</div>")
             if r.error:
-                rows.append(f"<div style='margin-left:1.6em'>your code raised "
-                            f"{r.error.html(summary='show the full traceback')}</div>")
+                rows.append(f"<div style='margin-left:1.6em'>{_('your code raised')} "
+                            f"{r.error.html(summary=_('show the full traceback'))}</div>")
             rows.append("</div>")
         if self.more_help and not self.passed:
             rows.append(f"<div style='margin-top:4px'>💡 {md(self.more_help)}</div>")

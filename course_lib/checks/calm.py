@@ -24,6 +24,8 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from ..i18n import _
+
 #: Loggers of the libraries checks drive (MCP and A2A SDKs, their HTTP stacks, asyncio's "never retrieved").
 SDK_LOGGERS = ("mcp", "a2a", "httpx", "httpcore", "uvicorn", "uvicorn.error", "uvicorn.access", "starlette",
                "sse_starlette", "asyncio", "anyio")
@@ -48,10 +50,10 @@ class LearnerError:
     function: str = ""
     stub: bool = False
 
-    def html(self, *, summary: str = "full traceback") -> str:
+    def html(self, *, summary: str | None = None) -> str:
         """The one line, then the traceback in a collapsed ``<details>`` (one click to open)."""
         return (f"<div>{html.escape(self.line)}</div><details><summary style='cursor:pointer;color:#555'>"
-                f"{html.escape(summary)}</summary><pre style='font-size:11px;margin:2px 0'>"
+                f"{html.escape(summary or _('full traceback'))}</summary><pre style='font-size:11px;margin:2px 0'>"
                 f"{html.escape(self.traceback)}</pre></details>")
 
 
@@ -66,7 +68,7 @@ def _cell_name(filename: str) -> str | None:
             return named[1]
     except Exception:  # no IPython, or an IPython without the name map: fall back on the file name
         pass
-    return "a notebook cell" if _CELL_FILE.search(filename) else None
+    return _("a notebook cell") if _CELL_FILE.search(filename) else None
 
 
 def learner_error(error: BaseException) -> LearnerError:
@@ -88,8 +90,8 @@ def learner_error(error: BaseException) -> LearnerError:
             cell = _cell_name(frame.filename)
             if cell:
                 function = "" if frame.name == "<module>" else frame.name
-                inside = f"in {function}, " if function else ""
-                place = f"{inside}line {frame.lineno} of cell {cell}"
+                place = (_("in {function}, line {line} of cell {cell}") if function
+                         else _("line {line} of cell {cell}")).format(function=function, line=frame.lineno, cell=cell)
         current = current.__cause__ or current.__context__
     message = " ".join(str(error).split())
     if len(message) > 200:
@@ -206,18 +208,20 @@ class try_it(contextlib.AbstractContextManager):  # noqa: N801 (used like a func
         self.error = info = learner_error(exc)
         if info.stub:
             _STUB_SEEN = True
-            what = f"`{info.function}`" if info.function else "your code"
-            text = (f"⏳ {what} is not written yet: write your code where it says `# YOUR CODE HERE` (and remove "
-                    "the `raise`), then run its cell and this one again. The check below says what it expects.")
+            what = f"`{info.function}`" if info.function else _("your code")
+            text = _("⏳ {what} is not written yet: write your code where it says `# YOUR CODE HERE` (and remove "
+                     "the `raise`), then run its cell and this one again. The check below says what it expects."
+                     ).format(what=what)
             _show(text, f"<div>{_inline(text)}</div>", exc)
         elif isinstance(exc, NameError) and _STUB_SEEN:
-            text = (f"⏳ skipped: {exc}. This cell needs what a cell above makes, and that cell has not run to "
-                    "the end yet (your code is not written there yet).")
+            text = _("⏳ skipped: {error}. This cell needs what a cell above makes, and that cell has not run to "
+                     "the end yet (your code is not written there yet).").format(error=exc)
             _show(text, f"<div>{_inline(text)}</div>", exc)
         else:
-            text = f"⚠️ your code raised {info.line}"
-            _show(text + "\n(the check below says what to change)",
-                  f"<div>⚠️ your code raised</div>{info.html()}<div>The check below says what to change.</div>", exc)
+            text = _("⚠️ your code raised {line}").format(line=info.line)
+            _show(text + "\n" + _("(the check below says what to change)"),
+                  f"<div>{_('⚠️ your code raised')}</div>{info.html()}<div>{_('The check below says what to change.')}</div>",
+                  exc)
         return True
 
 

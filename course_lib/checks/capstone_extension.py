@@ -21,24 +21,25 @@ from typing import Any, Callable
 
 from ..hints import Hints
 from . import CheckReport, calm_check
+from ..i18n import N_, _
 
 #: The hints of exercise 12, from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 12``).
 HINTS = Hints("12_capstone_extension", [
-    "Lesson 12 built the stack with `Capstone().start()`; the same object plugs in one more MCP server with "
+    N_("Lesson 12 built the stack with `Capstone().start()`; the same object plugs in one more MCP server with "
     "`cap.add_mcp_server(server, name)` (or an A2A agent with `cap.add_agent(url)`). Lesson 08 shows how to "
-    "write a server: `CourseMCPServer(name)` and `@server.tool()` on a function with type hints and a docstring.",
-    "In `extend(cap)`: `server = CourseMCPServer(\"rooms\")`; under `@server.tool()` define "
+    "write a server: `CourseMCPServer(name)` and `@server.tool()` on a function with type hints and a docstring."),
+    N_("In `extend(cap)`: `server = CourseMCPServer(\"rooms\")`; under `@server.tool()` define "
     "`book_meeting_room(room: str, date: str) -> dict` with a docstring; then `cap.add_mcp_server(server, "
     "\"rooms\")`. The tool writes (no `readOnlyHint`), so the unattended policy refuses it until you add a rule: "
-    "`cap.policy.allow.append(lambda r: r.tool == \"book_meeting_room\")`.",
-    "In `ask(cap)`, `return cap.run(request)` with a request for two things in the words of the tools, e.g. "
+    "`cap.policy.allow.append(lambda r: r.tool == \"book_meeting_room\")`."),
+    N_("In `ask(cap)`, `return cap.run(request)` with a request for two things in the words of the tools, e.g. "
     "\"Book the meeting room 'Everest' for 2026-12-01, then create a task 'Prepare the board slides' with Ada "
     "as assignee\". Then `print(run.trace.text())` shows `tools/call book_meeting_room` going to `rooms server`; "
     "`default_mock().explain([{\"role\": \"user\", \"content\": request}], cap.registry.definitions())` "
-    "shows why the model picked each tool.",
+    "shows why the model picked each tool."),
 ], solution_section="Your code: one more server")
 
-WRITE_YOUR_CODE = "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."
+WRITE_YOUR_CODE = _("Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
 
 
 def _result_of(run: Any, name: str) -> Any:
@@ -68,7 +69,7 @@ def check_capstone_extension(extend: Callable[[Any], Any], ask: Callable[[Any], 
     """
     from ..capstone import Capstone, CapstoneRun
 
-    report = CheckReport("Exercise 12 · extend the capstone", more_help=HINTS.pointer())
+    report = CheckReport(_("Exercise 12 · extend the capstone"), more_help=HINTS.pointer())
     cap = Capstone(workdir or tempfile.mkdtemp(prefix="course-ex12-"), client=client, key="exercise-12-check")
     try:
         cap.start()
@@ -76,83 +77,90 @@ def check_capstone_extension(extend: Callable[[Any], Any], ask: Callable[[Any], 
         try:
             extend(cap)
         except NotImplementedError:
-            report.check("extend(cap) runs", False, WRITE_YOUR_CODE)
+            report.check(_("extend(cap) runs"), False, WRITE_YOUR_CODE)
             return report.finish()
         except Exception as e:  # the learner's code failed: say how, kindly
-            report.check("extend(cap) runs", False, "`extend(cap)` must run to the end: fix the line named below.", error=e)
+            report.check(_("extend(cap) runs"), False, _("`extend(cap)` must run to the end: fix the line named below."), error=e)
             return report.finish()
-        report.check("extend(cap) runs", True, "")
+        report.check(_("extend(cap) runs"), True, "")
         added = [n for n in cap.registry.names if n not in core]
         mine = [n for n in added if cap.registry.get(n).toolset in cap.extensions]
         plain = [n for n in added if n not in mine]
         if not report.check(
-                "one more MCP server or A2A agent is plugged in", cap.extensions and mine,
-                f"`{', '.join(plain)}` went into the registry as a Python function: that is function calling, not "
-                "MCP. Put the function in an MCP server (`@server.tool()`) and add the server with "
-                "`cap.add_mcp_server(server, \"name\")`." if plain else
-                "Nothing new reached the capstone: inside `extend(cap)`, call `cap.add_mcp_server(server, \"name\")` "
-                "(or `cap.add_agent(url)`) on the `cap` you are given, and give the server at least one tool."):
+                _("one more MCP server or A2A agent is plugged in"), cap.extensions and mine,
+                _("`{value}` went into the registry as a Python function: that is function "
+                   "calling, not MCP. Put the function in an MCP server (`@server.tool()`) "
+                   "and add the server with `cap.add_mcp_server(server, \"name\")`.").format(value=', '.join(plain)) if plain else
+                _("Nothing new reached the capstone: inside `extend(cap)`, call `cap.add_mcp_server(server, \"name\")` "
+                "(or `cap.add_agent(url)`) on the `cap` you are given, and give the server at least one tool.")):
             return report.finish()
         blank = [n for n in mine if not cap.registry.get(n).description.strip()]
-        report.check("each new tool has a description", not blank,
-                     f"Give {', '.join(blank)} a docstring: the model chooses tools by their descriptions, and an "
-                     "empty one is never chosen.")
+        report.check(_("each new tool has a description"), not blank,
+                     _("Give {value} a docstring: the model chooses tools by their "
+                        "descriptions, and an empty one is never chosen.").format(value=', '.join(blank)))
         before = len(cap.trace.events)
         try:
             run = ask(cap)
         except NotImplementedError:
-            report.check("ask(cap) runs a request", False, WRITE_YOUR_CODE)
+            report.check(_("ask(cap) runs a request"), False, WRITE_YOUR_CODE)
             return report.finish()
         except Exception as e:  # the learner's code failed
-            report.check("ask(cap) runs a request", False, "`ask(cap)` must run to the end: fix the line named below.", error=e)
+            report.check(_("ask(cap) runs a request"), False, _("`ask(cap)` must run to the end: fix the line named below."), error=e)
             return report.finish()
-        if not report.check("ask(cap) returns the run of a request on the cap it is given",
+        if not report.check(_("ask(cap) returns the run of a request on the cap it is given"),
                             isinstance(run, CapstoneRun) and len(cap.trace.events) > before,
-                            "Return the run: `return cap.run(\"...\")`, on the `cap` you are given (got "
-                            f"{type(run).__name__})."):
+                            _("Return the run: `return cap.run(\"...\")`, on the `cap` you are "
+                               "given (got {error_type}).").format(error_type=type(run).__name__)):
             return report.finish()
-        report.check("the run ended with an answer", run.result.stop_reason == "answer",
-                     f"The run stopped with {run.result.stop_reason!r}: {run.result.error or run.answer!r}.")
+        report.check(_("the run ended with an answer"), run.result.stop_reason == "answer",
+                     _("The run stopped with {stop_reason!r}: {value!r}.").format(stop_reason=run.result.stop_reason, value=run.result.error or run.answer))
         called = run.called()
         used = [n for n in called if n in mine]
-        if not report.check("the model called your tool", used,
-                            f"The model called {called or 'no tool'} ({run.answer[:90]!r}). It picks tools by the "
-                            f"words they share with the request: use words of the name and description of "
-                            f"{' or '.join(mine)} in your request, and give every required argument (a quoted title, a date...). "
-                            "`default_mock().explain([{'role': 'user', 'content': request}], "
-                            "cap.registry.definitions())` shows the scores."):
+        if not report.check(_("the model called your tool"), used,
+                            _("The model called {value} ({value2!r}). It picks tools by the "
+                               "words they share with the request: use words of the name and "
+                               "description of {value3} in your request, and give every "
+                               "required argument (a quoted title, a date...). "
+                               "`default_mock().explain([{{'role': 'user', 'content': "
+                               "request}}], cap.registry.definitions())` shows the scores.").format(value=called or 'no tool', value2=run.answer[:90], value3=' or '.join(mine))):
             return report.finish()
         tool = cap.tools[used[0]]
         result = _result_of(run, used[0])
         error = None if result is None or result.ok else json.loads(result.content).get("error", result.content)
         if result is not None and result.error == "denied":
-            hint = (f"The host refused it: {error}. {used[0]} needs approval (it writes, or its server is not one "
-                    f"the capstone trusts, so its annotations are ignored): add a rule in extend(cap), "
-                    f"`cap.policy.allow.append(lambda r: r.tool == \"{used[0]}\")`, or, if it only reads, mark it "
-                    "read-only (`@server.tool(annotations=ToolAnnotations(readOnlyHint=True))`) and add your own "
-                    "server as trusted: `cap.add_mcp_server(server, name, trusted=True)`.")
+            hint = (_("The host refused it: {error}. {value} needs approval (it writes, or "
+                       "its server is not one the capstone trusts, so its annotations are "
+                       "ignored): add a rule in extend(cap), `cap.policy.allow.append(lambda "
+                       "r: r.tool == \"{value}\")`, or, if it only reads, mark it read-only "
+                       "(`@server.tool(annotations=ToolAnnotations(readOnlyHint=True))`) and "
+                       "add your own server as trusted: `cap.add_mcp_server(server, name, "
+                       "trusted=True)`.").format(error=error, value=used[0]))
         else:
-            hint = (f"Your tool answered with an error: {error}. Fix the tool, or the arguments your request gives it. "
-                    "An MCP server sends only the type of an unexpected exception (its log line names it); raise "
-                    "`ToolError(\"why\")` (from `mcp.server.mcpserver.exceptions`) to send the reason.")
-        if not report.check("your tool's call succeeded", result is not None and result.ok, hint):
+            hint = (_("Your tool answered with an error: {error}. Fix the tool, or the "
+                       "arguments your request gives it. An MCP server sends only the type of "
+                       "an unexpected exception (its log line names it); raise "
+                       "`ToolError(\"why\")` (from `mcp.server.mcpserver.exceptions`) to send "
+                       "the reason.").format(error=error))
+        if not report.check(_("your tool's call succeeded"), result is not None and result.ok, hint):
             return report.finish()
         if tool.layer == "mcp":
             proof = [e for e in run.trace.events if e.layer == "mcp" and e.dst == tool.lane
                      and e.label.startswith("tools/call ")]
-            what = f"tools/call to {tool.lane}"
+            what = _("tools/call to {lane}").format(lane=tool.lane)
         else:
             proof = [e for e in run.trace.events if e.layer == "a2a" and e.dst == tool.lane
                      and e.label.startswith("SendStreamingMessage")]
-            what = f"SendStreamingMessage to {tool.lane}"
-        report.check(f"the trace shows a {what}", proof,
-                     f"The call did not travel over the protocol: no {what} in `run.trace`. Add the server with "
-                     "`cap.add_mcp_server(...)` (or the agent with `cap.add_agent(url)`), not as a plain function.")
+            what = _("SendStreamingMessage to {lane}").format(lane=tool.lane)
+        report.check(_("the trace shows a {what}").format(what=what), proof,
+                     _("The call did not travel over the protocol: no {what} in `run.trace`. "
+                        "Add the server with `cap.add_mcp_server(...)` (or the agent with "
+                        "`cap.add_agent(url)`), not as a plain function.").format(what=what))
         others = [n for n in called if n in core]
-        report.check("the same run also used one of the capstone's own layers", others,
-                     f"The run only called {used}. Ask for two things in one request: one for your server and one for an "
-                     "existing tool (create a task, ask the finance agent, check the weather...), so the trace shows "
-                     "the orchestrator combining them.")
+        report.check(_("the same run also used one of the capstone's own layers"), others,
+                     _("The run only called {used}. Ask for two things in one request: one "
+                        "for your server and one for an existing tool (create a task, ask the "
+                        "finance agent, check the weather...), so the trace shows the "
+                        "orchestrator combining them.").format(used=used))
     finally:
         cap.close()
     return report.finish()

@@ -17,21 +17,22 @@ from ..hints import Hints
 from ..mock_llm import MockLLM
 from ..resilience import FlakyTool, ToolTimeout, TransientToolError, call_with_timeout
 from . import CheckReport, calm_check
+from ..i18n import N_, _
 
 QUESTION = "What's the weather in Shanghai?"
 ANSWER = "Shanghai: 28 °C, humidity 65 %."
 BOUND = 5.0  # seconds any learner call may take before the check calls it hung
 
 HINTS = Hints("04_flaky_tool", [
-    "This is lesson 04's retry loop (section 2) plus its timeout (section 8). Loop over the attempts; run "
-    "each one through `call_with_timeout`; decide with `is_transient(e)` whether the error is worth another try.",
-    "Inside `for attempt in range(1, attempts + 1):` put a `try: return call_with_timeout(fn, *args, "
+    N_("This is lesson 04's retry loop (section 2) plus its timeout (section 8). Loop over the attempts; run "
+    "each one through `call_with_timeout`; decide with `is_transient(e)` whether the error is worth another try."),
+    N_("Inside `for attempt in range(1, attempts + 1):` put a `try: return call_with_timeout(fn, *args, "
     "timeout=timeout, **kwargs)`. In `except Exception as e:` re-raise when `not is_transient(e)` or when it "
-    "was the last attempt; otherwise `sleep(...)` and loop.",
-    "The wait before retry number `attempt` is `rng.uniform(0, min(cap, base * 2 ** (attempt - 1)))`. In "
+    "was the last attempt; otherwise `sleep(...)` and loop."),
+    N_("The wait before retry number `attempt` is `rng.uniform(0, min(cap, base * 2 ** (attempt - 1)))`. In "
     "`build_agent`, register a function `get_weather(city, unit='celsius')` that returns "
     "`call_with_retries(tool, city, unit, timeout=0.5)` with `schema=WEATHER_TOOL`, and give the agent "
-    "`mock.client(max_retries=3)`.",
+    "`mock.client(max_retries=3)`."),
 ], solution_section="Your code: call_with_retries and build_agent")
 
 
@@ -66,20 +67,22 @@ def _bounded(fn: Callable[[], Any]) -> Any:
 
 def _explain(e: BaseException) -> str:
     if isinstance(e, NotImplementedError):
-        return "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."
+        return _("Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
     if isinstance(e, ToolTimeout):
-        return (f"Your function was still running after {BOUND:g} s: an attempt hung. Run every attempt through "
-                "`call_with_timeout(fn, *args, timeout=timeout, **kwargs)`.")
+        return (_("Your function was still running after {BOUND:g} s: an attempt hung. Run "
+                   "every attempt through `call_with_timeout(fn, *args, timeout=timeout, "
+                   "**kwargs)`.").format(BOUND=BOUND))
     if isinstance(e, TypeError) and "argument" in str(e):
-        return (f"Keep the signature `call_with_retries(fn, *args, attempts=4, base=0.2, cap=2.0, timeout=1.0, "
-                f"sleep=time.sleep, rng=random, **kwargs)` and pass `*args, **kwargs` on to `fn` ({e}).")
-    return f"Your function raised {type(e).__name__}: {e}"
+        return (_("Keep the signature `call_with_retries(fn, *args, attempts=4, base=0.2, "
+                   "cap=2.0, timeout=1.0, sleep=time.sleep, rng=random, **kwargs)` and pass "
+                   "`*args, **kwargs` on to `fn` ({e}).").format(e=e))
+    return _("Your function raised {error_type}: {e}").format(error_type=type(e).__name__, e=e)
 
 
 @calm_check
 def check_flaky_tool(call_with_retries: Callable[..., Any], build_agent: Callable[[Any, Any], Any]) -> CheckReport:
     """Check exercise 04's two functions; raises :class:`~course_lib.checks.CheckFailed` with hints."""
-    report = CheckReport("Exercise 04 · a flaky tool, made reliable", more_help=HINTS.pointer())
+    report = CheckReport(_("Exercise 04 · a flaky tool, made reliable"), more_help=HINTS.pointer())
     _check_retries(report, call_with_retries)
     _check_agent(report, build_agent)
     return report.finish()
@@ -94,25 +97,26 @@ def _check_retries(report: CheckReport, call_with_retries: Callable[..., Any]) -
 
     # 1. a healthy tool: one call, no waiting
     tool = FlakyTool(get_weather)
-    ok = report.run("it runs with a healthy tool", lambda: run(tool, "Paris"), _explain)
+    ok = report.run(_("it runs with a healthy tool"), lambda: run(tool, "Paris"), _explain)
     if ok is None:
         return
     value, sleep = ok
-    report.check("a working tool answers at once (right value, no waiting)",
+    report.check(_("a working tool answers at once (right value, no waiting)"),
                  value == {"temp": 18, "humidity": 72} and tool.calls == 1 and not sleep.sleeps,
-                 f"With a healthy tool return its result on the first try without sleeping (got {value!r}, "
-                 f"{tool.calls} call(s), sleeps {sleep.sleeps}).")
+                 _("With a healthy tool return its result on the first try without sleeping "
+                    "(got {value!r}, {calls} call(s), sleeps {sleeps}).").format(value=value, calls=tool.calls, sleeps=sleep.sleeps))
 
     # 2. transient errors are retried
     tool = FlakyTool(get_weather).inject("error", times=2)
-    got = report.run("it runs with a tool that fails twice", lambda: run(tool, "Shanghai", base=0.2, cap=2.0),
+    got = report.run(_("it runs with a tool that fails twice"), lambda: run(tool, "Shanghai", base=0.2, cap=2.0),
                      _explain)
     if got is not None:
         value, sleep = got
-        report.check("transient errors are retried until the tool answers",
+        report.check(_("transient errors are retried until the tool answers"),
                      value == {"temp": 28, "humidity": 65} and tool.calls == 3 and len(sleep.sleeps) == 2,
-                     f"The tool failed twice with TransientToolError, then worked: expected 3 calls and 2 sleeps, "
-                     f"got {tool.calls} calls and sleeps {sleep.sleeps}. Catch the error, `sleep(...)`, try again.")
+                     _("The tool failed twice with TransientToolError, then worked: expected "
+                        "3 calls and 2 sleeps, got {calls} calls and sleeps {sleeps}. Catch "
+                        "the error, `sleep(...)`, try again.").format(calls=tool.calls, sleeps=sleep.sleeps))
 
     # 3. the delays are exponential backoff with jitter, drawn from `rng`
     ceilings = [0.2, 0.4, 0.8, 1.6, 2.0]
@@ -122,19 +126,20 @@ def _check_retries(report: CheckReport, call_with_retries: Callable[..., Any]) -
         return _bounded(lambda: call_with_retries(FlakyTool(get_weather).inject("error", times=5), "Tokyo",
                                                   attempts=6, base=0.2, cap=2.0, sleep=sleep, rng=edge))
 
-    if report.run("it runs with a tool that fails five times", lambda: [five_failures(high, _Edge(True)),
+    if report.run(_("it runs with a tool that fails five times"), lambda: [five_failures(high, _Edge(True)),
                                                                      five_failures(low, _Edge(False))],
                   _explain) is None:
         return
     rounded = [round(s, 6) for s in high.sleeps]
-    report.check("each wait's ceiling doubles from `base` up to `cap`", rounded == ceilings,
-                 f"With base=0.2 and cap=2.0 the ceilings are {ceilings}; when `rng.uniform(a, b)` returns `b` your "
-                 f"waits were {rounded}. Use `min(cap, base * 2 ** (attempt - 1))` for retry number `attempt`.")
-    report.check("the wait is drawn at random below the ceiling (jitter, from `rng`)",
+    report.check(_("each wait's ceiling doubles from `base` up to `cap`"), rounded == ceilings,
+                 _("With base=0.2 and cap=2.0 the ceilings are {ceilings}; when "
+                    "`rng.uniform(a, b)` returns `b` your waits were {rounded}. Use `min(cap, "
+                    "base * 2 ** (attempt - 1))` for retry number `attempt`.").format(ceilings=ceilings, rounded=rounded))
+    report.check(_("the wait is drawn at random below the ceiling (jitter, from `rng`)"),
                  len(low.sleeps) == len(high.sleeps) and low.sleeps != high.sleeps
                  and all(0 <= a < b for a, b in zip(low.sleeps, high.sleeps)),
-                 "Draw each wait with the `rng` argument (`rng.uniform(0, ceiling)`), not a fixed value and not the "
-                 "global `random` module: without jitter every client retries at the same instant (lesson 04 §3).")
+                 _("Draw each wait with the `rng` argument (`rng.uniform(0, ceiling)`), not a fixed value and not the "
+                 "global `random` module: without jitter every client retries at the same instant (lesson 04 §3)."))
 
     # 4. giving up
     tool = FlakyTool(get_weather).inject("error", times=None)
@@ -144,11 +149,11 @@ def _check_retries(report: CheckReport, call_with_retries: Callable[..., Any]) -
         raised: BaseException | None = None
     except BaseException as e:  # noqa: BLE001 - the learner's error is the subject here
         raised = e
-    report.check("after `attempts` failures the last error is raised",
+    report.check(_("after `attempts` failures the last error is raised"),
                  isinstance(raised, TransientToolError) and tool.calls == 3 and len(sleep.sleeps) == 2,
-                 f"A tool that always fails must be called exactly `attempts` (3) times, with a sleep between tries "
-                 f"but none after the last, and then its error re-raised (got {tool.calls} calls, "
-                 f"{len(sleep.sleeps)} sleeps, {'no error' if raised is None else type(raised).__name__}).")
+                 _("A tool that always fails must be called exactly `attempts` (3) times, "
+                    "with a sleep between tries but none after the last, and then its error "
+                    "re-raised (got {calls} calls, {n_sleeps} sleeps, {value}).").format(calls=tool.calls, n_sleeps=len(sleep.sleeps), value='no error' if raised is None else type(raised).__name__))
 
     # 5. permanent errors are not retried
     tool = FlakyTool(get_weather)
@@ -158,51 +163,53 @@ def _check_retries(report: CheckReport, call_with_retries: Callable[..., Any]) -
         raised = None
     except BaseException as e:  # noqa: BLE001
         raised = e
-    report.check("a permanent error (unknown city) is raised at once, not retried",
+    report.check(_("a permanent error (unknown city) is raised at once, not retried"),
                  isinstance(raised, UnknownCity) and tool.calls == 1 and not sleep.sleeps,
-                 f"UnknownCity will fail the same way every time: re-raise it when `not is_transient(e)` "
-                 f"(got {tool.calls} calls, sleeps {sleep.sleeps}).")
+                 _("UnknownCity will fail the same way every time: re-raise it when `not "
+                    "is_transient(e)` (got {calls} calls, sleeps {sleeps}).").format(calls=tool.calls, sleeps=sleep.sleeps))
 
     # 6. a hanging attempt is cut by the timeout
     tool = FlakyTool(get_weather).inject("hang")
     try:
-        got = report.run("it runs with a tool that hangs once", lambda: run(tool, "Beijing", timeout=0.2), _explain)
+        got = report.run(_("it runs with a tool that hangs once"), lambda: run(tool, "Beijing", timeout=0.2), _explain)
     finally:
         tool.release()
     if got is not None:
-        report.check("a hanging attempt is cut by the timeout and retried",
+        report.check(_("a hanging attempt is cut by the timeout and retried"),
                      got[0] == {"temp": 22, "humidity": 40} and tool.calls == 2,
-                     f"The first attempt hangs: stop waiting after `timeout` seconds (`call_with_timeout`), then try "
-                     f"again (got {got[0]!r} after {tool.calls} calls).")
+                     _("The first attempt hangs: stop waiting after `timeout` seconds "
+                        "(`call_with_timeout`), then try again (got {value!r} after {calls} "
+                        "calls).").format(value=got[0], calls=tool.calls))
 
 
 def _check_agent(report: CheckReport, build_agent: Callable[[Any, Any], Any]) -> None:
     mock = MockLLM().inject("rate_limit", times=3, retry_after=0.01)
     tool = FlakyTool(get_weather).inject("error", times=2).inject("hang", times=1)
     try:
-        agent = report.run("build_agent returns an agent", lambda: build_agent(mock, tool), _explain)
+        agent = report.run(_("build_agent returns an agent"), lambda: build_agent(mock, tool), _explain)
         if agent is not None and not hasattr(agent, "run"):
-            report.check("build_agent returns an Agent", False,
-                         f"Return `Agent(client, registry)` (lesson 03), not {type(agent).__name__}.")
+            report.check(_("build_agent returns an Agent"), False,
+                         _("Return `Agent(client, registry)` (lesson 03), not {error_type}.").format(error_type=type(agent).__name__))
             return
         if agent is None:
             return
-        result = report.run("the agent runs to the end", lambda: call_with_timeout(agent.run, QUESTION, timeout=30),
+        result = report.run(_("the agent runs to the end"), lambda: call_with_timeout(agent.run, QUESTION, timeout=30),
                             _explain)
     finally:
         tool.release()
     if result is None:
         return
     if result.stop_reason == "llm_error":
-        report.check("the agent survives the model's rate limits", False,
-                     f"The model answered 429 three times in a row and the run stopped ({result.error}). The openai "
-                     "SDK retries by itself: build the client with `mock.client(max_retries=3)` (lesson 04 §10).")
+        report.check(_("the agent survives the model's rate limits"), False,
+                     _("The model answered 429 three times in a row and the run stopped "
+                        "({error}). The openai SDK retries by itself: build the client with "
+                        "`mock.client(max_retries=3)` (lesson 04 §10).").format(error=result.error))
         return
-    report.check("the agent survives the model's rate limits", True, "")
+    report.check(_("the agent survives the model's rate limits"), True, "")
     tool_errors = [r.content for s in result.steps for r in s.results if not r.ok]
-    report.check("the tool calls succeed despite two errors and a hang", not tool_errors and tool.calls >= 4,
-                 "The weather tool failed two times and hung once before it answered: register a `get_weather` "
-                 "that calls `call_with_retries(tool, city, unit, timeout=0.5)`, with `schema=WEATHER_TOOL` "
-                 f"(the model saw: {tool_errors[:1] or 'no tool call at all'}).")
-    report.check("the agent's answer is right", result.answer == ANSWER,
-                 f"Expected the answer {ANSWER!r}, got {result.answer!r}.")
+    report.check(_("the tool calls succeed despite two errors and a hang"), not tool_errors and tool.calls >= 4,
+                 _("The weather tool failed two times and hung once before it answered: "
+                    "register a `get_weather` that calls `call_with_retries(tool, city, unit, "
+                    "timeout=0.5)`, with `schema=WEATHER_TOOL` (the model saw: {value}).").format(value=tool_errors[:1] or _('no tool call at all')))
+    report.check(_("the agent's answer is right"), result.answer == ANSWER,
+                 _("Expected the answer {ANSWER!r}, got {answer!r}.").format(ANSWER=ANSWER, answer=result.answer))

@@ -20,19 +20,20 @@ from ..hints import Hints
 from ..resilience import ToolTimeout, call_with_timeout
 from ..tool_registry import ToolRegistry
 from . import CheckReport, json_or_none
+from ..i18n import N_, _
 
 BOUND = 30.0  # seconds for one agent run
 QUESTION = "Search the wiki for the VPN setup guide"
 
 HINTS = Hints("06b_registry_in_a_framework", [
-    "Lesson 06b §6: the Agents SDK builds a tool from a JSON Schema and a function with "
+    N_("Lesson 06b §6: the Agents SDK builds a tool from a JSON Schema and a function with "
     "`FunctionTool(name=..., description=..., params_json_schema=..., on_invoke_tool=...)`. The schema comes "
-    "from `registry.effective_schema(name)` (it has `description` and `parameters`).",
-    "`on_invoke_tool` is `async def invoke(ctx, arguments)`: `arguments` is the JSON *string* the model wrote. "
+    "from `registry.effective_schema(name)` (it has `description` and `parameters`)."),
+    N_("`on_invoke_tool` is `async def invoke(ctx, arguments)`: `arguments` is the JSON *string* the model wrote. "
     "Hand it to the registry as a call: `result = await registry.arun({\"id\": ctx.tool_call_id, \"function\": "
-    "{\"name\": name, \"arguments\": arguments}})` and return `result.content`.",
-    "`FunctionTool` is strict by default (`strict_json_schema=True`), which would make every field required; the "
-    "registry's tool is not strict, so pass `strict_json_schema=False`.",
+    "{\"name\": name, \"arguments\": arguments}})` and return `result.content`."),
+    N_("`FunctionTool` is strict by default (`strict_json_schema=True`), which would make every field required; the "
+    "registry's tool is not strict, so pass `strict_json_schema=False`."),
 ], solution_section="Your code: registry_tool")
 
 
@@ -47,11 +48,13 @@ def _registry() -> ToolRegistry:
 
 def _explain(e: BaseException) -> str:
     if isinstance(e, NotImplementedError):
-        return "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."
+        return _("Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
     if isinstance(e, ToolTimeout):
-        return f"The agent did not finish within {BOUND:g} s: does `on_invoke_tool` return the tool's text?"
+        return _("The agent did not finish within {BOUND:g} s: does `on_invoke_tool` return "
+                  "the tool's text?").format(BOUND=BOUND)
     if isinstance(e, TypeError) and "on_invoke_tool" in str(e):
-        return f"`on_invoke_tool` must be `async def invoke(ctx, arguments)` returning a string ({e})."
+        return _("`on_invoke_tool` must be `async def invoke(ctx, arguments)` returning a "
+                  "string ({e}).").format(e=e)
     return f"{type(e).__name__}: {e}"
 
 
@@ -71,50 +74,52 @@ def check_registry_tool(registry_tool: Callable[[ToolRegistry, str], Any]) -> Ch
     """Check exercise 06b; raises :class:`~course_lib.checks.CheckFailed` with hints."""
     from agents import FunctionTool
 
-    report = CheckReport("Exercise 06b · a registry tool in the Agents SDK", more_help=HINTS.pointer())
+    report = CheckReport(_("Exercise 06b · a registry tool in the Agents SDK"), more_help=HINTS.pointer())
     registry = _registry()
     calls: list[str] = []
     registry.before_call(lambda inv: calls.append(inv.entry.name))
-    tool = report.run("registry_tool returns", lambda: registry_tool(registry, "search_wiki"), _explain)
+    tool = report.run(_("registry_tool returns"), lambda: registry_tool(registry, "search_wiki"), _explain)
     if tool is None:
         return report.finish()
-    if not report.check("it is an Agents SDK FunctionTool", isinstance(tool, FunctionTool),
-                        f"Return `agents.FunctionTool(...)`, not {type(tool).__name__}."):
+    if not report.check(_("it is an Agents SDK FunctionTool"), isinstance(tool, FunctionTool),
+                        _("Return `agents.FunctionTool(...)`, not {error_type}.").format(error_type=type(tool).__name__)):
         return report.finish()
     expected = registry.effective_schema("search_wiki")
-    report.check("name and description are the registry's (dynamic description included)",
+    report.check(_("name and description are the registry's (dynamic description included)"),
                  tool.name == "search_wiki" and tool.description == expected["description"],
-                 "Take both from `registry.effective_schema(name)`: `entry.schema` misses the description the "
-                 f"registry computes at request time. Expected {expected['description']!r}, got {tool.description!r}.")
+                 _("Take both from `registry.effective_schema(name)`: `entry.schema` misses "
+                    "the description the registry computes at request time. Expected "
+                    "{description!r}, got {description2!r}.").format(description=expected['description'], description2=tool.description))
     # strictness first: a strict FunctionTool rewrites the schema it is given, so the schema check would blame
     # a params_json_schema the learner passed right
-    report.check("the tool is not strict, like the registry's",
+    report.check(_("the tool is not strict, like the registry's"),
                  tool.strict_json_schema is False,
-                 "`FunctionTool` is strict by default, which makes every field required (the model must invent "
-                 "`limit` and `space`): pass `strict_json_schema=False`.")
-    report.check("the parameters are the registry's JSON Schema, unchanged",
+                 _("`FunctionTool` is strict by default, which makes every field required (the model must invent "
+                 "`limit` and `space`): pass `strict_json_schema=False`."))
+    report.check(_("the parameters are the registry's JSON Schema, unchanged"),
                  tool.params_json_schema == expected["parameters"],
-                 "The SDK rewrote your schema into strict form (every field required) because the tool is strict: "
-                 "fix the check above and this one passes too." if tool.strict_json_schema else
-                 "Pass `params_json_schema=registry.effective_schema(name)[\"parameters\"]` (do not rebuild it).")
+                 _("The SDK rewrote your schema into strict form (every field required) because the tool is strict: "
+                 "fix the check above and this one passes too.") if tool.strict_json_schema else
+                 _("Pass `params_json_schema=registry.effective_schema(name)[\"parameters\"]` (do not rebuild it)."))
 
     recorder = Recorder("Agents SDK")
     recorder.mock.script({"tool_calls": [{"name": "search_wiki", "arguments": {"qurey": "vpn"}}]})
-    answer = report.run("an Agents SDK run with your tool finishes", lambda: _run_agent(tool, recorder), _explain)
+    answer = report.run(_("an Agents SDK run with your tool finishes"), lambda: _run_agent(tool, recorder), _explain)
     if answer is None:
         return report.finish()
     sent = recorder.tools_sent()
-    report.check("the SDK sent the registry's schema, not strict",
+    report.check(_("the SDK sent the registry's schema, not strict"),
                  bool(sent) and sent[0]["parameters"] == expected["parameters"] and not sent[0]["strict"],
-                 f"The first request carried {sent}.")
+                 _("The first request carried {sent}.").format(sent=sent))
     tool_messages = [m for body in recorder.requests[1:] for m in body.get("messages", []) if m.get("role") == "tool"]
     first = json_or_none(tool_messages[0]["content"]) if tool_messages else None
-    report.check("a misspelled argument comes back as the registry's validation error",
+    report.check(_("a misspelled argument comes back as the registry's validation error"),
                  isinstance(first, dict) and first.get("kind") == "invalid_arguments" and "qurey" in json.dumps(first),
-                 "Run every call through `await registry.arun(...)` and return `result.content`: calling "
-                 "`search_wiki(**json.loads(arguments))` yourself skips the registry's validation (the SDK then "
-                 f"reports a Python error instead). The tool message was {tool_messages[:1]}.")
-    report.check("the corrected call ran through the registry and the answer names a page",
+                 _("Run every call through `await registry.arun(...)` and return "
+                    "`result.content`: calling `search_wiki(**json.loads(arguments))` "
+                    "yourself skips the registry's validation (the SDK then reports a Python "
+                    "error instead). The tool message was {value}.").format(value=tool_messages[:1]))
+    report.check(_("the corrected call ran through the registry and the answer names a page"),
                  calls.count("search_wiki") >= 1 and "VPN setup guide" in answer,
-                 f"The registry saw {calls.count('search_wiki')} call(s); the answer was {answer!r}.")
+                 _("The registry saw {value} call(s); the answer was {answer!r}.").format(value=calls.count('search_wiki'), answer=answer))
     return report.finish()

@@ -15,6 +15,7 @@ from ..mcp_servers import wiki_server
 from ..tool_registry import ToolRegistry
 from ..hints import Hints
 from . import CheckReport, calm_check
+from ..i18n import N_, _
 
 QUESTION = "Search the wiki for the onboarding checklist"
 
@@ -22,12 +23,12 @@ QUESTION = "Search the wiki for the onboarding checklist"
 #: Hints of exercise 10
 #: from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 10``).
 HINTS = Hints('10_mcp_bridge', [
-    'Lesson 10, section 6: `MCPToolset` connects to an MCP server and registers its tools into a registry; '
-    'the agent of lesson 03 then uses them like any other tool.',
-    '`MCPToolset(wiki_target, "wiki").start()` connects; `.register_into(registry)` adds the tools as toolset'
-    ' `mcp:wiki`. Return the toolset. For `ask`, build `Agent(get_client(), registry)`.',
-    '`wiki = MCPToolset(wiki_target, "wiki").start(); wiki.register_into(registry); return wiki` and `return '
-    'Agent(get_client(), registry).run(question)`.',
+    N_('Lesson 10, section 6: `MCPToolset` connects to an MCP server and registers its tools into a registry; '
+    'the agent of lesson 03 then uses them like any other tool.'),
+    N_('`MCPToolset(wiki_target, "wiki").start()` connects; `.register_into(registry)` adds the tools as toolset'
+    ' `mcp:wiki`. Return the toolset. For `ask`, build `Agent(get_client(), registry)`.'),
+    N_('`wiki = MCPToolset(wiki_target, "wiki").start(); wiki.register_into(registry); return wiki` and `return '
+    'Agent(get_client(), registry).run(question)`.'),
 ], solution_section='Your code: add_wiki_tools and ask')
 
 
@@ -52,7 +53,7 @@ def check_mcp_bridge(add_wiki_tools: Callable[[ToolRegistry, Any], Any],
     """
     from ..mcp_bridge import close_all_toolsets
 
-    report = CheckReport("Exercise 10 · the MCP bridge", more_help=HINTS.pointer())
+    report = CheckReport(_("Exercise 10 · the MCP bridge"), more_help=HINTS.pointer())
     server = wiki_server()
     calls: list[str] = []
 
@@ -67,48 +68,50 @@ def check_mcp_bridge(add_wiki_tools: Callable[[ToolRegistry, Any], Any],
         try:
             toolset = add_wiki_tools(registry, server)
         except NotImplementedError:
-            report.check("add_wiki_tools runs", False,
-                         "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
+            report.check(_("add_wiki_tools runs"), False,
+                         _("Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."))
             return report.finish()
         except Exception as e:  # the learner's code failed
-            report.check("add_wiki_tools runs", False, "`add_wiki_tools` must run to the end: fix the line named below.", error=e)
+            report.check(_("add_wiki_tools runs"), False, _("`add_wiki_tools` must run to the end: fix the line named below."), error=e)
             return report.finish()
-        report.check("add_wiki_tools runs", True, "")
+        report.check(_("add_wiki_tools runs"), True, "")
         entry = registry._tools.get("search_wiki")
-        if not report.check("search_wiki is in the registry", entry is not None,
-                            "Create `MCPToolset(wiki_target, \"wiki\").start()` and call its "
-                            "`.register_into(registry)`; the registry now has: " + ", ".join(registry.names)):
+        if not report.check(_("search_wiki is in the registry"), entry is not None,
+                            _("Create `MCPToolset(wiki_target, \"wiki\").start()` and call its "
+                            "`.register_into(registry)`; the registry now has: ") + ", ".join(registry.names)):
             return report.finish()
-        report.check("it is in the toolset mcp:wiki", entry.toolset == "mcp:wiki",
-                     f"Name the toolset after the server: `MCPToolset(wiki_target, \"wiki\")` registers into "
-                     f"`mcp:wiki` (found {entry.toolset!r}).")
+        report.check(_("it is in the toolset mcp:wiki"), entry.toolset == "mcp:wiki",
+                     _("Name the toolset after the server: `MCPToolset(wiki_target, \"wiki\")` "
+                        "registers into `mcp:wiki` (found {toolset!r}).").format(toolset=entry.toolset))
         tools = getattr(toolset, "tools", None) or []
         mcp_schema = next((t.input_schema for t in tools if t.name == "search_wiki"), None)
-        report.check("its schema is the server's inputSchema, unchanged", mcp_schema is not None
+        report.check(_("its schema is the server's inputSchema, unchanged"), mcp_schema is not None
                      and entry.parameters == mcp_schema,
-                     "Do not write the schema by hand: `register_into` copies the server's `inputSchema`; "
-                     "return the `MCPToolset` from your function.")
-        report.check("the built-in get_weather is still there", "get_weather" in registry.names,
-                     "Add the MCP tools to the registry you are given; do not create a new one.")
+                     _("Do not write the schema by hand: `register_into` copies the server's `inputSchema`; "
+                     "return the `MCPToolset` from your function."))
+        report.check(_("the built-in get_weather is still there"), "get_weather" in registry.names,
+                     _("Add the MCP tools to the registry you are given; do not create a new one."))
         try:
             result = ask(registry, QUESTION)
         except NotImplementedError:
-            report.check("ask runs the agent", False,
-                         "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
+            report.check(_("ask runs the agent"), False,
+                         _("Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."))
             return report.finish()
         except Exception as e:  # the learner's code failed
-            report.check("ask runs the agent", False, "`ask` must run to the end: fix the line named below.", error=e)
+            report.check(_("ask runs the agent"), False, _("`ask` must run to the end: fix the line named below."), error=e)
             return report.finish()
         names = [c.get("name") for c in getattr(result, "tool_calls", [])]
-        report.check("the agent called search_wiki", "search_wiki" in names,
-                     "Run the agent of lesson 03 on the registry: `Agent(get_client(), registry).run(question)`, "
-                     f"and return its result (tools called: {names}).")
-        report.check("the call reached the MCP server", "search_wiki" in calls,
-                     "The tool must run on the MCP server, through the bridge: don't call `search_wiki` from "
-                     "`course_lib.examples` yourself.")
+        report.check(_("the agent called search_wiki"), "search_wiki" in names,
+                     _("Run the agent of lesson 03 on the registry: `Agent(get_client(), "
+                        "registry).run(question)`, and return its result (tools called: "
+                        "{names}).").format(names=names))
+        report.check(_("the call reached the MCP server"), "search_wiki" in calls,
+                     _("The tool must run on the MCP server, through the bridge: don't call `search_wiki` from "
+                     "`course_lib.examples` yourself."))
         answer = getattr(result, "answer", "") or ""
-        report.check("the answer names the onboarding checklist page", "Onboarding checklist" in answer,
-                     f"Return the agent's result; its `.answer` should come from the wiki page (got {answer[:80]!r}).")
+        report.check(_("the answer names the onboarding checklist page"), "Onboarding checklist" in answer,
+                     _("Return the agent's result; its `.answer` should come from the wiki "
+                        "page (got {value!r}).").format(value=answer[:80]))
     finally:
         close_all_toolsets()
     return report.finish()

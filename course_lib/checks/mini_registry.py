@@ -20,19 +20,20 @@ from ..hints import Hints
 from ..mock_llm import MockLLM
 from ..tool_registry import run_sync
 from . import CheckReport, calm_check
+from ..i18n import N_, _
 
 #: The hints of exercise 03 (``HINTS`` in the exercise, ``course hint 03``).
 HINTS = Hints("03_tool_registry", [
-    "This is lesson 03, sections 4 and 6, in miniature. `is_visible` answers \"may the model see this tool now?\"; "
+    N_("This is lesson 03, sections 4 and 6, in miniature. `is_visible` answers \"may the model see this tool now?\"; "
     "`definitions` keeps the visible tools; `dispatch` never raises: every problem becomes "
-    "`error(call_id, name, message)`.",
-    "`is_visible`: `False` when `entry[\"toolset\"] in self.disabled`; otherwise call `entry[\"check_fn\"]()` (if "
+    "`error(call_id, name, message)`."),
+    N_("`is_visible`: `False` when `entry[\"toolset\"] in self.disabled`; otherwise call `entry[\"check_fn\"]()` (if "
     "there is one) inside `try/except Exception`: a check that fails means unavailable. `definitions`: "
-    "`[{\"type\": \"function\", \"function\": e[\"schema\"]} for name, e in self.tools.items() if self.is_visible(name)]`.",
-    "`dispatch`, in order: unknown name or not visible → error; `json.loads(arguments or \"{}\")` in `try` "
+    "`[{\"type\": \"function\", \"function\": e[\"schema\"]} for name, e in self.tools.items() if self.is_visible(name)]`."),
+    N_("`dispatch`, in order: unknown name or not visible → error; `json.loads(arguments or \"{}\")` in `try` "
     "(and it must be a dict); `errors = list(Draft202012Validator(schema[\"parameters\"], "
     "format_checker=FormatChecker()).iter_errors(args))` → error naming them; `result = handler(**args)` in `try`, "
-    "then `if inspect.isawaitable(result): result = await result`; `return tool_message(call_id, result)`.",
+    "then `if inspect.isawaitable(result): result = await result`; `return tool_message(call_id, result)`."),
 ], solution_section="Your code: is_visible, definitions, dispatch")
 
 SEARCH_SCHEMA = {
@@ -128,15 +129,16 @@ def _content(message: Any) -> Any:
 def _is_error_message(message: Any, call_id: str = "call_check") -> str:
     """'' when ``message`` is a tool message for ``call_id`` whose content reports an error; else what is wrong."""
     if not isinstance(message, dict):
-        return f"`dispatch` must return the tool message dict, not {type(message).__name__}."
+        return _("`dispatch` must return the tool message dict, not {error_type}.").format(error_type=type(message).__name__)
     if message.get("role") != "tool" or message.get("tool_call_id") != call_id:
-        return ("Return `tool_message(call_id, ...)` / `error(call_id, name, message)`: a `role: \"tool\"` message "
-                "with the call's `tool_call_id`.")
+        return (_("Return `tool_message(call_id, ...)` / `error(call_id, name, message)`: a `role: \"tool\"` message "
+                "with the call's `tool_call_id`."))
     if not isinstance(message.get("content"), str):
-        return "A tool message's `content` must be a string (use the `error(...)` helper)."
+        return _("A tool message's `content` must be a string (use the `error(...)` helper).")
     body = _content(message)
     if not (isinstance(body, dict) and body.get("error")):
-        return f"The content should report the problem as `{{\"error\": ...}}` (use `error(...)`); got {message['content'][:80]!r}."
+        return _("The content should report the problem as `{{\"error\": ...}}` (use "
+                  "`error(...)`); got {value!r}.").format(value=message['content'][:80])
     return ""
 
 
@@ -151,9 +153,11 @@ def _guard(report: CheckReport, name: str, fn: Callable[[], Any], what: str) -> 
         where = tb.tb_frame.f_code.co_name if tb is not None else ""
         # The stub that raised may be another method (definitions() calls is_visible()).
         method = f"{where}()" if where in ("is_visible", "definitions", "dispatch") else what
-        report.check(name, False, f"Write `{method}` where it says `# YOUR CODE HERE` (and remove the `raise`).")
+        report.check(name, False, _("Write `{method}` where it says `# YOUR CODE HERE` (and "
+                                     "remove the `raise`).").format(method=method))
     except Exception as e:  # the learner's code raised: say where and what
-        report.check(name, False, f"`{what}` raised. It must never raise: return an error tool message instead.",
+        report.check(name, False, _("`{what}` raised. It must never raise: return an error "
+                                     "tool message instead.").format(what=what),
                      error=e)
     return False, None
 
@@ -165,122 +169,123 @@ def check_mini_registry(registry_class: type) -> CheckReport:
     Raises:
         CheckFailed: when any sub-check fails (the report lists a hint for each).
     """
-    report = CheckReport("Exercise 03 · toolsets and validated dispatch", more_help=HINTS.pointer())
+    report = CheckReport(_("Exercise 03 · toolsets and validated dispatch"), more_help=HINTS.pointer())
     try:
         reg, probe = _build(registry_class)
     except Exception as e:  # e.g. the learner changed register()
-        report.check("the registry can be created and tools registered", False,
-                     "`MiniRegistry()` / `register(...)` failed. Keep the given `__init__` and `register` as they "
-                     "are.", error=e)
+        report.check(_("the registry can be created and tools registered"), False,
+                     _("`MiniRegistry()` / `register(...)` failed. Keep the given `__init__` and `register` as they "
+                     "are."), error=e)
         return report.finish()
 
     # ---- visibility and definitions
-    ok, defs = _guard(report, "definitions() lists the visible tools", reg.definitions, "definitions()")
+    ok, defs = _guard(report, _("definitions() lists the visible tools"), reg.definitions, "definitions()")
     if ok:
         names = []
         shape_hint = ""
         if not isinstance(defs, list):
-            shape_hint = f"`definitions()` must return a list, not {type(defs).__name__}."
+            shape_hint = _("`definitions()` must return a list, not {error_type}.").format(error_type=type(defs).__name__)
         else:
             for d in defs:
                 if isinstance(d, dict) and d.get("type") == "function" and isinstance(d.get("function"), dict):
                     names.append(d["function"].get("name"))
                 else:
-                    shape_hint = ("Wrap each schema in the Chat Completions shape: "
-                                  "`{\"type\": \"function\", \"function\": entry[\"schema\"]}`.")
+                    shape_hint = (_("Wrap each schema in the Chat Completions shape: "
+                                  "`{\"type\": \"function\", \"function\": entry[\"schema\"]}`."))
                     break
-        report.check("definitions() returns Chat Completions tool definitions", not shape_hint, shape_hint)
+        report.check(_("definitions() returns Chat Completions tool definitions"), not shape_hint, shape_hint)
         visible_ok = {"get_weather", "search_docs", "explode"} <= set(names)
-        report.check("definitions() lists the visible tools, in registration order",
+        report.check(_("definitions() lists the visible tools, in registration order"),
                      visible_ok and [n for n in names if n in ("get_weather", "search_docs", "explode")] == [
                          "get_weather", "search_docs", "explode"],
-                     f"Expected get_weather, search_docs and explode (the tools whose toolset is on and that have no "
-                     f"failing check); got {names}.")
-        report.check("a disabled toolset is hidden (read_file, toolset 'file')", "read_file" not in names,
-                     "Skip tools whose toolset is in `self.disabled` (the check called `disable(\"file\")`).")
-        report.check("an unavailable tool is hidden (docker_run: check_fn returns False)", "docker_run" not in names,
-                     "Call the tool's `check_fn()` when it has one, and hide the tool when it returns False.")
-        report.check("a tool whose check_fn raises is hidden, not an exception", "gpu_train" not in names,
-                     "A check that raises means \"unavailable\": wrap `check_fn()` in `try/except Exception`.")
+                     _("Expected get_weather, search_docs and explode (the tools whose "
+                        "toolset is on and that have no failing check); got {names}.").format(names=names))
+        report.check(_("a disabled toolset is hidden (read_file, toolset 'file')"), "read_file" not in names,
+                     _("Skip tools whose toolset is in `self.disabled` (the check called `disable(\"file\")`)."))
+        report.check(_("an unavailable tool is hidden (docker_run: check_fn returns False)"), "docker_run" not in names,
+                     _("Call the tool's `check_fn()` when it has one, and hide the tool when it returns False."))
+        report.check(_("a tool whose check_fn raises is hidden, not an exception"), "gpu_train" not in names,
+                     _("A check that raises means \"unavailable\": wrap `check_fn()` in `try/except Exception`."))
         reg.enable("file")
         again = reg.definitions()
-        report.check("enable() brings a toolset back", any(
+        report.check(_("enable() brings a toolset back"), any(
             isinstance(d, dict) and d.get("function", {}).get("name") == "read_file" for d in again or []),
-            "Visibility must be decided when `definitions()` is called (the check called `enable(\"file\")`), not "
-            "remembered from before.")
+            _("Visibility must be decided when `definitions()` is called (the check called `enable(\"file\")`), not "
+            "remembered from before."))
         reg.disable("file")
 
     # ---- dispatch
-    name = "dispatch runs a sync handler and returns its result as JSON text"
+    name = _("dispatch runs a sync handler and returns its result as JSON text")
     ok, msg = _guard(report, name, lambda: _dispatch(reg, _call("get_weather", {"city": "Paris"})), "dispatch()")
     if not ok and "YOUR CODE HERE" in report.results[-1].hint:
         # dispatch() is still the stub: one hint is enough, the model round trip needs it too.
-        report.check("the mock model uses your registry to answer a question", False,
-                     "Finish `definitions` and `dispatch` first.")
+        report.check(_("the mock model uses your registry to answer a question"), False,
+                     _("Finish `definitions` and `dispatch` first."))
         return report.finish()
     if ok:
         hint = ""
         if not isinstance(msg, dict) or msg.get("role") != "tool" or msg.get("tool_call_id") != "call_check":
             hint = "Return `tool_message(call_id, result)`: `{\"role\": \"tool\", \"tool_call_id\": ..., \"content\": ...}`."
         elif not isinstance(msg.get("content"), str):
-            hint = "`content` must be a string: `json.dumps(result)` (the `tool_message` helper does it)."
+            hint = _("`content` must be a string: `json.dumps(result)` (the `tool_message` helper does it).")
         elif _content(msg) != {"temp": 18, "humidity": 72}:
-            hint = f"Expected the weather of Paris as JSON, got {msg.get('content')!r}."
+            hint = _("Expected the weather of Paris as JSON, got {value!r}.").format(value=msg.get('content'))
         report.check(name, not hint, hint)
 
-    name = "dispatch awaits an async handler"
+    name = _("dispatch awaits an async handler")
     ok, msg = _guard(report, name, lambda: _dispatch(reg, _call("search_docs", {"query": "vpn", "limit": 2})),
                      "dispatch()")
     if ok:
         body = _content(msg) if isinstance(msg, dict) else None
         report.check(name, isinstance(body, list) and len(body) == 2 and body[0].get("title") == "vpn guide",
-                     "The handler is `async def`: calling it returns a coroutine. "
-                     "`result = handler(**args)`, then `if inspect.isawaitable(result): result = await result`."
-                     + (f" (content was {msg.get('content')!r:.80})" if isinstance(msg, dict) else ""))
+                     _("The handler is `async def`: calling it returns a coroutine. "
+                     "`result = handler(**args)`, then `if inspect.isawaitable(result): result = await result`.")
+                     + (_(" (content was {content!r:.80})").format(content=msg.get("content")) if isinstance(msg, dict) else ""))
 
     for label, call, handler_name, extra in [
-        ("an unknown tool name becomes an error tool message", _call("get_stock_price", {"symbol": "ACME"}), None,
-         "Look the name up in `self.tools`; if it is not there, `return error(call_id, name, f\"unknown tool {name!r}\")`."),
-        ("a call to a hidden tool is refused (toolset 'file' is disabled)", _call("read_file", {"path": "a.txt"}),
-         "read_file", "Check `self.is_visible(name)` in `dispatch` too: the model may call a tool it cannot see."),
-        ("invalid JSON arguments become an error tool message", _call("get_weather", '{"city": "Paris"}}'), "get_weather",
-         "`json.loads` raises on invalid JSON: catch `json.JSONDecodeError` (a `ValueError`) and return an error."),
-        ("arguments that are not an object become an error tool message", _call("get_weather", '["Paris"]'),
-         "get_weather", "Valid JSON can still be a list or a string: check `isinstance(args, dict)`."),
-        ("a validation error is returned as a tool message (limit=500 > maximum 20)",
+        (_("an unknown tool name becomes an error tool message"), _call("get_stock_price", {"symbol": "ACME"}), None,
+         _("Look the name up in `self.tools`; if it is not there, `return error(call_id, name, f\"unknown tool {name!r}\")`.")),
+        (_("a call to a hidden tool is refused (toolset 'file' is disabled)"), _call("read_file", {"path": "a.txt"}),
+         "read_file", _("Check `self.is_visible(name)` in `dispatch` too: the model may call a tool it cannot see.")),
+        (_("invalid JSON arguments become an error tool message"), _call("get_weather", '{"city": "Paris"}}'), "get_weather",
+         _("`json.loads` raises on invalid JSON: catch `json.JSONDecodeError` (a `ValueError`) and return an error.")),
+        (_("arguments that are not an object become an error tool message"), _call("get_weather", '["Paris"]'),
+         "get_weather", _("Valid JSON can still be a list or a string: check `isinstance(args, dict)`.")),
+        (_("a validation error is returned as a tool message (limit=500 > maximum 20)"),
          _call("search_docs", {"query": "vpn", "limit": 500}), "search_docs",
-         "Validate before calling: `Draft202012Validator(schema[\"parameters\"], format_checker=FormatChecker())"
-         ".iter_errors(args)`; if there are errors, return them in an error message and do not run the handler."),
-        ("a misspelled argument is rejected, not dropped (\"qurey\")", _call("search_docs", {"qurey": "vpn"}),
-         "search_docs", "The schema says `additionalProperties: false`: validating against it rejects unknown keys."),
-        ("an exception in the handler becomes an error tool message", _call("explode", {}), None,
-         "Wrap the handler call in `try/except Exception as e` and return `error(call_id, name, f\"{type(e).__name__}: {e}\")`."),
+         _("Validate before calling: `Draft202012Validator(schema[\"parameters\"], format_checker=FormatChecker())"
+         ".iter_errors(args)`; if there are errors, return them in an error message and do not run the handler.")),
+        (_("a misspelled argument is rejected, not dropped (\"qurey\")"), _call("search_docs", {"qurey": "vpn"}),
+         "search_docs", _("The schema says `additionalProperties: false`: validating against it rejects unknown keys.")),
+        (_("an exception in the handler becomes an error tool message"), _call("explode", {}), None,
+         _("Wrap the handler call in `try/except Exception as e` and return `error(call_id, name, f\"{type(e).__name__}: {e}\")`.")),
     ]:
         probe.ran.clear()
         ok, msg = _guard(report, label, lambda c=call: _dispatch(reg, c), "dispatch()")
         if not ok:
             continue
         problem = _is_error_message(msg)
-        if not problem and handler_name and handler_name in probe.ran:
-            problem = f"The handler `{handler_name}` ran although the call should have been refused first. " + extra
-        report.check(label, not problem, problem and (problem if problem.startswith("The handler") else
-                                                       problem + " " + extra))
-        if label.startswith("a validation error") and not problem:
+        ran = not problem and handler_name and handler_name in probe.ran
+        if ran:
+            problem = _("The handler `{handler_name}` ran although the call should have been "
+                         "refused first. ").format(handler_name=handler_name) + extra
+        report.check(label, not problem, problem and (problem if ran else problem + " " + extra))
+        if label == _("a validation error is returned as a tool message (limit=500 > maximum 20)") and not problem:
             text = msg.get("content", "")
-            report.check("the validation error tells the model what to fix (it names `limit`)", "limit" in text,
-                         "Put the validator's messages (`e.message`, and where: `e.path`) in the error, so the model "
-                         "knows which argument to change.")
+            report.check(_("the validation error tells the model what to fix (it names `limit`)"), "limit" in text,
+                         _("Put the validator's messages (`e.message`, and where: `e.path`) in the error, so the model "
+                         "knows which argument to change."))
 
     # ---- the model uses the registry
-    name = "the mock model uses your registry to answer a question"
+    name = _("the mock model uses your registry to answer a question")
     try:
         answer = _model_round(registry_class)
         report.check(name, "Paris: 18 °C" in answer,
-                     f"Expected an answer with the weather of Paris; got {answer!r}.")
+                     _("Expected an answer with the weather of Paris; got {answer!r}.").format(answer=answer))
     except NotImplementedError:
-        report.check(name, False, "Finish `definitions` and `dispatch` first.")
+        report.check(name, False, _("Finish `definitions` and `dispatch` first."))
     except Exception as e:  # any failure in the learner's code: one kind hint
-        report.check(name, False, "The round trip failed: fix the line named below.", error=e)
+        report.check(name, False, _("The round trip failed: fix the line named below."), error=e)
     return report.finish()
 
 

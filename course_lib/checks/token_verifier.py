@@ -14,17 +14,18 @@ from typing import Any
 
 from ..hints import Hints
 from . import CheckReport
+from ..i18n import N_, _
 
 #: Hints of exercise 10a, from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 10a``).
 HINTS = Hints('10a_token_verifier', [
-    'Lesson 10a, section 4: after the 401 dance, the MCP server asks the authorization server about every token '
-    '(`POST /introspect`, RFC 7662). Do the same: post the token, read the JSON answer.',
-    'The answer has `active` (False for unknown, revoked or expired tokens), `aud` (the resource the token was '
-    'issued for), `scope` (space-separated) and `client_id`. Refuse with `return None`; accept with an `AccessToken`.',
-    '`async with httpx2.AsyncClient() as http: claims = (await http.post(self.introspection_url, data={"token": '
+    N_('Lesson 10a, section 4: after the 401 dance, the MCP server asks the authorization server about every token '
+    '(`POST /introspect`, RFC 7662). Do the same: post the token, read the JSON answer.'),
+    N_('The answer has `active` (False for unknown, revoked or expired tokens), `aud` (the resource the token was '
+    'issued for), `scope` (space-separated) and `client_id`. Refuse with `return None`; accept with an `AccessToken`.'),
+    N_('`async with httpx2.AsyncClient() as http: claims = (await http.post(self.introspection_url, data={"token": '
     'token})).json()`; `if not claims.get("active") or claims.get("aud") != self.resource_url: return None`; '
     '`return AccessToken(token=token, client_id=claims["client_id"], scopes=claims["scope"].split(), '
-    'expires_at=claims.get("exp"), resource=claims["aud"])`.',
+    'expires_at=claims.get("exp"), resource=claims["aud"])`.'),
 ], solution_section='Your code: WikiTokenVerifier')
 
 WIKI_SCOPES = ["wiki:read"]
@@ -43,7 +44,7 @@ def check_token_verifier(verifier_class: Any) -> CheckReport:
     from ..mcp_servers import wiki_server
     from ..servers import free_port, start_server, stop_server
 
-    report = CheckReport("Exercise 10a · the wiki server's token check", more_help=HINTS.pointer())
+    report = CheckReport(_("Exercise 10a · the wiki server's token check"), more_help=HINTS.pointer())
     as_port, wiki_port = free_port(), free_port()
     issuer, wiki_url = f"http://127.0.0.1:{as_port}", f"http://127.0.0.1:{wiki_port}/mcp"
     other_url = "http://127.0.0.1:1/finance"
@@ -54,8 +55,8 @@ def check_token_verifier(verifier_class: Any) -> CheckReport:
     try:
         verifier = verifier_class(issuer + "/introspect", wiki_url)
     except Exception as e:  # the learner's constructor failed
-        report.check("WikiTokenVerifier(introspection_url, resource_url) can be built", False,
-                     f"Keep the constructor's two arguments (it raised {type(e).__name__}: {e}).")
+        report.check(_("WikiTokenVerifier(introspection_url, resource_url) can be built"), False,
+                     _("Keep the constructor's two arguments (it raised {error_type}: {e}).").format(error_type=type(e).__name__, e=e))
         return report.finish()
     start_server("check-10a-as", authorization_server_app(provider), as_port)
     try:
@@ -70,44 +71,45 @@ def check_token_verifier(verifier_class: Any) -> CheckReport:
         try:
             accepted = verify(good)
         except NotImplementedError:
-            report.check("verify_token runs", False,
-                         "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
+            report.check(_("verify_token runs"), False,
+                         _("Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."))
             return report.finish()
         except Exception as e:  # the learner's code failed
-            report.check("verify_token runs", False, f"verify_token raised {type(e).__name__}: {e}")
+            report.check(_("verify_token runs"), False, _("verify_token raised {error_type}: {e}").format(error_type=type(e).__name__, e=e))
             return report.finish()
-        report.check("a valid wiki token is accepted, with its scopes", accepted is not None
+        report.check(_("a valid wiki token is accepted, with its scopes"), accepted is not None
                      and list(getattr(accepted, "scopes", [])) == WIKI_SCOPES
                      and getattr(accepted, "client_id", None) == "checker",
-                     "For an active token for this server return `AccessToken(token=..., client_id=claims['client_id'],"
-                     f" scopes=claims['scope'].split(), ...)` (got {accepted!r:.120}).")
-        report.check("it asks the authorization server (introspection)", good in asked,
-                     "Post the token to `self.introspection_url` (form field `token`): only the authorization "
-                     "server knows whether a token is real, still valid and for whom.")
-        report.check("an unknown token is refused", verify("not-a-token-anyone-issued") is None,
-                     "Introspection answers `{\"active\": false}` for a token it never issued: return None then.")
+                     _("For an active token for this server return `AccessToken(token=..., "
+                        "client_id=claims['client_id'], scopes=claims['scope'].split(), ...)` "
+                        "(got {accepted!r:.120}).").format(accepted=accepted))
+        report.check(_("it asks the authorization server (introspection)"), good in asked,
+                     _("Post the token to `self.introspection_url` (form field `token`): only the authorization "
+                     "server knows whether a token is real, still valid and for whom."))
+        report.check(_("an unknown token is refused"), verify("not-a-token-anyone-issued") is None,
+                     _("Introspection answers `{\"active\": false}` for a token it never issued: return None then."))
         revoked = provider.issue_service_token("checker", wiki_url, WIKI_SCOPES)
         provider.tokens.pop(revoked, None)
-        report.check("a revoked token is refused", verify(revoked) is None,
-                     "A revoked (or expired) token is `active: false` too: check `active` before anything else.")
+        report.check(_("a revoked token is refused"), verify(revoked) is None,
+                     _("A revoked (or expired) token is `active: false` too: check `active` before anything else."))
         foreign = provider.issue_service_token("checker", other_url, ["finance:read"])
-        report.check("a token for another server is refused (RFC 8707 audience)", verify(foreign) is None,
-                     "This token is real and active, but issued for another resource: compare `claims['aud']` with "
-                     "`self.resource_url` and refuse it when they differ (lesson 10a, section 6).")
+        report.check(_("a token for another server is refused (RFC 8707 audience)"), verify(foreign) is None,
+                     _("This token is real and active, but issued for another resource: compare `claims['aud']` with "
+                     "`self.resource_url` and refuse it when they differ (lesson 10a, section 6)."))
         answer = httpx2.post(wiki_url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
                              headers={"Authorization": f"Bearer {foreign}"}, timeout=30)
-        report.check("over HTTP, that token gets 401", answer.status_code == 401,
-                     f"The server answered {answer.status_code}: your verifier must return None for it.")
+        report.check(_("over HTTP, that token gets 401"), answer.status_code == 401,
+                     _("The server answered {status_code}: your verifier must return None for it.").format(status_code=answer.status_code))
 
         async def use_the_sdk() -> Any:
             http = oauth_http_client(wiki_url, client_name="exercise 10a")
             async with authorized_mcp_client(wiki_url, http) as client:
                 return await client.call_tool("search_wiki", {"query": "vacation"})
-        result = report.run("the SDK's OAuth client gets in and calls search_wiki", lambda: anyio_run(use_the_sdk),
-                            "A token the authorization server just issued for this server must pass")
+        result = report.run(_("the SDK's OAuth client gets in and calls search_wiki"), lambda: anyio_run(use_the_sdk),
+                            _("A token the authorization server just issued for this server must pass"))
         if result is not None:
-            report.check("search_wiki answered through the protected server", not result.is_error,
-                         f"The call failed: {result.content[0].text if result.content else result!r:.160}")
+            report.check(_("search_wiki answered through the protected server"), not result.is_error,
+                         _("The call failed: {value!r:.160}").format(value=result.content[0].text if result.content else result))
     finally:
         stop_server("check-10a-wiki")
         stop_server("check-10a-as")

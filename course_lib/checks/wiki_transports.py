@@ -18,6 +18,7 @@ from ..mcp_transports import course_server_params, start_http
 from ..servers import stop_server
 from ..hints import Hints
 from . import CheckReport, calm_check
+from ..i18n import N_, _
 
 QUERIES = ["onboarding checklist", "vacation days"]
 
@@ -25,11 +26,11 @@ QUERIES = ["onboarding checklist", "vacation days"]
 #: Hints of exercise 09
 #: from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 09``).
 HINTS = Hints('09_wiki_over_transports', [
-    'Lesson 09, sections 2 and 4: the same `call_tool` works on any transport; only the way you connect changes.',
-    'stdio: `async with StdioMCP(params) as client:` starts the server as a child process. HTTP: `async with '
-    'http_client(url) as client:` connects to the running server.',
-    'In both: `result = await client.call_tool("search_wiki", {"query": query})`, then return `[hit["id"] for'
-    ' hit in result.structured_content["result"]]`.',
+    N_('Lesson 09, sections 2 and 4: the same `call_tool` works on any transport; only the way you connect changes.'),
+    N_('stdio: `async with StdioMCP(params) as client:` starts the server as a child process. HTTP: `async with '
+    'http_client(url) as client:` connects to the running server.'),
+    N_('In both: `result = await client.call_tool("search_wiki", {"query": query})`, then return `[hit["id"] for'
+    ' hit in result.structured_content["result"]]`.'),
 ], solution_section='Your code: search_via_stdio and search_via_http')
 
 
@@ -39,13 +40,14 @@ def _expected(query: str) -> list[str]:
 
 def _hint_for(error: BaseException, transport: str) -> str:
     if isinstance(error, NotImplementedError):
-        return "Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`)."
+        return _("Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
     if isinstance(error, TypeError) and "subscriptable" in str(error):
-        return ("Read the ids from the result's structured content: `r.structured_content[\"result\"]` is the list "
-                "of hits; take `hit[\"id\"]` of each.")
+        return (_("Read the ids from the result's structured content: `r.structured_content[\"result\"]` is the list "
+                "of hits; take `hit[\"id\"]` of each."))
     if transport == "HTTP" and ("connect" in str(error).lower() or "404" in str(error)):
-        return f"Connect to the URL you are given (it ends with /mcp): `http_client(url)` or `Client(url)`. ({error})"
-    return f"Your function raised {type(error).__name__}: {error}"
+        return _("Connect to the URL you are given (it ends with /mcp): `http_client(url)` "
+                  "or `Client(url)`. ({error})").format(error=error)
+    return _("Your function raised {error_type}: {error}").format(error_type=type(error).__name__, error=error)
 
 
 @calm_check
@@ -58,7 +60,7 @@ async def check_wiki_over_transports(search_via_stdio: Callable[[Any, str], Awai
     Raises:
         CheckFailed: when any sub-check fails (the report lists hints).
     """
-    report = CheckReport("Exercise 09 · the wiki over stdio and HTTP", more_help=HINTS.pointer())
+    report = CheckReport(_("Exercise 09 · the wiki over stdio and HTTP"), more_help=HINTS.pointer())
     fd, call_log = tempfile.mkstemp(prefix="wiki-calls-", suffix=".log")
     os.close(fd)
     params = course_server_params("wiki", env={"COURSE_MCP_CALL_LOG": call_log})
@@ -70,19 +72,19 @@ async def check_wiki_over_transports(search_via_stdio: Callable[[Any, str], Awai
             except BaseException as e:  # noqa: BLE001 - the learner's code, any failure becomes a hint
                 if isinstance(e, (KeyboardInterrupt, SystemExit)):
                     raise
-                report.check("stdio: search_via_stdio runs", False, _hint_for(e, "stdio"))
+                report.check(_("stdio: search_via_stdio runs"), False, _hint_for(e, "stdio"))
                 break
         else:
-            report.check("stdio: search_via_stdio runs", True, "")
-            report.check("stdio: it returns the page ids search_wiki finds", got == [_expected(q) for q in QUERIES],
-                         "Return a list of page ids (strings) in the server's order, e.g. "
-                         f"{_expected(QUERIES[0])} for {QUERIES[0]!r}; you returned {got[0]!r}.")
+            report.check(_("stdio: search_via_stdio runs"), True, "")
+            report.check(_("stdio: it returns the page ids search_wiki finds"), got == [_expected(q) for q in QUERIES],
+                         _("Return a list of page ids (strings) in the server's order, e.g. "
+                            "{value} for {value2!r}; you returned {value3!r}.").format(value=_expected(QUERIES[0]), value2=QUERIES[0], value3=got[0]))
             with open(call_log, encoding="utf-8") as f:
                 served = [line.strip() for line in f]
-            report.check("stdio: the calls reached the server process", served.count("tools/call search_wiki")
+            report.check(_("stdio: the calls reached the server process"), served.count("tools/call search_wiki")
                          >= len(QUERIES),
-                         "Start the server from the `params` you are given: `StdioMCP(params)` (or the SDK's "
-                         "`Client(stdio_client(params, errlog=...))`), then `call_tool(\"search_wiki\", ...)`.")
+                         _("Start the server from the `params` you are given: `StdioMCP(params)` (or the SDK's "
+                         "`Client(stdio_client(params, errlog=...))`), then `call_tool(\"search_wiki\", ...)`."))
     finally:
         os.unlink(call_log)
 
@@ -105,15 +107,15 @@ async def check_wiki_over_transports(search_via_stdio: Callable[[Any, str], Awai
             except BaseException as e:  # noqa: BLE001 - the learner's code
                 if isinstance(e, (KeyboardInterrupt, SystemExit)):
                     raise
-                report.check("HTTP: search_via_http runs", False, _hint_for(e, "HTTP"))
+                report.check(_("HTTP: search_via_http runs"), False, _hint_for(e, "HTTP"))
                 break
         else:
-            report.check("HTTP: search_via_http runs", True, "")
-            report.check("HTTP: it returns the page ids search_wiki finds", got == [_expected(q) for q in QUERIES],
-                         "Return a list of page ids (strings), as in the stdio function.")
-            report.check("HTTP: the calls reached the HTTP server", calls.count("search_wiki") >= len(QUERIES),
-                         "Connect to `url` with `http_client(url)` (or `Client(url)`) and call `search_wiki` there; "
-                         "a client on another server or in memory does not count.")
+            report.check(_("HTTP: search_via_http runs"), True, "")
+            report.check(_("HTTP: it returns the page ids search_wiki finds"), got == [_expected(q) for q in QUERIES],
+                         _("Return a list of page ids (strings), as in the stdio function."))
+            report.check(_("HTTP: the calls reached the HTTP server"), calls.count("search_wiki") >= len(QUERIES),
+                         _("Connect to `url` with `http_client(url)` (or `Client(url)`) and call `search_wiki` there; "
+                         "a client on another server or in memory does not count."))
     finally:
         stop_server("check-09-wiki")
     return report.finish()
