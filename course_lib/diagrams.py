@@ -19,25 +19,42 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .course_figure import CourseFigure
 
-#: Fonts with Chinese glyphs, tried in order when installed (the seeds' examples are bilingual).
-CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei",
-             "SimHei", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Arial Unicode MS")
+#: Fonts with Chinese glyphs, tried in order when installed (the seeds' examples are bilingual; the Chinese edition
+#: draws every label in Chinese). Debian's fonts-noto-cjk (``make browser``) registers "Noto Sans CJK SC" and "... JP".
+CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans SC", "Source Han Sans SC", "PingFang SC",
+             "Microsoft YaHei", "SimHei", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Arial Unicode MS")
 
 
 def _use_installed_cjk_fonts() -> list[str]:
-    """Add the CJK fonts this machine has as fallbacks, so 上海 draws as text, not boxes.
+    """Add the CJK fonts this machine has as per-glyph fallbacks, so 上海 draws as text, not boxes.
 
-    Only installed fonts are added: naming a missing font makes matplotlib log a warning
-    into every notebook cell that draws.
+    They go into ``font.family`` after the generic family (``["sans-serif", "Noto Sans CJK SC", ...]``):
+    matplotlib (3.6+) draws each glyph with the first font of that list that has it, so Latin text keeps
+    the course's font (and its measured widths) and Chinese falls back to a CJK font. Appending them to
+    ``font.sans-serif`` would not: matplotlib takes only the first installed font of a generic family.
+    Only installed fonts are added: naming a missing font makes matplotlib log a warning into every
+    notebook cell that draws.
+
+    Returns:
+        The CJK font names added (empty when none is installed: Chinese then draws as boxes, and
+        ``tests/test_cjk_figures.py`` is skipped with that reason).
     """
     import matplotlib
+
+    found = installed_cjk_fonts()
+    family = matplotlib.rcParams["font.family"]
+    current = [family] if isinstance(family, str) else list(family)
+    matplotlib.rcParams["font.family"] = current + [f for f in found if f not in current]
+    return found
+
+def installed_cjk_fonts() -> list[str]:
+    """The fonts of :data:`CJK_FONTS` this machine has, in order (empty: Chinese figure text draws as boxes;
+    Debian/Ubuntu: ``make browser`` installs fonts-noto-cjk, other systems ship one of the others)."""
     from matplotlib import font_manager
 
     installed = {f.name for f in font_manager.fontManager.ttflist}
-    found = [name for name in CJK_FONTS if name in installed]
-    current = list(matplotlib.rcParams["font.sans-serif"])
-    matplotlib.rcParams["font.sans-serif"] = current + [f for f in found if f not in current]
-    return found
+    return [name for name in CJK_FONTS if name in installed]
+
 
 #: The Okabe-Ito palette (Okabe & Ito, "Color Universal Design", 2008): eight colours told apart with every
 #: common colour-vision deficiency. Every figure of the course picks its colours from here.

@@ -12,7 +12,11 @@ scales an image wider than its output area (down to :data:`DISPLAY_WIDTH_PX`). T
    makes it unreadable (labels go beside bars and above arrows); a text drawn under a mark is hidden by it; a text drawn on a filled
    mark needs a contrast ratio of at least :data:`MIN_CONTRAST` (WCAG 2.1 §1.4.3's 4.5 for normal text,
    3 for large or bold text);
-5. **every mark that carries meaning is explained**: a bar, line, box, band, tick or arrow has a legend
+5. **every Chinese character is drawn as itself** (no tofu boxes): a CJK glyph that matplotlib reports
+   missing from every font it tried ("Glyph ... missing from font(s) ...") is a problem when this
+   machine has a CJK font (:func:`course_lib.diagrams.installed_cjk_fonts`; without one the glyphs cannot
+   be drawn here, which ``tests/test_cjk_figures.py`` says when it skips);
+6. **every mark that carries meaning is explained**: a bar, line, box, band, tick or arrow has a legend
    entry, a text beside it (within :data:`LABEL_REACH_PX`) or a tick label naming its row; and it is
    big enough to see (a zero-width bar is a defect: draw a tick and label it instead).
 
@@ -27,6 +31,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -44,6 +50,8 @@ TOLERANCE_PX = 1.0
 #: Smallest visible extent of a mark (px).
 MIN_MARK_PX = 2.0
 DECORATION = "course:decoration"
+#: matplotlib's warning for a character no font of the text's family list has (it draws a box instead).
+_MISSING_GLYPH = re.compile(r"Glyph (\d+) \(.*?\) missing from font\(s\) (.+?)\.?$")
 AUDIT_ENV = "COURSE_FIGURE_AUDIT"
 
 
@@ -61,8 +69,8 @@ class Problem:
     """One breach of the standard.
 
     Attributes:
-        rule: ``overlap``, ``outside``, ``font``, ``crossing``, ``hidden``, ``contrast``, ``unlabelled`` or
-            ``invisible``.
+        rule: ``overlap``, ``outside``, ``font``, ``glyph``, ``crossing``, ``hidden``, ``contrast``,
+            ``unlabelled`` or ``invisible``.
         message: what a designer reads, naming the texts or marks involved.
     """
 
@@ -255,10 +263,12 @@ def audit(fig: Any) -> list[Problem]:
 
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     renderer = canvas.get_renderer()
-    fig.draw(renderer)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fig.draw(renderer)
     scale = display_scale(fig, renderer)
     texts = _texts(fig, renderer)
-    problems: list[Problem] = []
+    problems: list[Problem] = missing_cjk_glyphs([str(w.message) for w in caught])
 
     for a, b in itertools.combinations(texts, 2):
         if _overlap(a.box, b.box):
@@ -439,6 +449,43 @@ def _numeric(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def is_cjk(ch: str) -> bool:
+    """True for a character of Chinese, Japanese or Korean text, its punctuation and full-width forms."""
+    o = ord(ch)
+    return (0x2E80 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF or 0xFE30 <= o <= 0xFE4F
+            or 0xFF00 <= o <= 0xFFEF or 0x20000 <= o <= 0x3FFFF)
+
+
+def missing_cjk_glyphs(messages: Iterable[str], *, fonts_installed: bool | None = None) -> list[Problem]:
+    """The ``glyph`` problems in matplotlib's warnings: one per CJK character drawn as a box.
+
+    Args:
+        messages: warning texts caught while drawing (others are ignored).
+        fonts_installed: whether a CJK font is installed (default: asks
+            :func:`course_lib.diagrams.installed_cjk_fonts`); without one, nothing is reported (the
+            machine cannot draw the characters, whatever the figure does).
+
+    Returns:
+        ``Problem("glyph", ...)`` naming each missing character once, in order of appearance.
+    """
+    chars: dict[str, str] = {}
+    for text in messages:
+        m = _MISSING_GLYPH.search(text)
+        if m and is_cjk(chr(int(m.group(1)))):
+            chars.setdefault(chr(int(m.group(1))), m.group(2))
+    if not chars:
+        return []
+    if fonts_installed is None:
+        from .diagrams import installed_cjk_fonts
+
+        fonts_installed = bool(installed_cjk_fonts())
+    if not fonts_installed:
+        return []
+    return [Problem("glyph", f"{ch!r} (U+{ord(ch):04X}) is drawn as a box: missing from {fonts}; draw Chinese with "
+                             "the course's font list (diagrams.setup_matplotlib), not a fixed font family")
+            for ch, fonts in chars.items()]
 
 
 def assert_legible(fig: Any) -> None:
