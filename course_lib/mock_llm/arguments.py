@@ -280,7 +280,8 @@ _ROLE_RULES: list[tuple[str, tuple[str, ...]]] = [
     ("person", ("person", "name", "author", "artist", "actor", "player", "director", "composer", "writer",
                 "president", "leader", "scientist", "inventor", "user", "customer", "employee", "lawyer",
                 "owner", "singer", "band", "musician", "painter", "creator", "manager", "assignee", "recipient",
-                "athlete", "coach", "individual", "victim", "student", "who")),
+                "athlete", "coach", "individual", "victim", "student", "who", "attendee", "attendees",
+                "participant", "participants", "invitee", "invitees", "guest", "guests")),
     ("org", ("company", "organization", "organisation", "team", "club", "institution", "bank", "brand", "league",
              "manufacturer", "maker", "vendor", "producer", "retailer",
              "tournament", "competition", "championship", "cup", "conference", "exchange", "network", "channel",
@@ -299,6 +300,29 @@ _VAGUE_NAMES = frozenset({"to", "from", "start", "end", "q", "value", "type", "t
 _WEAK_ROLE_WORDS = frozenset({"to", "from", "start", "end", "where", "route", "court", "area", "departure", "arrival",
                               "origin", "key", "number", "code", "account", "version", "reference", "phone", "event",
                               "act", "case", "law", "show", "game", "track", "series", "paper", "state", "time of day"})
+
+
+#: Names of arguments that hold a moment: "start", "end_time", "at", "begins"...
+_CLOCK_NAMES = re.compile(r"(?:start|end|begin|begins|finish|from|until|till|to|at|when|time|starts?_?at|"
+                          r"ends?_?at)(?:_?time)?|(?:start|end|begin|meeting|event|pickup|alarm|reminder)_?time", re.I)
+#: A description that speaks of a clock time ("Start time", "HH:MM", "2pm"), not of a zone, a date or a length.
+_CLOCK_DESC = re.compile(r"\b(?:time(?! ?zone)(?! span)(?! period)(?! frame)|hh:mm|o'clock|clock|[ap]\.?m\.?)\b", re.I)
+
+
+def _is_clock_slot(name: str, desc: str, kind: str, spec: dict) -> bool:
+    """Whether a string argument takes a time of day ("14:30", "2pm", 下午三点): its format says ``time``, or
+    its name is a moment's ("start", "end", "meeting_time") and its description speaks of a clock time. A
+    time of day is its own kind of value: never a duration, never a person's name."""
+    if kind != "string":
+        return False
+    if spec.get("format") == "time":
+        return True
+    if spec.get("format") == "date-time":
+        return False  # the day and the time together (see _date_times)
+    if re.search(r"\b(?:date|duration|minutes?|seconds?|hours?|length|yyyy|mm-dd|iso ?8601)\b", desc, re.I) and \
+            not re.search(r"hh:mm", desc, re.I):
+        return False
+    return _CLOCK_NAMES.fullmatch(name) is not None and (name.lower().endswith("time") or bool(_CLOCK_DESC.search(desc)))
 
 
 def _role(name: str, desc: str, kind: str) -> str:
@@ -432,7 +456,8 @@ def make_slot(name: str, spec_json: str, required: bool, index: int) -> Slot:
         options = tuple(items.get("enum") or ()) or _quoted_options(str(items.get("description", "")) + " " + desc)
     elif kind == "string" and not options:
         options = _quoted_options(desc) or _identifier_options(desc, spec.get("default"))
-    role = _role(name, desc, kind)
+    role = "time" if _is_clock_slot(name, desc, kind, spec) else "date" if kind == "string" and spec.get(
+        "format") in ("date", "date-time") else _role(name, desc, kind)
     if kind == "array" and role in ("city", "place", "country", "state", "person", "org", "title"):
         pass
     dims = _dims(words, desc)
@@ -920,7 +945,8 @@ def _place_value(slot: Slot, m: Mention) -> str:
 def _date_value(slot: Slot, m: Mention) -> str:
     y, mo, d = m.value
     desc = str(slot.spec.get("description", "")).lower()
-    if m.get("relative") and not re.search(r"yyyy|mm|dd|iso|format", desc):
+    if m.get("relative") and not re.search(r"yyyy|mm|dd|iso|format", desc) and slot.spec.get("format") not in (
+            "date", "date-time"):
         return m.text  # "next Friday" for a date of no stated format: the words, as said
     if not y:
         import datetime as _dt
@@ -943,8 +969,8 @@ def _time_value(slot: Slot, m: Mention) -> Any:
     if slot.kind == "integer":
         return h
     desc = str(slot.spec.get("description", "")).lower()
-    if re.search(r"hh:mm|24|military", desc):
-        return f"{h:02d}:{mi:02d}"
+    if re.search(r"hh:mm|24|military", desc) or lang.is_chinese(m.text):
+        return f"{h:02d}:{mi:02d}"  # 下午三点 -> "15:00": the part of the day is read into the hour
     return m.text
 
 
@@ -1025,6 +1051,10 @@ def _place_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[f
     return base, value, rule
 
 
+#: Words that say "identifier" without naming what is identified ("API key", "ID"): no noun of a thing.
+_ID_WORDS = frozenset({"key", "id", "api", "code", "number", "token", "no", "name", "identifier", "uuid"})
+
+
 def _name_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
     """A capitalised name: for a person, an organisation or a title, without the tool's own words."""
     reading, tool_vocab, role = sc.reading, sc.tool_vocab, sc.role
@@ -1040,14 +1070,22 @@ def _name_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[fl
     value = m.value
     words_ = value.split()
     if not all(lang.stem(w.lower()) in tool_vocab for w in words_):
-        while len(words_) > 1 and lang.stem(words_[0].lower()) in tool_vocab and words_[1].lower() not in (
-                "of", "de", "the", "and"):  # "Battle of Stalingrad" keeps its head
+        while len(words_) > 1 and lang.stem(words_[0].lower()) in tool_vocab and (words_[1].lower() not in (
+                "of", "de", "the", "and") or words_[1].lower() == "the" and m.start == 0):
+            # "Battle of Stalingrad" keeps its head; "Hold the Atlas room" opens with the tool's own verb
             words_ = words_[1:]  # "Lawyer John Doe" for a lawyer tool: the name is "John Doe"
+            if words_[0] == "the" and len(words_) > 1:
+                words_ = words_[1:]  # ("The Weeknd" keeps its capital The)
     value = " ".join(words_)
     if all(lang.stem(w.lower()) in tool_vocab for w in words_):
         base -= 3.0  # the tool's own words ("NBA" in a basketball tool) are rarely the argument
     nxt = re.match(r"\s+([a-z]+)", reading.text[m.end:])
-    if nxt and lang.stem(nxt.group(1)) in tool_vocab and len(words_) == 1:
+    prev = re.search(r"\b([a-z]+)\s+$", reading.text[max(0, m.start - 20):m.start])
+    noun = [w.group(1) for w in (nxt, prev) if w and lang.stem(w.group(1)) in sc.slot.keys
+            and w.group(1) not in _ID_WORDS]
+    if noun and role in ("free", "title", "org", "place", "id"):
+        base += 1.5  # "the Orion room", "room Orion" for a room argument: the name of the thing it names
+    elif nxt and lang.stem(nxt.group(1)) in tool_vocab and len(words_) == 1:
         base -= 1.0  # "Patent lawsuit": a modifier of the tool's noun, not the entity
     return base, value, rule
 
@@ -1116,6 +1154,8 @@ def _number_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[
         return None  # "four chords": a count of something the tool names, no id or text
     if role == "id" and m.unit and not m.dim and not lang.matches_any(lang.stem(m.unit), slot.keys):
         return None  # "80 BPM" is a measure, no id or key
+    if role in ("id", "place", "city", "person", "org", "title") and m.dim == "time" and m.unit in _SECONDS:
+        return None  # "45 minutes", 一个小时: a length of time is no id, place or name
     if role in ("country", "place") and not m.unit:
         return None  # "in their respective countries for year 2023": a bare figure names no place
     if role == "id" or ctx >= 2.0 and not m.unit:
@@ -2061,8 +2101,10 @@ def _scalar_candidates(st: _FillState) -> None:
                     v = lo if side == 0 else hi
                     v = float(v) if s.kind == "number" and isinstance(v, int) and False else v
                     cands.append((4.5, s, v, (), Evidence("range", m.text)))
-                if m.kind == "time" and s.kind == "integer" and "minut" in " ".join(s.keys):
-                    cands.append((3.0, s, m.value[1], (), Evidence("time", m.text)))  # "6:30": 30 minutes
+                if m.kind == "time" and s.kind == "integer" and "minut" in " ".join(s.keys) and any(
+                        "hour" in o.keys for o in slots if o is not s):
+                    # "6:30" split into hour=6, minute=30; a "minutes" argument alone is a length, not 14:30's 30
+                    cands.append((3.0, s, m.value[1], (), Evidence("time", m.text)))
                 elif m.kind == "time" and s.kind == "integer" and (
                         {"hour", "time", "open", "close"} & s.keys or
                         "hour" in str(s.spec.get("description", "")).lower()):  # not "minutes past the hour"
@@ -2353,10 +2395,16 @@ def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None
         d = next((m.value for m in dates if m.value[0]), None)
         if day is None:
             day = f"{d[0]}-{d[1]:02d}-{d[2]:02d}" if d else _dt.date.today().isoformat()
-        if order >= len(times) and not s.required:
+        if order >= len(times) and (not s.required or _range_side(s) == 1):
             if value is None or value == day or value == out.arguments.get(first, ""):
                 out.arguments.pop(s.name, None)  # one clock time said: it starts the span, it does not end it
                 out.evidence.pop(s.name, None)
+                end = _start_plus_length(out.arguments.get(first), mentions) if _range_side(s) == 1 else None
+                if end:  # "at 14:30 for 45 minutes": the end is the start plus the length
+                    out.arguments[s.name], out.evidence[s.name] = end
+                    out.missing = [n for n in out.missing if n != s.name]
+                elif s.required and s.name not in out.missing:
+                    out.missing.append(s.name)  # a required end nobody said: ask, never copy the start
             continue
         t = times[min(order, len(times) - 1)]
         first = s.name if order == 0 else first
@@ -2372,6 +2420,24 @@ def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None
         out.evidence[s.name] = Evidence("date and clock time", t.text)
         if s.name in out.missing:
             out.missing.remove(s.name)
+
+
+def _start_plus_length(start: Any, mentions: list[Mention]) -> tuple[str, Evidence] | None:
+    """The end of a span given by its start ("2026-12-02T14:30") and one length said in the request ("for 45
+    minutes", 一个小时), written like the start; None when there is no start or not exactly one length."""
+    import datetime as _dt
+
+    lengths = [m for m in mentions if m.kind == "number" and m.dim == "time" and m.unit in ("s", "min", "h")]
+    if not isinstance(start, str) or len(lengths) != 1:
+        return None
+    sep = "T" if "T" in start else " "
+    try:
+        t0 = _dt.datetime.fromisoformat(start.replace(" ", "T"))
+    except ValueError:
+        return None
+    end = t0 + _dt.timedelta(seconds=float(lengths[0].value) * _SECONDS[lengths[0].unit])
+    text = end.isoformat(sep=sep, timespec="seconds" if start.count(":") == 2 else "minutes")
+    return text, Evidence("start plus the stay", lengths[0].text)
 
 
 def _threshold(s: Slot, ev: Evidence) -> float:
