@@ -12,6 +12,8 @@ import sys
 from dataclasses import dataclass
 from importlib import metadata
 
+from .i18n import _
+
 #: What the lessons were written against (compatible ranges, as in pyproject.toml).
 EXPECTED = {"openai": "3", "mcp": "2.3", "a2a-sdk": "1.3", "ipywidgets": "8", "jupyterlab": "4"}
 #: ipywidgets major -> the jupyterlab_widgets (front-end) major it needs.
@@ -51,9 +53,10 @@ def widgets_compatible() -> Item:
     kernel, frontend = version("ipywidgets"), version("jupyterlab_widgets")
     need = WIDGETS_FRONTEND.get(_major(kernel) or -1)
     ok = need is not None and _major(frontend) == need
-    note = "" if ok else (f"ipywidgets {kernel} needs jupyterlab_widgets {need}.x; found {frontend}. "
-                          "Run `make lab` again to reinstall from the lock.")
-    return Item("widgets kernel/front", f"ipywidgets {kernel} / jupyterlab_widgets {frontend}", ok, note)
+    note = "" if ok else _("ipywidgets {kernel} needs jupyterlab_widgets {need}.x; found {frontend}. "
+                           "Run `make lab` again to reinstall from the lock.").format(kernel=kernel, need=need,
+                                                                                     frontend=frontend)
+    return Item(_("widgets kernel/front"), f"ipywidgets {kernel} / jupyterlab_widgets {frontend}", ok, note)
 
 
 def llm_round_trip() -> Item:
@@ -64,20 +67,20 @@ def llm_round_trip() -> Item:
         client = get_client(max_retries=0)
         reply = client.chat.completions.create(model=default_model(),
                                                messages=[{"role": "user", "content": "Hello"}])
-        return Item("LLM round trip", f"{backend().kind}: {reply.choices[0].message.content!r}", True)
+        return Item(_("LLM round trip"), f"{backend().kind}: {reply.choices[0].message.content!r}", True)
     except Exception as e:  # report, never crash the first cell of the course
-        return Item("LLM round trip", f"{type(e).__name__}", False, str(e))
+        return Item(_("LLM round trip"), f"{type(e).__name__}", False, str(e))
 
 
 def environment_report() -> list[Item]:
     """Every check, in the order lesson 00 prints them."""
     items = [Item("python", sys.version.split()[0], sys.version_info >= (3, 10),
-                  "" if sys.version_info >= (3, 10) else "Python 3.10+ is needed")]
-    items.append(Item("python executable", sys.executable, True))
+                  "" if sys.version_info >= (3, 10) else _("Python 3.10+ is needed"))]
+    items.append(Item(_("python executable"), sys.executable, True))
     for dist, want in EXPECTED.items():
         got = version(dist)
         ok = got is not None and (got == want or got.startswith(want + "."))
-        items.append(Item(dist, got or "missing", ok, "" if ok else f"the lessons expect {want}.x"))
+        items.append(Item(dist, got or _("missing"), ok, "" if ok else _("the lessons expect {want}.x").format(want=want)))
     items.append(widgets_compatible())
     items.append(llm_round_trip())
     return items

@@ -38,6 +38,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
+from .i18n import _
 
 if sys.version_info < (3, 11):  # pragma: no cover - the backport anyio installs on 3.10
     from exceptiongroup import BaseExceptionGroup
@@ -121,7 +122,7 @@ def _mcp_server():
 async def _call_add(client: Any) -> int:
     result = await client.call_tool("add", {"a": 2, "b": 3})
     if result.is_error:
-        raise PreflightFailure(f"tools/call returned an error: {result.content}")
+        raise PreflightFailure(_("tools/call returned an error: {content}").format(content=result.content))
     return (result.structured_content or {}).get("result")
 
 
@@ -131,8 +132,8 @@ def check_python() -> str:
     """Python 3.10 or newer."""
     v = sys.version_info
     if v < (3, 10):
-        raise PreflightFailure(f"Python {sys.version.split()[0]} is too old: the course needs 3.10 or newer "
-                               "(run `make lab PYTHON=python3.12`, for example)")
+        raise PreflightFailure(_("Python {value} is too old: the course needs 3.10 or newer "
+                                  "(run `make lab PYTHON=python3.12`, for example)").format(value=sys.version.split()[0]))
     return f"Python {sys.version.split()[0]} at {sys.executable}"
 
 
@@ -149,12 +150,13 @@ def check_install() -> str:
 
     here = Path(course_lib.__file__).resolve().parent
     if not (ROOT / "notebooks").is_dir():
-        raise PreflightFailure(f"course_lib is imported from {here}, which is not a checkout of the course; "
-                               "run `make lab` in the repository folder")
+        raise PreflightFailure(_("course_lib is imported from {here}, which is not a "
+                                  "checkout of the course; run `make lab` in the repository "
+                                  "folder").format(here=here))
     try:
         dist = metadata.distribution("agent-tool-systems")
     except metadata.PackageNotFoundError:
-        raise PreflightFailure("the course is not installed in this Python: run `make lab` (or `make setup`)") from None
+        raise PreflightFailure(_("the course is not installed in this Python: run `make lab` (or `make setup`)")) from None
     problems, count = [], 0
     for text in dist.requires or []:
         req = Requirement(text)
@@ -169,11 +171,12 @@ def check_install() -> str:
         if req.specifier and not req.specifier.contains(got, prereleases=True):
             problems.append(f"{req.name} {got} (needs {req.specifier})")
     if problems:
-        raise PreflightFailure("; ".join(problems) + ": run `make setup` to reinstall from the lock")
+        raise PreflightFailure("; ".join(problems) + _(": run `make setup` to reinstall from the lock"))
     script = Path(sys.executable).with_name("course" + (".exe" if os.name == "nt" else ""))
-    note = "" if script.exists() else f"; note: no `course` command beside {sys.executable}"
-    return (f"agent-tool-systems {dist.version}: {count} requirements satisfied; "
-            f"{len(lessons())} lessons, {len(exercises())} exercises{note}")
+    note = "" if script.exists() else _("; note: no `course` command beside {executable}").format(executable=sys.executable)
+    return (_("agent-tool-systems {version}: {count} requirements satisfied; {lessons} "
+               "lessons, {exercises} exercises{note}").format(version=dist.version, count=count, lessons=len(lessons()),
+                                                            exercises=len(exercises()), note=note))
 
 
 def check_kernel() -> str:
@@ -188,8 +191,8 @@ def check_kernel() -> str:
         log.seek(0)
         tail = " | ".join(log.read().strip().splitlines()[-3:])
         log.close()
-        raise PreflightFailure(f"the python3 kernel does not start ({_reason(e)}){'; ' + tail if tail else ''}; "
-                               "run `make setup`") from e
+        raise PreflightFailure(_("the python3 kernel does not start ({value}){value2}; run "
+                                  "`make setup`").format(value=_reason(e), value2='; ' + tail if tail else '')) from e
     out: list[str] = []
     try:
         def hook(msg: dict) -> None:
@@ -206,12 +209,14 @@ def check_kernel() -> str:
         log.close()
     text = "".join(out).strip()
     if reply["content"]["status"] != "ok":
-        raise PreflightFailure(f"the python3 kernel cannot import course_lib ({text}); run `make setup`")
+        raise PreflightFailure(_("the python3 kernel cannot import course_lib ({text}); run "
+                                  "`make setup`").format(text=text))
     if Path(text).resolve() != Path(sys.prefix).resolve():
-        raise PreflightFailure(f"the python3 kernel runs the Python in {text}, not the course's ({sys.prefix}): "
-                               "remove the stale kernel (`jupyter kernelspec list`, then `jupyter kernelspec "
-                               "remove python3`) and start the course with `make lab`")
-    return "the python3 kernel starts, runs this Python and imports course_lib"
+        raise PreflightFailure(_("the python3 kernel runs the Python in {text}, not the "
+                                  "course's ({prefix}): remove the stale kernel (`jupyter "
+                                  "kernelspec list`, then `jupyter kernelspec remove "
+                                  "python3`) and start the course with `make lab`").format(text=text, prefix=sys.prefix))
+    return _("the python3 kernel starts, runs this Python and imports course_lib")
 
 
 def check_widgets() -> str:
@@ -225,9 +230,9 @@ def check_widgets() -> str:
         raise PreflightFailure(item.note)
     ext = [Path(d) / "@jupyter-widgets" / "jupyterlab-manager" / "package.json" for d in jupyter_path("labextensions")]
     if not any(p.exists() for p in ext):
-        raise PreflightFailure("the JupyterLab widgets extension is not installed (widgets would show "
-                               "'Error displaying widget'): run `make setup`")
-    return item.value + ", JupyterLab extension installed"
+        raise PreflightFailure(_("the JupyterLab widgets extension is not installed (widgets would show "
+                               "'Error displaying widget'): run `make setup`"))
+    return item.value + _(", JupyterLab extension installed")
 
 
 def check_mock_llm() -> str:
@@ -243,7 +248,7 @@ def check_mock_llm() -> str:
     first = client.chat.completions.create(model="mock-llm", messages=messages, tools=[WEATHER_TOOL])
     message = first.choices[0].message
     if not message.tool_calls:
-        raise PreflightFailure(f"the mock LLM did not call the weather tool (it said {message.content!r})")
+        raise PreflightFailure(_("the mock LLM did not call the weather tool (it said {content!r})").format(content=message.content))
     messages.append(as_dict(message))
     for call in message.tool_calls:
         result = get_weather(**json.loads(call.function.arguments))
@@ -251,8 +256,8 @@ def check_mock_llm() -> str:
     answer = client.chat.completions.create(model="mock-llm", messages=messages, tools=[WEATHER_TOOL])
     text = answer.choices[0].message.content or ""
     if "28" not in text:
-        raise PreflightFailure(f"the final answer does not use the tool result: {text!r}")
-    return f"tool_calls → tool result → {text!r}"
+        raise PreflightFailure(_("the final answer does not use the tool result: {text!r}").format(text=text))
+    return _("tool_calls → tool result → {text!r}").format(text=text)
 
 
 def check_mcp_memory() -> str:
@@ -265,7 +270,7 @@ def check_mcp_memory() -> str:
             version = client.protocol_version
         if value != 5:
             raise PreflightFailure(f"add(2, 3) returned {value!r}")
-        return f"tools/call add(2, 3) = 5 in-process (protocol {version})"
+        return _("tools/call add(2, 3) = 5 in-process (protocol {version})").format(version=version)
 
     return _run_async(go)
 
@@ -282,14 +287,16 @@ def check_mcp_stdio() -> str:
                 value = await _call_add(client)
             if value != 5:
                 raise PreflightFailure(f"add(2, 3) returned {value!r}")
-            return "tools/call add(2, 3) = 5 over stdio (server in a subprocess of this Python)"
+            return _("tools/call add(2, 3) = 5 over stdio (server in a subprocess of this Python)")
 
         try:
             return _run_async(go)
         except Exception as e:
             errlog.seek(0)
             tail = " | ".join(errlog.read().strip().splitlines()[-3:])
-            raise PreflightFailure(f"the stdio server failed ({_reason(e)})" + (f"; its stderr: {tail}" if tail else "")) from e
+            raise PreflightFailure(_("the stdio server failed ({value})").format(value=_reason(e)) + (_("; its "
+                                                                                   "stderr: "
+                                                                                   "{tail}").format(tail=tail) if tail else "")) from e
 
 
 def check_mcp_http() -> str:
@@ -305,7 +312,7 @@ def check_mcp_http() -> str:
                 value = await _call_add(client)
             if value != 5:
                 raise PreflightFailure(f"add(2, 3) returned {value!r}")
-            return f"tools/call add(2, 3) = 5 over streamable HTTP at 127.0.0.1:{server.port}/mcp"
+            return _("tools/call add(2, 3) = 5 over streamable HTTP at 127.0.0.1:{port}/mcp").format(port=server.port)
 
         return _run_async(go)
     finally:
@@ -362,8 +369,8 @@ def check_a2a() -> str:
                     if event.HasField("message"):
                         replies.append(get_message_text(event.message))
             if replies != ["echo: ping"]:
-                raise PreflightFailure(f"the agent answered {replies!r}, expected ['echo: ping']")
-            return f"Agent Card fetched, SendMessage 'ping' → 'echo: ping' at 127.0.0.1:{port}"
+                raise PreflightFailure(_("the agent answered {replies!r}, expected ['echo: ping']").format(replies=replies))
+            return _("Agent Card fetched, SendMessage 'ping' → 'echo: ping' at 127.0.0.1:{port}").format(port=port)
 
         return _run_async(go)
     finally:
@@ -376,9 +383,10 @@ def check_ports() -> str:
 
     port = free_port()
     if port_in_use(LAB_PORT):
-        raise PreflightWarning(f"loopback port {port} was free, but port {LAB_PORT} (`make lab`'s default) is busy: "
-                               f"start the course with `make lab PORT={port}`")
-    return f"loopback ports are free (e.g. {port}); `make lab`'s port {LAB_PORT} is free"
+        raise PreflightWarning(_("loopback port {port} was free, but port {LAB_PORT} (`make "
+                                  "lab`'s default) is busy: start the course with `make lab "
+                                  "PORT={port}`").format(port=port, LAB_PORT=LAB_PORT))
+    return _("loopback ports are free (e.g. {port}); `make lab`'s port {LAB_PORT} is free").format(port=port, LAB_PORT=LAB_PORT)
 
 
 def check_state() -> str:
@@ -390,9 +398,10 @@ def check_state() -> str:
     try:
         write_json(probe, {"ok": True})
         if read_json(probe, None) != {"ok": True}:
-            raise PreflightFailure(f"{folder} does not read back what was written")
+            raise PreflightFailure(_("{folder} does not read back what was written").format(folder=folder))
     except OSError as e:
-        raise PreflightFailure(f"cannot write to {folder} ({e}); set COURSE_DATA_DIR to a writable folder") from e
+        raise PreflightFailure(_("cannot write to {folder} ({e}); set COURSE_DATA_DIR to a "
+                                  "writable folder").format(folder=folder, e=e)) from e
     finally:
         probe.unlink(missing_ok=True)
     return f"{folder} is writable"
@@ -411,7 +420,7 @@ def _reason(e: BaseException) -> str:
     while isinstance(e, BaseExceptionGroup) and e.exceptions:
         e = e.exceptions[0]
     if isinstance(e, TimeoutError):
-        return f"no answer within {CHECK_TIMEOUT:.0f} s"
+        return _("no answer within {CHECK_TIMEOUT:.0f} s").format(CHECK_TIMEOUT=CHECK_TIMEOUT)
     return f"{type(e).__name__}: {e}" if not isinstance(e, (PreflightFailure, PreflightWarning)) else str(e)
 
 
@@ -427,10 +436,10 @@ def run_checks(only: list[str] | None = None, skip: list[str] | None = None,
     Raises:
         ValueError: an unknown check name in ``only`` or ``skip``.
     """
-    names = [n for n, _ in CHECKS]
+    names = [n for n, _fn in CHECKS]
     for n in (only or []) + (skip or []):
         if n not in names:
-            raise ValueError(f"no check named {n!r} (checks: {', '.join(names)})")
+            raise ValueError(_("no check named {n!r} (checks: {value})").format(n=n, value=', '.join(names)))
     _quiet()
     results = []
     for name, fn in CHECKS:
@@ -456,10 +465,12 @@ def summary(results: list[Result]) -> str:
     warned = [r.name for r in results if r.status == "warn"]
     total = sum(r.seconds for r in results)
     if failed:
-        return (f"{len(results) - len(failed)} of {len(results)} checks pass; FAILED: {', '.join(failed)} "
-                f"({total:.1f} s). Fix the ❌ lines above (each says how), then run `course preflight` again.")
-    extra = f" (warnings: {', '.join(warned)})" if warned else ""
-    return f"All {len(results)} checks pass{extra} in {total:.1f} s: this machine is ready for the course."
+        return (_("{passed} of {n_results} checks pass; FAILED: {failed} ({total:.1f} s). Fix "
+                   "the ❌ lines above (each says how), then run `course preflight` again.").format(
+                       passed=len(results) - len(failed), n_results=len(results), failed=', '.join(failed), total=total))
+    extra = _(" (warnings: {names})").format(names=", ".join(warned)) if warned else ""
+    return _("All {n_results} checks pass{extra} in {total:.1f} s: this machine is ready for "
+              "the course.").format(n_results=len(results), extra=extra, total=total)
 
 
 def _serve_mcp_stdio() -> None:

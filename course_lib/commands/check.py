@@ -14,6 +14,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..i18n import _
+from . import add_lang_option, edition_of
+
 
 @dataclass
 class CellOutcome:
@@ -73,9 +76,9 @@ def cell_label(source: str) -> str:
         'the cell that starts with `def search_wiki_tool() -> dict:`'
     """
     lines = [l.strip() for l in source.splitlines() if l.strip()]
-    code = [l for l in lines if not l.startswith("#")] or lines or ["(an empty cell)"]
+    code = [l for l in lines if not l.startswith("#")] or lines or [_("(an empty cell)")]
     first = code[0] if len(code[0]) <= 90 else code[0][:87] + "..."
-    return f"the cell that starts with `{first}`"
+    return _("the cell that starts with `{first}`").format(first=first)
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check", help="run the checks of an exercise, e.g. `course check 01`")
     p.add_argument("exercise", help="exercise number (01) or path to a notebook")
     p.add_argument("--solutions", action="store_true", help="check the solution notebook instead (maintainers)")
+    add_lang_option(p)
     p.set_defaults(func=_run)
 
 
@@ -167,7 +171,7 @@ def run_check(path: Path) -> CheckRun:
             error = f"{failure.get('ename')}: {failure.get('evalue')}" if failure else None
             traceback = _ANSI.sub("", "\n".join(failure.get("traceback") or [])) if failure else ""
             if error is None and rep.failed:
-                error = "the cell failed (see the notebook)"
+                error = _("the cell failed (see the notebook)")
             run.cells.append(CellOutcome(item.cell_num, rep.passed and failure is None, check, error, traceback,
                                          raised))
 
@@ -188,7 +192,8 @@ def run_check(path: Path) -> CheckRun:
 def _function(qualname: str) -> str:
     """``make_read_file.<locals>.read_file`` → ```read_file` (inside `make_read_file`)``."""
     parts = qualname.split(".<locals>.")
-    return f"`{parts[-1]}` (inside `{parts[-2]}`)" if len(parts) > 1 else f"`{qualname}`"
+    return (_("`{name}` (inside `{outer}`)").format(name=parts[-1], outer=parts[-2]) if len(parts) > 1
+            else f"`{qualname}`")
 
 
 def _source(run: CheckRun, index: int) -> str:
@@ -198,18 +203,20 @@ def _source(run: CheckRun, index: int) -> str:
 def _syntax_error_lines(run: CheckRun, cell: CellOutcome, number: str) -> list[str]:
     """A SyntaxError: Python could not read the cell, so nothing after it could run."""
     origin = error_origin(cell.traceback, run.sources, cell.index)
-    ename, _, message = cell.error.partition(": ")
+    ename, _sep, message = cell.error.partition(": ")
     message = re.sub(r"\s*\([^()]*, line \d+\)$", "", message)  # "(1234.py, line 7)": a temp file's name
     lines = _source(run, origin.cell).splitlines()
-    where = f"line {origin.line} of " if origin.line else ""
-    out = [f"  ❗ The notebook could not run: Python could not read {where}{cell_label(_source(run, origin.cell))}."]
+    cell = cell_label(_source(run, origin.cell))
+    where = (_("line {line} of {cell}").format(line=origin.line, cell=cell) if origin.line else cell)
+    out = ["  ❗ " + _("The notebook could not run: Python could not read {where}.").format(where=where)]
     if origin.line and 0 < origin.line <= len(lines):
-        out.append(f"       line {origin.line}: {lines[origin.line - 1].strip()}")
+        out.append("       " + _("line {line}: {text}").format(line=origin.line, text=lines[origin.line - 1].strip()))
     out.append(f"       {ename}: {message}")
-    out.append("       hint: Python reads a whole cell before running any of it, so nothing in that cell ran (and the "
-               "cells after it could not use its names). Look at that line and the one before it: a missing `:`, "
-               "`)`, `]` or quote, or an indentation that does not line up, is the usual cause. Fix it, run the "
-               f"cell in JupyterLab to see it work, then `course check {number}` again.")
+    out.append(f"       {_('hint:')} " + _(
+        "Python reads a whole cell before running any of it, so nothing in that cell ran (and the "
+        "cells after it could not use its names). Look at that line and the one before it: a missing `:`, "
+        "`)`, `]` or quote, or an indentation that does not line up, is the usual cause. Fix it, run the "
+        "cell in JupyterLab to see it work, then `course check {number}` again.").format(number=number))
     return out
 
 
@@ -218,21 +225,27 @@ def _error_lines(run: CheckRun, cell: CellOutcome, after_syntax_error: bool) -> 
     origin = error_origin(cell.traceback, run.sources, cell.index)
     here = cell_label(_source(run, cell.index))
     if cell.error.startswith("NotImplementedError"):
-        what = _function(origin.function) if origin.function else "your code"
-        return [f"  ⚠️  {what} is not written yet: it still raises NotImplementedError (the exercise's stub).",
-                f"       Write your code in {cell_label(_source(run, origin.cell))}, where it says "
-                "`# YOUR CODE HERE` (and remove the `raise`)."]
+        what = _function(origin.function) if origin.function else _("your code")
+        return ["  ⚠️  " + _("{what} is not written yet: it still raises NotImplementedError (the exercise's stub)."
+                             ).format(what=what),
+                "       " + _("Write your code in {cell}, where it says `# YOUR CODE HERE` (and remove the `raise`)."
+                              ).format(cell=cell_label(_source(run, origin.cell)))]
     if after_syntax_error and cell.error.startswith("NameError"):
-        return [f"  ⚠️  {here} raised {cell.error} (because of the SyntaxError above: fix that first)."]
-    out = [f"  ⚠️  {here} raised {cell.error}"]
+        return ["  ⚠️  " + _("{cell} raised {error} (because of the SyntaxError above: fix that first)."
+                             ).format(cell=here, error=cell.error)]
+    out = ["  ⚠️  " + _("{cell} raised {error}").format(cell=here, error=cell.error)]
     if origin.cell != cell.index or origin.function:
-        inside = f"in {_function(origin.function)}, " if origin.function else ""
-        line = f"line {origin.line} of " if origin.line else ""
-        out.append(f"       (it came from your code: {inside}{line}{cell_label(_source(run, origin.cell))})")
+        where = cell_label(_source(run, origin.cell))
+        if origin.line:
+            where = _("line {line} of {cell}").format(line=origin.line, cell=where)
+        if origin.function:
+            where = _("in {function}, {where}").format(function=_function(origin.function), where=where)
+        out.append("       " + _("(it came from your code: {where})").format(where=where))
     return out
 
 
-_STUB_AGAIN = "       hint: the exercise's stub is still in place (⚠️ above)."
+def _stub_again() -> str:
+    return f"       {_('hint:')} " + _("the exercise's stub is still in place (⚠️ above).")
 
 
 def report_lines(run: CheckRun, number: str, more_help: str | None = None) -> list[str]:
@@ -257,7 +270,8 @@ def report_lines(run: CheckRun, number: str, more_help: str | None = None) -> li
             out.append(f"[{cell.check['exercise']}]")
             lines = grouped_lines(cell.check["results"], indent="  ")
             if stub_said:
-                lines = [_STUB_AGAIN if l.lstrip().startswith("hint:") and "# YOUR CODE HERE" in l else l for l in lines]
+                lines = [_stub_again() if l.lstrip().startswith(_("hint:")) and "# YOUR CODE HERE" in l else l
+                         for l in lines]
             out += lines
             if not all(r["passed"] for r in cell.check["results"]):
                 first_problem = first_problem or "❌"
@@ -274,30 +288,45 @@ def report_lines(run: CheckRun, number: str, more_help: str | None = None) -> li
                 stub_said = stub_said or cell.error.startswith("NotImplementedError")
                 first_problem = first_problem or "⚠️"
     total, ok = len(run.checks), sum(r["passed"] for r in run.checks)
-    again = f"run `course check {number}` again"
+    again = _("run `course check {number}` again").format(number=number)
     if run.passed:
-        verdict = "all checks pass. Well done!"
+        verdict = _("all checks pass. Well done!")
     elif total == 0 and syntax_error:
-        verdict = f"the notebook could not run to its checks: fix the SyntaxError (❗ above), then {again}."
+        verdict = _("the notebook could not run to its checks: fix the SyntaxError (❗ above), then {again}."
+                    ).format(again=again)
     elif total == 0:
-        verdict = f"no check ran: the notebook stopped before its check cells. Fix the first ⚠️ above, then {again}."
+        verdict = _("no check ran: the notebook stopped before its check cells. Fix the first ⚠️ above, then {again}."
+                    ).format(again=again)
     else:
-        verdict = f"not yet: fix the first {first_problem or '❌'} above and {again}."
-    out.append(f"\n{ok}/{total} checks pass: {verdict}")
+        verdict = _("not yet: fix the first {problem} above and {again}.").format(problem=first_problem or "❌",
+                                                                                   again=again)
+    out.append("\n" + _("{ok}/{total} checks pass: {verdict}").format(ok=ok, total=total, verdict=verdict))
     return out
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory when it is inside it, else as it is."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _run(args: argparse.Namespace) -> int:
     from .. import exercises, progress
 
     folder = exercises.SOLUTIONS if args.solutions else exercises.EXERCISES
-    path = exercises.find(args.exercise, folder)
-    print(f"\nChecking {path} ...\n")
+    path = exercises.find(args.exercise, edition_of(folder, args.exercise))
+    print("\n" + _("Checking {path} ...").format(path=path) + "\n")
     run = run_check(path)
     from ..hints import hints_for
 
     hints = None if args.solutions else hints_for(path)
-    print("\n".join(report_lines(run, path.name.split('_', 1)[0], hints.pointer(terminal=True) if hints else None)))
+    # "run `course check NN` again": NN is what finds this very file again (a language edition's file by its path)
+    again = path.name.split("_", 1)[0]
+    if path.resolve().parent.name != folder.name:
+        again = _shown(path)
+    print("\n".join(report_lines(run, again, hints.pointer(terminal=True) if hints else None)))
     if not args.solutions:
         progress.record(path.stem, run.passed, run.checks)
     return 0 if run.passed else 1

@@ -4,6 +4,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..i18n import _
+from . import add_lang_option
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("preflight", help="check this machine is ready for the course (offline, < 1 minute)")
@@ -11,6 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--skip", metavar="NAMES", help="comma-separated checks to leave out")
     p.add_argument("--list", action="store_true", help="list the checks and exit")
     p.add_argument("--json", action="store_true", help="print the results as JSON (for collecting from a room)")
+    add_lang_option(p)
     p.set_defaults(func=_run)
 
 
@@ -26,7 +30,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{name:<11} {(fn.__doc__ or '').strip().splitlines()[0] if fn.__doc__ else ''}".rstrip())
         return 0
     if not args.json:
-        print("Pre-flight check for Agent Tool Systems (offline: loopback only, mock LLM)\n")
+        print(_("Pre-flight check for Agent Tool Systems (offline: loopback only, mock LLM)") + "\n")
     results = preflight.run_checks(_names(args.only), _names(args.skip),
                                    on_result=None if args.json else (lambda r: print(r.line(), flush=True)))
     if args.json:
