@@ -22,7 +22,7 @@ FORBIDDEN = re.compile(r"\bC-\d{2}\b|shared/")
 def learner_facing_files() -> list[Path]:
     """Every file a learner, candidate or instructor reads: what ships and what the docs show."""
     patterns = ["notebooks/**/*.ipynb", "exercises/*.ipynb", "solutions/*.ipynb", "course_lib/**/*.py",
-                "course_lib/data/*", "docs/**/*.md", "README.md"]
+                "course_lib/data/*", "docs/**/*.md", "README.md", "README.zh.md", "translations/**/*.po"]
     files = {p for pattern in patterns for p in ROOT.glob(pattern) if p.is_file()}
     return sorted(p for p in files if "backups" not in p.parts and "__pycache__" not in p.parts)
 
