@@ -22,12 +22,12 @@ edition's folder, to the translated notebook when it exists.
 """
 from __future__ import annotations
 
+import ast
 import copy
 import hashlib
 import io
 import os
 import re
-import string
 import time
 import tokenize
 from dataclasses import dataclass, field
@@ -43,7 +43,7 @@ LANGUAGES = ("zh",)
 SOURCE_FOLDERS = ("notebooks", "exercises", "solutions")
 _LINK = re.compile(r"(\]\()([^)\s]+)(\))")
 # Comments that are instructions to a tool, not prose: a code translation keeps them as they are.
-_DIRECTIVE = re.compile(r"NBVAL_[A-Z_]+|(BEGIN|END) (SOLUTION|HIDDEN TESTS)|noqa|type:\s*ignore")
+_DIRECTIVE = re.compile(r"NBVAL_[A-Z_]+|(BEGIN|END) (SOLUTION|HIDDEN TESTS)|YOUR CODE HERE|noqa|type:\s*ignore")
 
 
 class TranslationError(Exception):
@@ -120,19 +120,27 @@ def has_text(source: str) -> bool:
                for t in toks)
 
 
+class _BlankStrings(ast.NodeTransformer):
+    """Every string constant of an expression made empty: the words a translation may change."""
+
+    def visit_Constant(self, node: ast.Constant) -> ast.Constant:
+        return ast.Constant("") if isinstance(node.value, str) else node
+
+
 def _fstring_fields(token: str) -> tuple:
-    """The replacement fields of an f-string token (``f"{x!r:<24} ..."`` -> ``(("x", "<24", "r"),)``):
-    a translation may reword the text around them, not the fields. Other strings have none."""
+    """The replacement fields of an f-string token, with the strings inside them blanked
+    (``f"{x!r:<24} items"`` -> one ``(expression, conversion, format spec)`` item): a translation may
+    reword the text around and the strings inside a field, not the field's code. Other strings have none."""
     prefix = re.match(r"[A-Za-z]*", token).group(0)
     if "f" not in prefix.lower():
         return ()
-    body = token[len(prefix):]
-    quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
     try:
-        return tuple((f, spec, conv) for _, f, spec, conv in string.Formatter().parse(body[len(quote):-len(quote)])
-                     if f is not None)
-    except ValueError:
-        return (token,)  # not parseable as a format string: it must stay exactly as it is
+        node = ast.parse(token, mode="eval").body
+    except SyntaxError:
+        return (token,)  # not parseable on its own: it must stay exactly as it is
+    return tuple((ast.dump(_BlankStrings().visit(v.value)), v.conversion,
+                  ast.dump(v.format_spec) if v.format_spec is not None else None)
+                 for v in getattr(node, "values", []) if isinstance(v, ast.FormattedValue))
 
 
 def code_skeleton(source: str) -> list[tuple]:
@@ -317,7 +325,10 @@ def extract(english: Path, lang: str, root: Path = ROOT, code: bool = False) -> 
                 if old is not None and old.string and old.id != msg.id:
                     msg.string, msg.previous_id = old.string, [old.id]
                     msg.flags.add("fuzzy")
-        # Entries no cell uses any more stay in the file as obsolete (#~): translation memory.
+        # Entries no cell uses any more stay in the file as obsolete (#~): translation memory. An empty one
+        # (a code cell that was shared unchanged) remembers nothing.
+        for key in [k for k, m in cat.obsolete.items() if not m.string]:
+            del cat.obsolete[key]
     else:
         cat = fresh
     write_catalog(cat, path)

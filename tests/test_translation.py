@@ -205,6 +205,8 @@ def test_a_notebook_that_fails_when_executed_is_not_written(tmp_path):
 @pytest.mark.parametrize("english, translation, same", [
     ('x = f"{n!r:<8} items"  # count', 'x = f"{n!r:<8} 项"  # 计数', True),
     ('x = f"{n} items"', 'x = f"{m} 项"', False),  # a replacement field is code
+    ("f\"{ask('Weather?', n=1):<9}\"", "f\"{ask('天气？', n=1):<9}\"", True),  # ... but not the strings in it
+    ("f\"{ask('Weather?', n=1):<9}\"", "f\"{ask('天气？', n=1):<8}\"", False),  # nor its format spec
     ('print("one long sentence")', 'print("一句"\n      "长话")', True),  # literals split inside brackets
     ("# NBVAL_IGNORE_OUTPUT\nx = 1", "# 忽略输出\nx = 1", False),  # a tool directive is kept as it is
     ("def f():\n    \"\"\"Doc.\"\"\"\n    return 1", "def f():\n    \"\"\"文档。\"\"\"\n    return 1", True),
