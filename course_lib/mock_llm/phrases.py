@@ -148,7 +148,10 @@ class _PhraseScan:
             self.run.clear()
 
     def _in_span(self, s: int) -> bool:
-        return any(a <= s < b for a, b in self.spans)
+        for a, b in self.spans:  # a loop, not any(genexpr): it runs for every word of the request
+            if a <= s < b:
+                return True
+        return False
 
     def word(self, word: str, s: int, e: int) -> None:
         """Take the next word (lower-case, at ``s:e``)."""
