@@ -116,3 +116,47 @@ def test_a_long_list_of_instructions_gives_each_call_its_own_clause():
 def test_words_of_a_request_count_chinese_two_characters_to_a_word():
     assert confidence._words("Search the web for the latest Python release") == 8
     assert confidence._words("搜索最新的版本") == 4 and confidence._words("") == 0
+
+
+CAB = tool("order_cab", "Order a cab to an address",
+           {"destination": {"type": "string", "description": "Street address to go to"},
+            "seats": {"type": "integer", "description": "Seats needed"}}, ["destination"])
+ALPHA = tool("t_test", "Two-sample t test", {
+    "a": {"type": "array", "items": {"type": "number"}}, "b": {"type": "array", "items": {"type": "number"}},
+    "alpha": {"type": "number", "default": 0.05, "description": "Significance level"}}, ["a", "b"])
+
+
+def test_a_street_address_no_call_uses_holds_the_call_back():
+    # the street number and name were not read into destination: a cab sent to the city alone is a wrong trip
+    e = explain("Get me a cab to 42 Elm Road, Dublin", CAB)
+    assert e.tool_calls == [] and e.confidence.unused == ["42 Elm"] and not e.confidence.sure
+    assert "'42 Elm'" in e.content and "order_cab" in e.content
+
+
+def test_a_figure_the_tool_has_no_argument_for_only_lowers_the_confidence():
+    e = explain("Book a room in Lisbon for 3 nights", ROOM)  # book_room takes a city and nothing else
+    assert e.confidence.value == pytest.approx(0.85 * confidence.UNUSED_FACTOR)
+
+
+def test_a_figure_that_is_the_tools_default_is_no_missed_value():
+    e = explain("Run a t test on [1, 2, 3] and [4, 5, 6] at significance level 0.05", ALPHA)
+    assert "0.05" not in e.confidence.unused
+
+
+def test_a_date_sent_in_the_tools_format_counts_as_used():
+    e = explain("Show my calendar for March 19, 2031", tool(
+        "show_calendar", "Show the calendar for a day",
+        {"day": {"type": "string", "description": "Day as MM/DD/YYYY"}}, ["day"]))
+    assert [(c.name, c.arguments) for c in e.tool_calls] == [("show_calendar", {"day": "03/19/2031"})]
+    assert e.confidence.unused == []
+
+
+CONCERTS = tool("find_concerts", "Find concerts in a city on a day",
+                {"city": {"type": "string"}, "date": {"type": "string", "description": "YYYY-MM-DD"}}, ["city", "date"])
+
+
+def test_a_year_said_apart_from_its_day_that_no_call_sends_holds_the_call_back():
+    e = explain("Find concerts in Lisbon on March 9th, I mean in 2031", CONCERTS)
+    assert e.tool_calls == [] and e.confidence.unused == ["2031"] and not e.confidence.sure
+    e = explain("Find concerts in Lisbon on March 9th 2031", CONCERTS)
+    assert [(c.name, c.arguments) for c in e.tool_calls] == [("find_concerts", {"city": "Lisbon", "date": "2031-03-09"})]

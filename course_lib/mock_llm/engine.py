@@ -177,7 +177,7 @@ def _held_back(decision: Decision, plan: list[PlannedCall], question: str, tools
     The weakest value a guess and nothing else amiss: ask for it, as for a missing argument. Otherwise one
     sentence on the closest tool and what could not be read. Returns True when the calls are held back.
     """
-    conf = confidence.rate(plan, decision.scores, read(question), question)
+    conf = confidence.rate(plan, decision.scores, read(question), question, tools)
     decision.confidence = conf
     if conf.sure:
         return False
