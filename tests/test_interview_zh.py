@@ -157,12 +157,19 @@ def test_links_of_the_chinese_notebooks_resolve(name):
     assert "../01_function_calling.ipynb" in targets or name != "01_function_calling_qa.ipynb"  # the zh lesson
 
 
-def test_a_notebook_with_an_untranslated_question_cannot_be_built():
-    pending = [n for n, qs in notebook_groups(EN).items() if any(q.id not in STATE.complete_questions for q in qs)]
-    if not pending:
-        pytest.skip("every notebook is translated")
-    with pytest.raises(tr.TranslationError, match="no current translation of question"):
-        build_translated(pending[0], "zh")
+def test_a_notebook_with_an_untranslated_question_cannot_be_built(monkeypatch):
+    import dataclasses
+
+    from course_lib.interview import build as build_module
+
+    name = "05_a2a_qa.ipynb"
+    first = notebook_groups(ZH)[name][0]
+    # the Chinese bank as it is while one question of the notebook has no current translation (shown in English)
+    partial = dataclasses.replace(ZH, questions=tuple(q.english if q.id == first.id else q for q in ZH.questions),
+                                  _by_id={})
+    monkeypatch.setattr(build_module, "load_bank", lambda path=None, lang=None: partial if lang else EN)
+    with pytest.raises(tr.TranslationError, match=f"no current translation of question {first.id}"):
+        build_translated(name, "zh")
 
 
 def test_build_command_checks_the_chinese_notebooks(capsys, monkeypatch):
