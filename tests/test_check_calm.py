@@ -116,6 +116,18 @@ def test_learner_error_outside_a_notebook_names_the_exception():
     assert info.line == "KeyError: 'x'" and "Traceback" in info.traceback and not info.stub
 
 
+@pytest.mark.parametrize("message, stub", [
+    ("Your turn: replace this line with your code.", True),
+    ("轮到你了：把这一行换成你的代码。", True),  # the Chinese exercises' stub (exercises/zh/)
+    ("subclasses implement this", False),     # a learner's own NotImplementedError is an error like any other
+])
+def test_the_stub_is_recognised_in_each_edition(message, stub):
+    try:
+        raise NotImplementedError(message)
+    except NotImplementedError as e:
+        assert learner_error(e).stub is stub
+
+
 def _learner_server(validate_inside: bool):
     from mcp.server import MCPServer
 
