@@ -156,6 +156,35 @@ def refresh_outputs(path: Path | str, *, timeout: int = DEFAULT_TIMEOUT) -> list
     return errs
 
 
+SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
+
+
+def sanitize_patterns(path: Path = SANITIZE) -> list[tuple[Any, str]]:
+    """The ``(regex, replacement)`` pairs nbval applies before comparing outputs (``tests/nbval_sanitize.cfg``:
+    tool-call ids, ports, durations, timestamps...); empty when the file does not exist."""
+    import re
+
+    if not Path(path).exists():
+        return []
+    # read as nbval reads it (nbval.plugin.get_sanitize_patterns): each "regex: ..." line and the "replace: ..." after it
+    pairs = re.findall("^regex: (.*)$\n^replace: (.*)$", Path(path).read_text(encoding="utf-8"), flags=re.MULTILINE)
+    return [(re.compile(regex), replace) for regex, replace in pairs]
+
+
+def same_for_nbval(a: str, b: str, patterns: list[tuple[Any, str]] | None = None) -> bool:
+    """Whether two saved notebook texts have the same cells and differ only in outputs, where nbval's sanitize
+    patterns look away (an id, a port, a duration): then rewriting one with the other is only noise in the diff."""
+    def cells(text: str) -> Any:
+        nb = nbformat.reads(text, as_version=4)
+        return [(c.cell_type, c.get("id"), c.source, c.metadata) for c in nb.cells], nb.metadata
+
+    if cells(a) != cells(b):
+        return False
+    for pattern, replacement in sanitize_patterns() if patterns is None else patterns:
+        a, b = pattern.sub(replacement, a), pattern.sub(replacement, b)
+    return a == b
+
+
 def shipped_notebooks(root: Path = ROOT) -> list[Path]:
     """Every notebook the course ships (lessons, interview notebooks, exercises, solutions)."""
     found: list[Path] = []

@@ -426,7 +426,9 @@ def build_edition(lang: str, paths: list[Path] | None = None, root: Path = ROOT,
 
     A lesson (``notebooks/...``) is executed (:func:`execute_edition`) and saved with its own outputs;
     exercises and solutions are saved without outputs, as the English ones are. A file is rewritten
-    only when its text changes.
+    only when its text changes, and not when its outputs differ only where nbval looks away
+    (:func:`course_lib.notebooks.same_for_nbval`: tool-call ids, ports, durations): a rebuild of an
+    unchanged lesson leaves no diff.
 
     Returns:
         ``(written path, seconds it took)`` for each notebook, in order.
@@ -444,7 +446,8 @@ def build_edition(lang: str, paths: list[Path] | None = None, root: Path = ROOT,
         if nbt.keeps_outputs(out):
             nb = execute_edition(nb, out, lang, timeout)
         text = rendered(nb)
-        if not out.exists() or out.read_text(encoding="utf-8") != text:
+        saved = out.read_text(encoding="utf-8") if out.exists() else None
+        if saved is None or (saved != text and not nbt.same_for_nbval(saved, text)):
             out.write_text(text, encoding="utf-8")
         written.append((out, time.perf_counter() - start))
     return written

@@ -193,6 +193,31 @@ def test_extract_never_starts_prose_from_code_or_code_from_prose(tmp_path):
     assert cat.get('print("Weather in Paris!")', context=tr.text_key('print("Weather in Paris!")')).string == ""
 
 
+def test_a_rebuild_whose_outputs_differ_only_where_nbval_looks_away_leaves_the_file(tmp_path):
+    english = _course(tmp_path, ["# Title", 'print(f"took {__import__(\'time\').perf_counter_ns()} ms")'])
+    tr.extract(english, "zh", tmp_path)
+    _translate(english, tmp_path, {"cell c0": "# 标题"})
+    [(out, _)] = tr.build_edition("zh", [english], tmp_path)
+    first = out.read_text(encoding="utf-8")
+    assert "ms" in nbt.read(out).cells[1].outputs[0].text
+    tr.build_edition("zh", [english], tmp_path)  # a new duration: the same for nbval, so not rewritten
+    assert out.read_text(encoding="utf-8") == first
+    _translate(english, tmp_path, {"cell c0": "# 新标题"})  # a real change is written
+    tr.build_edition("zh", [english], tmp_path)
+    assert "新标题" in out.read_text(encoding="utf-8")
+
+
+def test_same_for_nbval_needs_the_same_cells():
+    def saved(source: str, printed: str) -> str:
+        cell = nbformat.v4.new_code_cell(source, id="c0")
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=printed)]
+        return tr.rendered(nbformat.v4.new_notebook(cells=[cell]))
+
+    assert nbt.same_for_nbval(saved("wait(3)", "took 3 s"), saved("wait(3)", "took 4 s"))
+    assert not nbt.same_for_nbval(saved("wait(3)", "took 3 s"), saved("wait(4)", "took 3 s"))  # a cell changed
+    assert not nbt.same_for_nbval(saved("wait(3)", "took 3 s"), saved("wait(3)", "took 3 s, done"))
+
+
 def test_a_notebook_that_fails_when_executed_is_not_written(tmp_path):
     english = _course(tmp_path, ["# Title", 'print("ab"[5])'])
     tr.extract(english, "zh", tmp_path)
