@@ -31,9 +31,13 @@ def _han(text: str) -> int:
 
 
 # --------------------------------------------------------------------------- the catalog
-def test_no_translation_is_stale_and_every_ui_string_is_translated():
+def test_every_field_of_the_bank_has_a_current_translation_and_every_ui_string_too():
     assert STATE.stale == [], ("run `course interview extract --lang zh` and review the fuzzy entries of "
                                "translations/zh/interview.po:\n" + "\n".join(STATE.stale))
+    # the whole bank is translated (questions, topic titles, comparison tables): a new field must be too
+    assert STATE.missing == [], ("run `course interview extract --lang zh` and translate the empty entries of "
+                                 "translations/zh/interview.po:\n" + "\n".join(STATE.missing))
+    assert len(STATE.complete_questions) == len(EN)
     assert STATE.ui_missing == [] and STATE.ui_bad == [], STATE.problems()
 
 
@@ -66,8 +70,10 @@ def test_a_translated_question_is_chinese_and_keeps_its_keywords():
         # code spans and spec terms are written as the specs spell them
         for a, b in zip((en.answer, *[p.point for p in en.framework]), (zh.answer, *[p.point for p in zh.framework])):
             assert sorted(_code_spans(a)) == sorted(_code_spans(b)), (qid, a, b)
-    untranslated = [q for q in ZH if q.id not in STATE.complete_questions]
-    assert all(q == EN[q.id] and not L.is_translated(q) for q in untranslated)  # English, never half-translated
+    for tid, table in ZH.tables.items():
+        english = EN.tables[tid]
+        assert table.title != english.title and len(table.rows) == len(english.rows), tid
+        assert sum(_han(c) for row in table.rows for c in row) >= 10, tid
 
 
 def _code_spans(text: str) -> list[str]:
@@ -273,3 +279,39 @@ def test_course_commands_in_chinese(tmp_path, capsys, monkeypatch):
     assert "fc-five-steps" in capsys.readouterr().out
     assert course(["interview", "status", "--lang", "zh"]) == 0
     assert f"{len(STATE.complete_questions)} of {len(EN)} questions translated" in capsys.readouterr().out
+
+
+def test_a_question_with_a_stale_field_is_shown_in_english_never_half_translated(tmp_path):
+    bank, root = _scratch_course(tmp_path)
+    data = json.loads(bank.read_text(encoding="utf-8"))
+    data["questions"][0]["answer"] += " (changed)"
+    bank.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    english = load_bank(bank)
+    shown = L.localized(english, "zh", root)
+    assert shown["fc-five-steps"] == english["fc-five-steps"] and not L.is_translated(shown["fc-five-steps"])
+    assert shown["fc-arguments"].question == ZH["fc-arguments"].question  # the current one stays Chinese
+
+
+def test_the_widgets_speak_chinese(monkeypatch, tmp_path):
+    import html
+
+    from course_lib.interview.cards import flashcards
+    from course_lib.interview.store import CardStore
+    from course_lib.interview.timed import mock_interview
+
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    shown = mock_interview(n=1, seed=2, topics="function-calling", bank=ZH)
+    header, start_b, question, clock_label, box, submit_b, result, next_b = shown.widget.children
+    assert "模拟面试：随机 1 道题" in shown.text and start_b.description == "开始"
+    start_b.click()
+    assert html.escape(shown.interview.current.question) in question.value and "第 1 / 1 题" in header.value
+    box.value = FIVE_STEPS_ZH
+    submit_b.click()
+    assert "**得分" not in result.value and "得分：" in result.value and "参考答案" in result.value
+    assert next_b.description == "查看得分"
+    cards = flashcards(bank=ZH, store=CardStore("zh-widget", folder=tmp_path), size=1, topics="function-calling")
+    head, q, answer_box, reveal_b, verdict, model, marks = cards.widget.children
+    assert reveal_b.description == "查看答案" and "第 1 / 1 张" in head.value and "简单" in head.value
+    answer_box.value = FIVE_STEPS_ZH
+    reveal_b.click()
+    assert "你的回答覆盖了 5 个框架要点中的 5 个" in verdict.value and "一句话回答。" in model.value

@@ -19,7 +19,8 @@ import random
 from typing import Any
 
 from ..widgets import WithFallback, widgets_available
-from .bank import FREQUENCY_LABELS, Bank, Question, load_bank, markdown_html, render_markdown, render_text
+from .bank import (Bank, Question, difficulty_label, frequency_label, load_bank, markdown_html, render_markdown,
+                   render_text)
 from .localize import _t
 from .scoring import feedback_markdown, score_answer
 from .store import KNOWN, REVIEW, CardState, CardStore
@@ -162,25 +163,27 @@ def _card_widget(session: Session, bank: Bank) -> Any:
     import ipywidgets as w
 
     header, question, verdict = w.HTML(), w.HTML(), w.HTML()
-    answer_box = w.Textarea(placeholder="Answer out loud or type it here, then show the model answer.",
+    answer_box = w.Textarea(placeholder=_t("Answer out loud or type it here, then show the model answer."),
                             layout=w.Layout(width="100%", height="110px"))
     model = w.HTML()
-    reveal_b = w.Button(description="Show answer", button_style="info", icon="eye")
-    known_b = w.Button(description="I knew it", button_style="success", icon="check")
-    review_b = w.Button(description="Review again", button_style="warning", icon="refresh")
+    reveal_b = w.Button(description=_t("Show answer"), button_style="info", icon="eye")
+    known_b = w.Button(description=_t("I knew it"), button_style="success", icon="check")
+    review_b = w.Button(description=_t("Review again"), button_style="warning", icon="refresh")
     marks = w.HBox([known_b, review_b])
 
     def show() -> None:
         q = session.current
         if q is None:
-            header.value = "<b>Session complete.</b>"
-            question.value = f"<p>{html.escape(session.summary())}. Run the cell again for a new session.</p>"
+            header.value = "<b>" + html.escape(_t("Session complete.")) + "</b>"
+            question.value = "<p>" + html.escape(_t("{summary}. Run the cell again for a new session.").format(
+                summary=session.summary())) + "</p>"
             for x in (answer_box, reveal_b, marks, model, verdict):
                 x.layout.display = "none"
             return
-        header.value = (f"<span style='color:#666'>card {session.index + 1} / {len(session.cards)} · "
-                        f"{html.escape(bank.topic(q.topic).title)} · {q.difficulty} · "
-                        f"{FREQUENCY_LABELS[q.frequency]}</span>")
+        header.value = ("<span style='color:#666'>"
+                        + html.escape(_t("card {i} / {n}").format(i=session.index + 1, n=len(session.cards)))
+                        + f" · {html.escape(bank.topic(q.topic).title)} · {difficulty_label(q.difficulty)} · "
+                        f"{frequency_label(q.frequency)}</span>")
         question.value = f"<h3 style='margin:4px 0'>{html.escape(q.question)}</h3>"
         answer_box.value = ""
         model.value = verdict.value = ""
@@ -194,7 +197,8 @@ def _card_widget(session: Session, bank: Bank) -> Any:
         session.reveal()
         if answer_box.value.strip():
             verdict.value = markdown_html(feedback_markdown(q, score_answer(q, answer_box.value)))
-        model.value = markdown_html("#### Model answer\n\n" + render_markdown(q, bank, level=4, heading=False))
+        model.value = markdown_html("#### " + _t("Model answer") + "\n\n"
+                                    + render_markdown(q, bank, level=4, heading=False))
         reveal_b.layout.display = "none"
         marks.layout.display = None
 

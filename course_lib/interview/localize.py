@@ -22,7 +22,6 @@ See ``docs/translation.md``.
 from __future__ import annotations
 
 import json
-import re
 import string
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -281,15 +280,21 @@ def translate_entries(lang: str, texts: dict[str, str], root: Path = ROOT) -> in
 def localized(bank: Any, lang: str, root: Path = ROOT) -> Any:
     """The ``lang`` version of ``bank`` (a :class:`~course_lib.interview.bank.Bank` with ``lang`` set).
 
-    Each question with a current translation of every field is translated; the others stay English.
-    Topic titles and table cells are translated one by one where current. Keywords are kept.
+    Each question with a current translation of every field (made for its English as it is now) is translated;
+    the others stay English. Topic titles and table cells are translated one by one where current.
+    Keywords are kept.
     """
-    from .bank import Bank, Point, Table, Topic
+    from .bank import Bank, Point, Question, Table
 
-    tr = current_translations(lang, root)
+    current = _current_by_context(lang, root)
 
     def get(ref: str, english: str) -> str:
-        return tr.get(ref, english)
+        # a translation counts only for the English it was made for (its hash is in msgctxt)
+        return current.get(f"{ref} {text_key(english)}", english)
+
+    def fields(q: Question) -> dict[str, str]:
+        found = {ref: current.get(f"{ref} {text_key(text)}") for ref, text in _question_texts(q)}
+        return {ref: text for ref, text in found.items() if text}
 
     topics = tuple(replace(t, title=get(f"topic:{t.id}:title", t.title)) for t in bank.topics)
     tables = {tid: Table(tid, get(f"table:{tid}:title", t.title), t.source,
@@ -300,10 +305,8 @@ def localized(bank: Any, lang: str, root: Path = ROOT) -> Any:
     questions = []
     for q in bank.questions:
         base = f"q:{q.id}:"
-        refs = [base + "question", base + "answer", base + "follow_up.question", base + "follow_up.answer"]
-        refs += [f"{base}{k}.{i}" for k, n in (("framework", len(q.framework)), ("bonus", len(q.bonus)),
-                                                ("pitfalls", len(q.pitfalls))) for i in range(n)]
-        if not all(r in tr for r in refs):
+        tr = fields(q)
+        if len(tr) < len(_question_texts(q)):   # some field has no current translation: the question stays English
             questions.append(q)
             continue
         questions.append(replace(
@@ -316,7 +319,23 @@ def localized(bank: Any, lang: str, root: Path = ROOT) -> Any:
     return Bank(topics, tables, tuple(questions), lang=lang)
 
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+def _question_texts(q: Any) -> list[tuple[str, str]]:
+    """``(ref, English text)`` of a :class:`~course_lib.interview.bank.Question` (the refs of :func:`question_fields`)."""
+    base = f"q:{q.id}:"
+    out = [(base + "question", q.question), (base + "answer", q.answer)]
+    out += [(f"{base}framework.{i}", p.point) for i, p in enumerate(q.framework)]
+    out += [(f"{base}bonus.{i}", p.point) for i, p in enumerate(q.bonus)]
+    out += [(f"{base}pitfalls.{i}", p) for i, p in enumerate(q.pitfalls)]
+    return out + [(base + "follow_up.question", q.follow_up[0]), (base + "follow_up.answer", q.follow_up[1])]
+
+
+def _current_by_context(lang: str, root: Path = ROOT) -> dict[str, str]:
+    """``{msgctxt: translation}`` of the catalog's current field entries (not fuzzy, hash of their own msgid)."""
+    cat = _catalog(lang, root)
+    if cat is None:
+        return {}
+    return {m.context: m.string for m in cat if m.id and m.context and m.context != UI and m.string
+            and not m.fuzzy and m.context.rsplit(" ", 1)[1] == text_key(m.id)}
 
 
 def is_translated(q: Any) -> bool:

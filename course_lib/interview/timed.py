@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..widgets import WithFallback, widgets_available
-from .bank import Bank, Question, load_bank, markdown_html, render_markdown
+from .bank import Bank, Question, difficulty_label, load_bank, markdown_html, render_markdown
 from .localize import N_, _t
 from .scoring import AnswerScore, feedback, feedback_markdown, score_answer
 
@@ -182,9 +182,9 @@ def mock_interview(n: int = 5, *, topics: str | list[str] | None = None, seed: i
     """
     interview = MockInterview(n, topics=topics, seed=seed, bank=bank)
     budget_total = sum(TIME_BUDGET[q.difficulty] for q in interview.questions)
-    text = (f"Mock interview: {len(interview.questions)} random questions, {budget_total / 60:.0f} minutes in all "
-            "(2 min easy, 3 min medium, 5 min hard). In JupyterLab this cell shows the interview; in a terminal "
-            "run `course interview mock`.")
+    text = _t("Mock interview: {n} random questions, {minutes} minutes in all (2 min easy, 3 min medium, 5 min "
+              "hard). In JupyterLab this cell shows the interview; in a terminal run `course interview mock`.").format(
+        n=len(interview.questions), minutes=f"{budget_total / 60:.0f}")
     widget = _interview_widget(interview) if widgets_available() else None
     shown = WithFallback(widget, text)
     shown.interview = interview  # type: ignore[attr-defined]
@@ -216,25 +216,27 @@ def _interview_widget(interview: MockInterview) -> Any:
     import ipywidgets as w
 
     header, question, clock_label, result = w.HTML(), w.HTML(), w.HTML(), w.HTML()
-    box = w.Textarea(placeholder="Type your answer (key points are enough), then Submit.",
+    box = w.Textarea(placeholder=_t("Type your answer (key points are enough), then Submit."),
                      layout=w.Layout(width="100%", height="140px"))
-    start_b = w.Button(description="Start", button_style="primary", icon="play")
-    submit_b = w.Button(description="Submit", button_style="success", icon="check")
-    next_b = w.Button(description="Next question", icon="forward")
+    start_b = w.Button(description=_t("Start"), button_style="primary", icon="play")
+    submit_b = w.Button(description=_t("Submit"), button_style="success", icon="check")
+    next_b = w.Button(description=_t("Next question"), icon="forward")
 
     def tick() -> None:
         if interview.finished or interview._asked_at is None:
             return
         left = interview.budget() - interview.elapsed()
         colour = "#c62828" if left < 0 else ("#b26a00" if left < 30 else "#2e7d32")
-        clock_label.value = f"<b style='color:{colour}'>{'over by ' if left < 0 else ''}{abs(left):.0f} s</b>"
+        shown = (_t("over by {seconds} s") if left < 0 else _t("{seconds} s")).format(seconds=f"{abs(left):.0f}")
+        clock_label.value = f"<b style='color:{colour}'>{html.escape(shown)}</b>"
 
     countdown = _Countdown(tick)
 
     def ask() -> None:
         q = interview.current
-        header.value = (f"<span style='color:#666'>question {interview.index + 1} / {len(interview.questions)} · "
-                        f"{q.difficulty} · {interview.budget():.0f} s</span>")
+        header.value = ("<span style='color:#666'>" + html.escape(_t("question {i} / {n}").format(
+            i=interview.index + 1, n=len(interview.questions))) + f" · {difficulty_label(q.difficulty)} · "
+            + html.escape(_t("{seconds} s").format(seconds=f"{interview.budget():.0f}")) + "</span>")
         question.value = f"<h3 style='margin:4px 0'>{html.escape(q.question)}</h3>"
         box.value, result.value = "", ""
         for x in (box, submit_b, clock_label):
@@ -250,12 +252,12 @@ def _interview_widget(interview: MockInterview) -> Any:
             return
         countdown.stop()
         s = interview.answer(box.value)
-        late = " (late: −20)" if s.late else ""
-        result.value = markdown_html(f"**Score: {s.score}/100**{late}\n\n" + feedback_markdown(q, s)
-                                     + "\n\n#### Model answer\n\n"
+        late = _t(" (late: -20)") if s.late else ""
+        result.value = markdown_html(_t("**Score: {score}/100**").format(score=s.score) + late + "\n\n"
+                                     + feedback_markdown(q, s) + "\n\n#### " + _t("Model answer") + "\n\n"
                                      + render_markdown(q, interview.bank, level=4, heading=False))
         submit_b.layout.display = "none"
-        next_b.description = "Next question" if not interview.finished else "See the score"
+        next_b.description = _t("Next question") if not interview.finished else _t("See the score")
         next_b.layout.display = None
 
     def on_next(_: Any) -> None:
@@ -277,7 +279,7 @@ def _interview_widget(interview: MockInterview) -> Any:
     next_b.on_click(on_next)
     for x in (box, submit_b, next_b, clock_label):
         x.layout.display = "none"
-    header.value = (f"<b>Mock interview</b>: {len(interview.questions)} questions, about "
-                    f"{sum(interview.budget(q) for q in interview.questions) / 60:.0f} minutes. Press Start.")
+    header.value = html.escape(_t("Mock interview: {n} questions, about {minutes} minutes. Press Start.").format(
+        n=len(interview.questions), minutes=f"{sum(interview.budget(q) for q in interview.questions) / 60:.0f}"))
     return w.VBox([header, start_b, question, clock_label, box, submit_b, result, next_b],
                   layout=w.Layout(border="1px solid #ddd", padding="8px"))
