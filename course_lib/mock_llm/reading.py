@@ -922,7 +922,7 @@ _ISO_TIME_RX = re.compile(r"(?<=\d[T])(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z
 
 _CODE_RX = re.compile(r"(?<![\w@./-])(?:\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?![\w^])|(?:19|20)\d\d[-–/](?:19|20)?\d\d(?![\d/-])|[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
                       r"(?:[\w-]+/)+[\w.-]+\.\w{1,5}|[\w-]+\.(?:csv|json|txt|xlsx?|pdf|png|jpg|py|md|html|xml|yaml|yml|sql|db)\b|"
-                      r"(?:www\.)?[A-Za-z][\w-]+\.(?:com|org|net|io|gov|edu|co\.uk|ai|dev|info)\b|~(?:/[\w.-]+)+|(?:/[\w.-]*[A-Za-z][\w.-]*)+/?|"
+                      r"(?:www\.)?[A-Za-z][\w-]+\.(?:com|org|net|io|gov|edu|co\.uk|ai|dev|info)\b|~(?:/[\w.-]+)+/?|(?:/[\w.-]*[A-Za-z][\w.-]*)+/?|"
                       r"\d+/[A-Za-z]+\d+|[A-Za-z]+[-_]?\d[\w-]*|\d+[-_][A-Za-z][\w-]*|[A-Za-z]+_[\w]+)(?![\w@/])")
 
 
@@ -1001,6 +1001,21 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
                 out.append(Mention("name", phrase, phrase, start, end))
         sentence_start = _ends_sentence(tokens[end_tok][0]) or initial_ends  # "in Hilton New York. Can you..."
         i = end_tok + 1
+    return out
+
+
+#: A temperature scale written before its number in Chinese: 华氏100度 is 100 °F, 摄氏30度 is 30 °C.
+_ZH_SCALE_BEFORE = {"华氏": "°F", "摄氏": "°C"}
+
+
+def _scale_before(text: str, numbers: list[Mention]) -> list[Mention]:
+    """"华氏100度": the scale before the number decides its unit ("度" alone reads as °C), and its words join it."""
+    out = []
+    for m in numbers:
+        scale = _ZH_SCALE_BEFORE.get(text[max(0, m.start - 2):m.start])
+        if scale and m.kind == "number" and m.dim == "temperature" and m.text.endswith("度"):
+            m = Mention(m.kind, m.value, text[m.start - 2:m.end], m.start - 2, m.end, scale, m.dim, m.label, m.extra)
+        out.append(m)
     return out
 
 
@@ -1248,7 +1263,7 @@ def read(text: str) -> Reading:
     exprs = [x for x in _expressions(text) if not any(a <= x.start < b for a, b in taken)]
     taken += [(x.start, x.end) for x in exprs]
     codes = [c for c in codes if not any(a <= c.start < b for a, b in taken)]
-    numbers = _label_numbers(text, _numbers(text, list(taken) + [(c.start, c.end) for c in codes]))
+    numbers = _scale_before(text, _label_numbers(text, _numbers(text, list(taken) + [(c.start, c.end) for c in codes])))
     for g in groups:  # "(45, 60)": a pair for a list parameter, or two numbers for two parameters
         if g.kind == "group" and 1 < len(g.value) <= 4 and all(isinstance(v, (int, float)) for v in g.value):
             inner = _numbers(g.text, [])

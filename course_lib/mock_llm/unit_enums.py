@@ -102,6 +102,10 @@ def _pattern(values: tuple[str, ...]) -> tuple[re.Pattern[str], list[tuple[str, 
     return re.compile(f"(?=[{first}])(?:" + "|".join(f"({p})" for p in parts) + ")", re.I), alts
 
 
+#: A Chinese scale named before its number: "华氏100", "摄氏 30".
+_ZH_SCALE_FIRST = re.compile(r"(?:华氏|摄氏)\s*\d+(?:\.\d+)?\s*$")
+
+
 def mentions(text: str, values: tuple[str, ...]) -> list[tuple[str, int, int, bool]]:
     """The units of ``values`` the text names: ``(enum value, start, end, after a number)`` in order.
 
@@ -117,6 +121,11 @@ def mentions(text: str, values: tuple[str, ...]) -> list[tuple[str, int, int, bo
         if word.lower() in _AMBIGUOUS and not after_number and (word not in values or word == "in") and not (
                 _ZH_TARGET_LEAD.search(text[: m.start()]) and not word.isascii()):  # 换成米: 米 is the target
             continue  # "to C", "in m": the enum's own spelling is meant; "in" alone is a preposition
+        if word == "度" and _ZH_SCALE_FIRST.search(text[: m.start()]):
+            continue  # 华氏100度: the scale was named before the number, 度 is only its degrees
+        if out and re.fullmatch(r"\s*\d+(?:\.\d+)?\s*", text[out[-1][2]:m.start()]) and not word.isascii() \
+                and not out[-1][3]:
+            out[-1] = (out[-1][0], out[-1][1], out[-1][2], True)  # 华氏 before the number is the number's unit
         out.append((value, m.start(), m.end(), after_number))
     return out
 
