@@ -315,3 +315,17 @@ def test_the_widgets_speak_chinese(monkeypatch, tmp_path):
     answer_box.value = FIVE_STEPS_ZH
     reveal_b.click()
     assert "你的回答覆盖了 5 个框架要点中的 5 个" in verdict.value and "一句话回答。" in model.value
+
+
+def test_on_the_whole_bank_chinese_answers_score_their_own_question_and_not_others():
+    """Each question's own one-sentence and follow-up answers (Chinese text, not its framework) against the
+    answer + framework of the first question of each other topic: measured 78.9 vs 8.8 (the English bank, by
+    keywords: 92.0 own)."""
+    import statistics
+
+    own = [score_answer(q, q.answer + "\n" + q.follow_up[1]).score for q in ZH]
+    firsts = {t.id: ZH.select(topics=t.id)[0] for t in ZH.topics}   # one question of each other topic (time)
+    other = [score_answer(q, o.answer + "\n" + "\n".join(p.point for p in o.framework)).score
+             for q in ZH for topic, o in firsts.items() if topic != q.topic]
+    assert statistics.mean(own) >= 75 and statistics.mean(other) <= 12
+    assert sum(s >= 50 for s in own) >= 0.8 * len(own)
