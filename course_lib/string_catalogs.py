@@ -128,7 +128,9 @@ def update(lang: str, found: Found | None = None) -> list[Path]:
         domain = i18n.domain_of(uses[0][0])
         cat = by_domain.setdefault(domain, Catalog(project="agent-tool-systems", fuzzy=False))
         flags = ["python-brace-format"] if _safe_fields(msgid) else []
-        cat.add(msgid, "", locations=uses, flags=flags)
+        # Files without line numbers: an edit that only shifts lines must not make every catalog out of date.
+        files = list(dict.fromkeys(rel for rel, _line in uses))
+        cat.add(msgid, "", locations=[(rel, None) for rel in files], flags=flags)
     written = []
     for domain in sorted(set(by_domain) | {p.stem for p in i18n.catalog_paths(lang)}):
         fresh = by_domain.get(domain, Catalog(project="agent-tool-systems", fuzzy=False))

@@ -7,6 +7,7 @@ Chinese string reads the catalogs with Babel (~60 ms with its import, once per p
 """
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -147,3 +148,11 @@ def test_course_lang_option_sets_the_language_for_the_run(monkeypatch, capsys):
     assert i18n.language() == "en"
     course(["--lang", "zh", "progress"])
     assert i18n.language() == "zh"
+
+
+def test_string_catalogs_name_files_not_lines():
+    """An edit that only moves code (a line added above a string) leaves every catalog current."""
+    for path in i18n.catalog_paths("zh"):
+        locations = [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("#: ")]
+        assert locations, path
+        assert not [line for line in locations if re.search(r"\.py:\d+", line)], path
