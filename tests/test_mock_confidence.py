@@ -160,3 +160,31 @@ def test_a_year_said_apart_from_its_day_that_no_call_sends_holds_the_call_back()
     assert e.tool_calls == [] and e.confidence.unused == ["2031"] and not e.confidence.sure
     e = explain("Find concerts in Lisbon on March 9th 2031", CONCERTS)
     assert [(c.name, c.arguments) for c in e.tool_calls] == [("find_concerts", {"city": "Lisbon", "date": "2031-03-09"})]
+
+
+FILMS = tool("find_films", "Find films", {"directed_by": {"type": "string", "description": "Director"},
+                                          "cast": {"type": "string", "description": "An actor in the film"}}, [])
+
+
+def test_a_persons_name_left_out_while_a_persons_argument_is_empty_holds_the_call_back():
+    # "Kirsten Dunst" was not read into cast: a search by the director alone answers another question
+    e = explain("films directed by Sofia Coppola with Kirsten Dunst in them", FILMS)
+    assert e.tool_calls == [] and e.confidence.unused == ["Kirsten Dunst"] and not e.confidence.sure
+    assert "'Kirsten Dunst'" in e.content
+
+
+def test_every_name_used_calls():
+    e = explain("films directed by Sofia Coppola", FILMS)
+    assert [(c.name, c.arguments) for c in e.tool_calls] == [("find_films", {"directed_by": "Sofia Coppola"})]
+
+
+def test_an_acronym_or_a_name_with_no_persons_argument_is_context():
+    # "ACME RDS" is no person; a tool without a person's argument has no place a name was meant for
+    assert not confidence._strong(_mention("name", "ACME RDS"), [("owner", {"type": "string"})])
+    assert not confidence._strong(_mention("name", "Kirsten Dunst"), [("title", {"type": "string"})])
+    assert confidence._strong(_mention("name", "Kirsten Dunst"), [("cast", {"type": "string"})])
+
+
+def _mention(kind, text):
+    from course_lib.mock_llm.reading import Mention
+    return Mention(kind, text, text, 0, len(text))

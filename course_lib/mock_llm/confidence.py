@@ -70,7 +70,7 @@ _DOWN = {"said": "read", "read": "free words", "free words": "free words", "gues
 #: A word used as a verb: after "to", or before an object ("transfer $250", "establish a new server").
 _VERB_USE = r"(?:\bto\s+{w}\b|\b{w}\s+(?:a|an|the|my|our|some|any|it|them|me|\$|\d))"
 #: Mentions whose value a request states: one no call uses lowers the confidence.
-_STATED_KINDS = frozenset({"number", "quoted", "date", "time", "place"})
+_STATED_KINDS = frozenset({"number", "quoted", "date", "time", "place", "name"})
 _NOW = frozenset({"today", "tonight", "now", "今天", "今晚", "今日", "现在"})
 
 
@@ -133,13 +133,16 @@ def _words(text: str) -> int:
 
 #: Property names or descriptions that take a day or a clock time; a street address.
 _WHEN_WORDS = re.compile(r"date|time|day|when|year|start|end|begin|until|deadline|schedul", re.I)
+_WHO_WORDS = re.compile(r"cast|actor|actress|artist|author|singer|band|person|receiver|recipient|attendee|"
+                        r"participant|contact|player|owner|assignee|^name$|full_?name", re.I)
 _WHERE_WORDS = re.compile(r"address|locat|destination|place|street|loc\b|origin|pickup|drop", re.I)
 
 
-def _strong(m: Any, props: list[tuple[str, dict]]) -> bool:
+def _strong(m: Any, props: list[tuple[str, dict]], filled: frozenset[str] = frozenset()) -> bool:
     """A stated value a call can hardly leave out: a figure, a date, a clock time or a street address that one
     of the called tools has an argument for ("3 nights" for a tool that takes only a city is just not its
-    business). ``props``: ``(name, schema)`` of every property of the called tools."""
+    business), or a person's full name while a person's argument (cast, artist, recipient) is left empty.
+    ``props``: ``(name, schema)`` of every property of the called tools; ``filled``: the names the calls fill."""
     def fits(pattern: re.Pattern, types: tuple[str, ...] = ("string",)) -> bool:
         return any(str(spec.get("type")) in types and (pattern.search(name) or pattern.search(
             str(spec.get("description", ""))) or spec.get("format") in ("date", "date-time", "time"))
@@ -148,6 +151,10 @@ def _strong(m: Any, props: list[tuple[str, dict]]) -> bool:
         return fits(_WHEN_WORDS)
     if m.kind == "number" and re.search(r"\d", m.text):
         return any(str(spec.get("type")) in ("integer", "number") for _, spec in props) or fits(_WHEN_WORDS)
+    words = m.text.split()
+    if m.kind == "name" and len(words) > 1 and not any(w.isupper() for w in words):
+        # "Ed Sheeran" (not "MTNA RDS", an acronym): a person the tool has an empty place for
+        return any(name not in filled and _WHO_WORDS.search(name) for name, _ in props)
     return m.kind == "place" and bool(re.match(r"\s*\d", m.text)) and fits(_WHERE_WORDS)
 
 
@@ -190,6 +197,7 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
     defaults = _defaults(calls, tools)
     today = [d.span() for d in re.finditer(r"\d[\d年月日号./-]*", reading.text) if _TODAY_IS.search(reading.text[:d.start()])]
     props = _props(calls, tools)
+    filled = frozenset(k for c in calls for k in c.arguments)
     names = {n.lower() for n in tool_names}
     out = []
     for m in reading.mentions:
@@ -208,7 +216,10 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
             continue  # "today is 2031.2.28": the day the user is in, read as the reference of "tomorrow"
         if m.kind == "date" and _date_used(m.value, blob):
             continue  # written in the tool's format: "March 19, 2024" as 2024-03-19
-        out.append((m.text.strip(), _strong(m, props)))
+        strong = _strong(m, props, filled)
+        if m.kind == "name" and not strong:
+            continue  # a capitalised name is context more often than a value ("a Tennis player, Serena")
+        out.append((m.text.strip(), strong))
     return out
 
 
