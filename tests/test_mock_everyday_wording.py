@@ -46,3 +46,12 @@ def test_chinese_scale_before_the_number(client, text, value, src, dst):
 def test_scale_before_the_number_is_read_as_its_unit():
     (m,) = [m for m in read("华氏98度是多少摄氏度").mentions if m.kind == "number"]
     assert (m.value, m.unit, m.text) == (98, "°F", "华氏98度")
+
+
+@pytest.mark.parametrize("text", ["a 3D film tonight", "is there a 4DX showing", "a phone with 5G"])
+def test_a_format_name_is_no_figure(text):
+    assert [m for m in read(text).mentions if m.kind == "number"] == []
+
+
+def test_a_figure_before_a_capitalised_word_stays():
+    assert [m.value for m in read("buy 3 Dell laptops").mentions if m.kind == "number"] == [3]

@@ -1004,6 +1004,16 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     return out
 
 
+#: A figure glued to a letter that makes a format's name: "3D", "2D", "4DX" films, "5G", "4G" networks.
+_FORMAT_AFTER = re.compile(r"(?:DX|D|G)(?![A-Za-z0-9])")
+
+
+def _no_format_names(text: str, numbers: list[Mention]) -> list[Mention]:
+    """Drop the figures of format names ("a 3D movie" is no 3 of anything; the name stays for an enum)."""
+    return [m for m in numbers if not (m.kind == "number" and m.end < len(text) and text[m.end - 1].isdigit()
+                                       and _FORMAT_AFTER.match(text, m.end))]
+
+
 #: A temperature scale written before its number in Chinese: 华氏100度 is 100 °F, 摄氏30度 is 30 °C.
 _ZH_SCALE_BEFORE = {"华氏": "°F", "摄氏": "°C"}
 
@@ -1263,7 +1273,7 @@ def read(text: str) -> Reading:
     exprs = [x for x in _expressions(text) if not any(a <= x.start < b for a, b in taken)]
     taken += [(x.start, x.end) for x in exprs]
     codes = [c for c in codes if not any(a <= c.start < b for a, b in taken)]
-    numbers = _scale_before(text, _label_numbers(text, _numbers(text, list(taken) + [(c.start, c.end) for c in codes])))
+    numbers = _no_format_names(text, _scale_before(text, _label_numbers(text, _numbers(text, list(taken) + [(c.start, c.end) for c in codes]))))
     for g in groups:  # "(45, 60)": a pair for a list parameter, or two numbers for two parameters
         if g.kind == "group" and 1 < len(g.value) <= 4 and all(isinstance(v, (int, float)) for v in g.value):
             inner = _numbers(g.text, [])
