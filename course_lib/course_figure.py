@@ -13,6 +13,7 @@ import os
 from matplotlib.figure import Figure
 
 from .diagrams import setup_matplotlib
+from .i18n import _
 
 setup_matplotlib()
 
@@ -47,6 +48,6 @@ class CourseFigure(Figure):
 
     def __repr__(self) -> str:
         title = self.title
-        head = f"[figure{': ' + title if title else ''}]"
+        head = f"[{_('figure')}{': ' + title if title else ''}]"
         return head + ("\n" + self.fallback_text if self.fallback_text else "")
 

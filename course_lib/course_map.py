@@ -20,12 +20,14 @@ Shown by lesson 00 (the map) and by ``course progress``.
 from __future__ import annotations
 
 import html
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 
+from .i18n import _, language
 from .notebooks import ROOT
 from .text_table import Table, inline_markdown_html
 
@@ -37,6 +39,9 @@ _ANY_H1 = re.compile(r"^#\s+(.+?)\s*$", re.M)
 _TIME_LINE = re.compile(r"\*\*Time:?\*\*:?([^\n]*)")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(?:\s*[–-]\s*(\d+(?:\.\d+)?))?\s*(minutes?|mins?|hours?|h)\b", re.I)
 _GOAL = re.compile(r"\*\*Goal\.?\*\*\.?\s*(.+?)(?:\n\s*\n|$)", re.S)
+# The Chinese edition's first cells (generated from the English ones): "# 第 01 课 · 标题", "# 练习 01 · 标题", "**目标。**"
+_TITLE_ZH = re.compile(r"^#\s+(?:第\s*\d+[a-z]?\s*课|练习\s*\d+[a-z]?)\s*[·:\-–—]\s*(.+?)\s*$", re.M)
+_GOAL_ZH = re.compile(r"\*\*目标[。.]?\*\*[。.]?\s*(.+?)(?:\n\s*\n|$)", re.S)
 
 
 def numbered(folder: Path) -> list[Path]:
@@ -91,6 +96,8 @@ class Exercise:
     title: str
     path: Path
     minutes: int | None
+    #: the notebook the map links to: ``path``, or its copy in the learner's language edition
+    shown: Path | None = None
 
     @property
     def key(self) -> str:
@@ -124,63 +131,86 @@ class Lesson:
     minutes: int | None
     goal: str = ""
     exercises: tuple[Exercise, ...] = field(default_factory=tuple)
+    #: the notebook the map links to: ``path``, or its copy in the learner's language edition
+    shown: Path | None = None
 
     def __repr__(self) -> str:
         return f"Lesson({self.number!r}, {self.title!r}, minutes={self.minutes})"
 
 
 def _title(text: str, path: Path) -> str:
-    m = _TITLE.search(text)
+    m = _TITLE.search(text) or _TITLE_ZH.search(text)
     if m:
-        return m.group(2)
+        return m.group(m.lastindex)
     h1 = _ANY_H1.search(text)
     return h1.group(1) if h1 else path.stem[3:].replace("_", " ")
 
 
 def _goal(text: str) -> str:
-    m = _GOAL.search(text)
+    m = _GOAL.search(text) or _GOAL_ZH.search(text)
     if not m:
         return ""
     para = " ".join(m.group(1).split())
-    sentence = re.split(r"(?<=[.!?])\s", para, maxsplit=1)[0]
+    sentence = re.split(r"(?<=[.!?])\s|(?<=[。！？])", para, maxsplit=1)[0]
     return sentence
 
 
-def read_exercise(path: Path) -> Exercise:
-    """Describe one exercise notebook from its first markdown cell."""
+def _edition_copy(path: Path, lang: str) -> Path | None:
+    """``notebooks/01_x.ipynb`` -> ``notebooks/<lang>/01_x.ipynb`` when that translation exists (else None)."""
+    copy = path.parent / lang / path.name
+    return copy if lang != "en" and copy.exists() else None
+
+
+def read_exercise(path: Path, lang: str = "en") -> Exercise:
+    """Describe one exercise notebook from its first markdown cell (its ``lang`` copy's title when it has one)."""
     text = _first_markdown(path)
-    return Exercise(number_of(path), _title(text, path), path, minutes_in(text))
+    shown = _edition_copy(path, lang)
+    title = _title(_first_markdown(shown), shown) if shown else _title(text, path)
+    return Exercise(number_of(path), title, path, minutes_in(text), shown or path)
 
 
-def exercises(root: Path = ROOT) -> list[Exercise]:
-    """Every exercise in ``exercises/``, in order."""
-    return [read_exercise(p) for p in numbered(root / "exercises")]
+def exercises(root: Path = ROOT, lang: str = "en") -> list[Exercise]:
+    """Every exercise in ``exercises/``, in order (titles and links of the ``lang`` edition where it has them)."""
+    return [read_exercise(p, lang) for p in numbered(root / "exercises")]
 
 
-def lessons(root: Path = ROOT) -> list[Lesson]:
-    """Every lesson in ``notebooks/``, in order, with its exercises."""
+def lessons(root: Path = ROOT, lang: str = "en") -> list[Lesson]:
+    """Every lesson in ``notebooks/``, in order, with its exercises.
+
+    ``lang``: titles, goals and links come from that language's edition (``notebooks/zh/``) for the lessons it
+    has; numbers and times always come from the English lesson (the source).
+    """
     by_number: dict[str, list[Exercise]] = {}
-    for ex in exercises(root):
+    for ex in exercises(root, lang):
         by_number.setdefault(ex.number, []).append(ex)
     found = []
     for path in numbered(root / "notebooks"):
         text = _first_markdown(path)
+        shown = _edition_copy(path, lang)
+        told = _first_markdown(shown) if shown else text
         number = number_of(path)
-        found.append(Lesson(number, _title(text, path), path, minutes_in(text), _goal(text),
-                            tuple(by_number.get(number, ()))))
+        found.append(Lesson(number, _title(told, shown or path), path, minutes_in(text), _goal(told),
+                            tuple(by_number.get(number, ())), shown or path))
     return found
 
 
-def interview_notebooks(root: Path = ROOT) -> list[Path]:
-    """The Q&A notebooks for interview preparation (``notebooks/interview/*.ipynb``)."""
-    return sorted(p for p in (root / "notebooks" / "interview").glob("*.ipynb")
-                  if ".ipynb_checkpoints" not in p.parts)
+def interview_notebooks(root: Path = ROOT, lang: str = "en") -> list[Path]:
+    """The Q&A notebooks for interview preparation (``notebooks/interview/*.ipynb``; their ``lang`` copies
+    ``notebooks/<lang>/interview/`` where those exist)."""
+    found = sorted(p for p in (root / "notebooks" / "interview").glob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    return [_edition_copy_interview(p, root, lang) or p for p in found]
+
+
+def _edition_copy_interview(path: Path, root: Path, lang: str) -> Path | None:
+    copy = root / "notebooks" / lang / "interview" / path.name
+    return copy if lang != "en" and copy.exists() else None
 
 
 def _fmt_minutes(m: int | None) -> str:
     if m is None:
         return "?"
-    return f"{m} min" if m < 60 else f"{m // 60} h {m % 60:02d}"
+    return (_("{m} min").format(m=m) if m < 60
+            else _("{h} h {mm}").format(h=m // 60, mm=f"{m % 60:02d}"))
 
 
 @dataclass
@@ -213,9 +243,10 @@ class CourseMap:
         return {"passed": " ✅", "attempted": " ⏳"}.get(s or "", "")
 
     def _footer(self) -> str:
-        foot = f"{len(self.lessons)} lessons, about {_fmt_minutes(self.total_minutes)} with exercises"
+        foot = _("{n} lessons, about {time} with exercises").format(n=len(self.lessons),
+                                                                  time=_fmt_minutes(self.total_minutes))
         if self.interviews:
-            foot += "; interview practice: " + ", ".join(f"[{p.stem.replace('_', ' ')}]({self._rel(p)})"
+            foot += _("; interview practice: ") + ", ".join(f"[{p.stem.replace('_', ' ')}]({self._rel(p)})"
                                                         for p in self.interviews)
         return foot
 
@@ -223,12 +254,12 @@ class CourseMap:
         """The map as a :class:`~course_lib.text_table.Table`: HTML with links and goals, or aligned text."""
         html_cells = []
         for l in self.lessons:
-            ex = "<br>".join(f"{self._link(e.path, e.title)} ({_fmt_minutes(e.minutes)}){self._mark(e)}"
+            ex = "<br>".join(f"{self._link(e.shown or e.path, e.title)} ({_fmt_minutes(e.minutes)}){self._mark(e)}"
                              for e in l.exercises) or "–"
-            html_cells.append([l.number, f"{self._link(l.path, l.title)}<br><small>{inline_markdown_html(l.goal)}</small>",
+            html_cells.append([l.number, f"{self._link(l.shown or l.path, l.title)}<br><small>{inline_markdown_html(l.goal)}</small>",
                                _fmt_minutes(l.minutes), ex])
         rows = [[r["#"], r["lesson"], r["time"], r["exercise"]] for r in self.rows()]
-        return Table(["#", "lesson", "time", "exercise"], rows, align=["<", "<", ">", "<"], footer=self._footer(),
+        return Table(["#", _("lesson"), _("time"), _("exercise")], rows, align=["<", "<", ">", "<"], footer=self._footer(),
                      html_cells=html_cells)
 
     def text(self) -> str:
@@ -236,10 +267,7 @@ class CourseMap:
         return self.table().text()
 
     def _rel(self, path: Path) -> str:
-        try:
-            return path.relative_to(self.base).as_posix()
-        except ValueError:
-            return "../" + path.relative_to(self.base.parent).as_posix()
+        return Path(os.path.relpath(path, self.base)).as_posix()
 
     def _link(self, path: Path, label: str) -> str:
         return f"<a href='{html.escape(self._rel(path))}'>{inline_markdown_html(label)}</a>"
@@ -265,4 +293,7 @@ def course_map(root: Path = ROOT, *, with_progress: bool = True) -> CourseMap:
         from . import progress
 
         status = {k: v.get("status", "") for k, v in progress.load().items()}
-    return CourseMap(lessons(root), interview_notebooks(root), status, root / "notebooks")
+    lang = language()
+    # links are relative to the folder of the lesson that shows the map (lesson 00, or its copy in notebooks/zh/)
+    base = root / "notebooks" / lang if lang != "en" and (root / "notebooks" / lang).is_dir() else root / "notebooks"
+    return CourseMap(lessons(root, lang), interview_notebooks(root, lang), status, base)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from .i18n import N_, _
 
 if TYPE_CHECKING:
     from .course_figure import CourseFigure
@@ -75,8 +76,8 @@ STYLES = {  # kind -> (colour, line style); colour and dash both say the kind (c
     "error": (OKABE_ITO["vermillion"], "-."),
     "local": (GREY, "-"),
 }
-KIND_NAMES = {"request": "request", "response": "response", "notification": "notification (no reply)",
-              "error": "error", "local": "local call"}
+KIND_NAMES = {"request": N_("request"), "response": N_("response"), "notification": N_("notification (no reply)"),
+              "error": N_("error"), "local": N_("local call")}  # shown translated: _(KIND_NAMES[kind])
 LABEL_CHARS = 70
 
 
@@ -247,7 +248,7 @@ def sequence_diagram(lanes: list[str], arrows: list[Arrow], *, title: str | None
     notes_last = any(a.src == a.dst == lanes[-1] for a in arrows)
     kinds = [k for k in STYLES if any((a.kind if a.kind in STYLES else "request") == k and a.src != a.dst
                                       for a in arrows)]
-    legend_w = sum(text_width(KIND_NAMES[k], FONT_SMALL) + 0.75 for k in kinds) + 0.3
+    legend_w = sum(text_width(_(KIND_NAMES[k]), FONT_SMALL) + 0.75 for k in kinds) + 0.3
     header = [min(text_width(lane, FONT, weight="bold"), 2.4) / 2 + 0.2 for lane in lanes]
     margin_left = max(0.75, header[0] + 0.05)
     margin_right = max(2.2 if notes_last else 0.75, header[-1] + 0.05)
@@ -322,7 +323,7 @@ def sequence_diagram(lanes: list[str], arrows: list[Arrow], *, title: str | None
                     bbox=tag, zorder=3)
         y -= h
     if kinds:
-        handles = [Line2D([], [], color=STYLES[k][0], linestyle=STYLES[k][1], lw=1.5, label=KIND_NAMES[k])
+        handles = [Line2D([], [], color=STYLES[k][0], linestyle=STYLES[k][1], lw=1.5, label=_(KIND_NAMES[k]))
                    for k in kinds]
         fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, fontsize=FONT_SMALL,
                    bbox_to_anchor=(0.5, 0.02 / height), handlelength=2.6)

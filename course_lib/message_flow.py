@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .diagrams import Arrow, arrows_text, sequence_diagram
 from .function_calling import as_dict
 from .widgets import WithFallback, json_html, stepper
+from .i18n import N_, _
 
 if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
     from matplotlib.figure import Figure
@@ -67,9 +68,13 @@ def _find_call(history: list[dict], call_id: str | None) -> dict | None:
     return None
 
 
-def draw_message_flow(messages: list[Any], *, title: str | None = "Function calling, message by message") -> Figure:
-    """A sequence diagram of the exchange (User, App, LLM, Tool lanes)."""
-    return sequence_diagram(LANES, conversation_arrows(messages), title=title)
+FLOW_TITLE = N_("Function calling, message by message")
+
+
+def draw_message_flow(messages: list[Any], *, title: str | None = FLOW_TITLE) -> Figure:
+    """A sequence diagram of the exchange (User, App, LLM, Tool lanes); ``title`` is shown in the learner's language
+    when the catalog has it (the default does)."""
+    return sequence_diagram(LANES, conversation_arrows(messages), title=_(title) if title else title)
 
 
 def flow_text(messages: list[Any]) -> str:

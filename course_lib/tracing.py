@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from .diagrams import Arrow, figure, sequence_diagram
 from .widgets import WithFallback, json_html, stepper
+from .i18n import _
 
 if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
     from .course_figure import CourseFigure
@@ -222,15 +223,15 @@ class Trace:
                 ax.text(start - 0.06 * per_inch, row, note, va="center", ha="right", fontsize=FONT_SMALL, color=GREY)
         ax.set_yticks(range(len(events)), names)
         ax.tick_params(axis="y", length=0)
-        ax.set_xlabel(f"time since the first event ({unit})")
+        ax.set_xlabel(_("time since the first event ({unit})").format(unit=unit))
         ax.grid(axis="x", color="#EEEEEE", lw=0.8)
         ax.set_axisbelow(True)
         handles = [Patch(color=c, label=n) for n, c in layers.items()]
         if len(self.events) > max_rows:
-            handles.append(Line2D([], [], color="none", label=f"+{len(self.events) - max_rows} more events: see the text view"))
+            handles.append(Line2D([], [], color="none", label=_("+{n} more events: see the text view").format(n=len(self.events) - max_rows)))
         fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 5), frameon=False, fontsize=FONT_SMALL,
                    bbox_to_anchor=(0.5, 0.02 / height))
-        heading = title or self.name or "timeline"
+        heading = title or self.name or _("timeline")
         fig.suptitle("\n".join(wrap_to_width(heading, MAX_WIDTH - 0.4, FONT_TITLE, max_lines=2)), fontsize=FONT_TITLE,
                      y=1 - 0.1 / height, va="top")
         return fig

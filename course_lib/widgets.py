@@ -11,6 +11,8 @@ import html
 import json
 from typing import Any, Callable, Sequence
 
+from .i18n import _
+
 
 class WithFallback:
     """Display ``widget`` in Jupyter, and ``text`` wherever widgets cannot render."""
@@ -54,18 +56,18 @@ def stepper(items: Sequence[Any], render_html: Callable[[Any], str], *, title: s
         return WithFallback(None, fallback)
     import ipywidgets as w
 
-    slider = w.IntSlider(min=1, max=len(items), value=1, description="step", continuous_update=True)
+    slider = w.IntSlider(min=1, max=len(items), value=1, description=_("step"), continuous_update=True)
     prev_b, next_b = w.Button(description="◀", layout=w.Layout(width="40px")), w.Button(
         description="▶", layout=w.Layout(width="40px"))
     view = w.HTML()
 
-    def show(_: Any = None) -> None:
+    def show(_change: Any = None) -> None:
         i = slider.value - 1
         view.value = (f"<div style='font-size:12px;color:#666'>{html.escape(title)} {i + 1} / {len(items)}</div>"
                       + render_html(items[i]))
 
-    prev_b.on_click(lambda _: setattr(slider, "value", max(1, slider.value - 1)))
-    next_b.on_click(lambda _: setattr(slider, "value", min(len(items), slider.value + 1)))
+    prev_b.on_click(lambda _button: setattr(slider, "value", max(1, slider.value - 1)))
+    next_b.on_click(lambda _button: setattr(slider, "value", min(len(items), slider.value + 1)))
     slider.observe(show, names="value")
     show()
     return WithFallback(w.VBox([w.HBox([prev_b, slider, next_b]), view]), fallback)
