@@ -55,3 +55,14 @@ def test_a_format_name_is_no_figure(text):
 
 def test_a_figure_before_a_capitalised_word_stays():
     assert [m.value for m in read("buy 3 Dell laptops").mentions if m.kind == "number"] == [3]
+
+
+TRANSLATE = tool("translate", "Translate text", {
+    "text": {"type": "string"}, "tgt_lang": {"type": "string", "description": "Target language"}}, required=["text", "tgt_lang"])
+
+
+def test_target_language_is_read_or_asked_never_the_requests_own(client):
+    assert calls(client, "translate 'Good morning' to Finnish", [TRANSLATE]) == [
+        ("translate", {"text": "Good morning", "tgt_lang": "Finnish"})]
+    reply = calls(client, "translate 'Good morning'", [TRANSLATE])
+    assert isinstance(reply, str) and "tgt lang" in reply and reply.endswith("?")  # not tgt_lang="English"

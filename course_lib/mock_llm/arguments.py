@@ -2300,13 +2300,17 @@ def _write_out(st: _FillState, out: Filled) -> None:
                 out.arguments[s.name] = said[0]
                 out.evidence[s.name] = Evidence("default in the description", said[1])
                 out.strength[s.name] = 0.1
-            elif s.category == "language" and s.kind == "string" and depth == 0:
+            elif s.category == "language" and s.kind == "string" and depth == 0 and not _TARGET_NAME.search(s.name):
                 # the language a text is written in, when no language is named: the request's own
                 out.arguments[s.name] = "Chinese" if lang.is_chinese(reading.text) else "English"
                 out.evidence[s.name] = Evidence("language of the request", reading.text[:40])
                 out.strength[s.name] = 0.1
             else:
                 out.missing.append(s.name)
+
+
+#: An argument for the language to translate into: the request's own language is no default for it.
+_TARGET_NAME = re.compile(r"(?:^|_)(?:tgt|target|to|dest|destination|output|into)(?:_|$)|^(?:tgt|target|to)[A-Z]", re.I)
 
 
 def _spread_out(st: _FillState, out: Filled) -> None:

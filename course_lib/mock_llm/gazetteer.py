@@ -400,7 +400,9 @@ CATEGORIES: dict[str, frozenset[str]] = {k: frozenset(v.split(",")) for k, v in 
     "month": "january,february,march,april,may,june,july,august,september,october,november,december",
     "season": "spring,summer,autumn,fall,winter",
     "language": "english,chinese,mandarin,cantonese,spanish,french,german,italian,japanese,korean,portuguese,"
-                "russian,arabic,hindi,dutch,swedish,turkish,greek,polish,vietnamese,thai,hebrew,latin",
+                "russian,arabic,hindi,dutch,swedish,turkish,greek,polish,vietnamese,thai,hebrew,latin,danish,"
+                "norwegian,finnish,czech,hungarian,romanian,ukrainian,indonesian,malay,persian,bengali,urdu,tamil,"
+                "swahili,filipino,tagalog,catalan,bulgarian,croatian,serbian,slovak,slovenian",
     "instrument": "piano,guitar,violin,cello,viola,flute,clarinet,saxophone,trumpet,trombone,drums,drum,bass,"
                   "harp,ukulele,keyboard,organ,oboe,banjo,harmonica,accordion,synthesizer",
     "material": "marble,bronze,wood,stone,steel,iron,glass,plastic,clay,granite,copper,aluminum,aluminium,"
