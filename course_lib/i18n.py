@@ -8,9 +8,11 @@ in a catalog read with Babel (``translations/<lang>/strings/*.po``, see ``docs/t
     print(_("{name} returned no tool_calls").format(name=tool))   # format after translating
 
 * :func:`language` decides per call (no state): the ``COURSE_LANG`` environment variable when it names a
-  known language, else ``"zh"`` when the current working directory is called ``zh`` (a Jupyter kernel's
-  working directory is its notebook's folder: ``notebooks/zh``, ``exercises/zh``, ``solutions/zh``),
-  else ``"en"``. ``course --lang zh`` sets ``COURSE_LANG`` for its run (:func:`set_language`).
+  known language, else ``"zh"`` when the current working directory is in one of the course's Chinese edition
+  folders (``notebooks/zh``, ``exercises/zh``, ``solutions/zh`` under the course root, at any depth: a Jupyter
+  kernel's working directory is its notebook's folder, ``notebooks/zh/interview`` for a Chinese Q&A notebook)
+  or is itself called ``zh``, else ``"en"``. A ``zh`` folder elsewhere on the path (``/home/zh/...``) is not
+  a choice of language. ``course --lang zh`` sets ``COURSE_LANG`` for its run (:func:`set_language`).
 * A module-level constant is marked with :func:`N_` (it returns its argument) and translated where it is
   shown, ``_(CONSTANT)``: the language is the one of the moment it is printed, not of the import.
 * English costs nothing: no catalog is read. The first Chinese string reads the catalogs once per process
@@ -30,7 +32,10 @@ from pathlib import Path
 LANGUAGES = ("en", "zh")
 SOURCE_LANGUAGE = "en"
 ENV = "COURSE_LANG"
-STRINGS = Path(__file__).resolve().parent.parent / "translations"
+COURSE_ROOT = Path(__file__).resolve().parent.parent
+STRINGS = COURSE_ROOT / "translations"
+#: The course folders whose ``<lang>/`` subfolder holds that language's edition (as course_lib.translation).
+EDITION_PARENTS = ("notebooks", "exercises", "solutions")
 # catalog (file stem) -> path prefixes (relative to the repository, POSIX) of the modules whose strings it holds
 DOMAINS: dict[str, tuple[str, ...]] = {
     "interview": ("course_lib/interview/", "course_lib/commands/interview.py", "course_lib/commands/cheatsheet.py"),
@@ -48,9 +53,27 @@ def language() -> str:
     if wanted in LANGUAGES:
         return wanted
     try:
-        return "zh" if Path.cwd().name == "zh" else SOURCE_LANGUAGE
+        cwd = Path.cwd()
     except OSError:  # the working directory was deleted under us
         return SOURCE_LANGUAGE
+    return folder_language(cwd)
+
+
+def folder_language(folder: Path, root: Path | None = None) -> str:
+    """The language a working directory stands for: ``"zh"`` for ``folder`` named ``zh`` or inside
+    ``<root>/{notebooks,exercises,solutions}/zh/`` (any depth; ``root`` defaults to :data:`COURSE_ROOT`),
+    else ``"en"``.
+
+    Only the course root's edition folders count: an unrelated parent called ``zh`` (``/home/zh/course``)
+    does not make the course Chinese. ``folder`` should be absolute (``Path.cwd()``); symlinks are resolved.
+    """
+    if folder.name == "zh":
+        return "zh"
+    try:
+        parts = folder.resolve().relative_to((root or COURSE_ROOT).resolve()).parts
+    except (ValueError, OSError):  # outside the course
+        return SOURCE_LANGUAGE
+    return "zh" if len(parts) >= 2 and parts[0] in EDITION_PARENTS and parts[1] == "zh" else SOURCE_LANGUAGE
 
 
 def set_language(lang: str | None) -> None:

@@ -54,6 +54,46 @@ def test_language_follows_course_lang_then_the_folder(env, cwd, expected, tmp_pa
     assert i18n.language() == expected
 
 
+@pytest.mark.parametrize("cwd, expected", [
+    ("notebooks/zh/interview", "zh"), ("exercises/zh", "zh"), ("solutions/zh/deep/er", "zh"),
+    ("notebooks/interview", "en"), ("notebooks", "en"), ("docs/zh", "zh"),  # named zh itself, as before
+    ("translations/zh/notebooks", "en"), ("notebooks/zhx/interview", "en"),
+])
+def test_language_follows_the_course_edition_folders(cwd, expected, tmp_path, monkeypatch):
+    """A kernel in notebooks/zh/interview/ (its cwd is called 'interview') speaks Chinese; a folder outside
+    the editions does not, unless it is itself called zh."""
+    course = tmp_path / "course"
+    (course / cwd).mkdir(parents=True)
+    monkeypatch.setattr(i18n, "COURSE_ROOT", course)
+    monkeypatch.chdir(course / cwd)
+    monkeypatch.delenv("COURSE_LANG", raising=False)
+    assert i18n.language() == expected
+
+
+def test_an_unrelated_zh_parent_folder_does_not_choose_chinese(tmp_path, monkeypatch):
+    """A course cloned under /home/zh/... stays English in its English folders; its own notebooks/zh/ is Chinese."""
+    course = tmp_path / "zh" / "course"
+    for sub in ("notebooks/interview", "notebooks/zh/interview"):
+        (course / sub).mkdir(parents=True)
+    monkeypatch.setattr(i18n, "COURSE_ROOT", course)
+    monkeypatch.delenv("COURSE_LANG", raising=False)
+    monkeypatch.chdir(course / "notebooks" / "interview")
+    assert i18n.language() == "en"
+    monkeypatch.chdir(course / "notebooks" / "zh" / "interview")
+    assert i18n.language() == "zh"
+    monkeypatch.chdir(tmp_path / "zh" / "course")
+    assert i18n.language() == "en"
+
+
+def test_the_real_chinese_interview_folder_is_chinese(monkeypatch):
+    """The course's own notebooks/zh/interview/, where nbval starts the Chinese Q&A notebooks' kernels."""
+    monkeypatch.delenv("COURSE_LANG", raising=False)
+    monkeypatch.chdir(i18n.COURSE_ROOT / "notebooks" / "zh" / "interview")
+    assert i18n.language() == "zh"
+    monkeypatch.chdir(i18n.COURSE_ROOT / "notebooks" / "interview")
+    assert i18n.language() == "en"
+
+
 def test_set_language_rejects_an_unknown_language(monkeypatch):
     monkeypatch.delenv("COURSE_LANG", raising=False)
     with pytest.raises(ValueError, match="unknown language 'fr'"):
