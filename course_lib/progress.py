@@ -11,9 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .i18n import N_, _
 from .storage import data_dir, read_json, write_json
 
 NOT_STARTED, ATTEMPTED, PASSED = "not started", "attempted", "passed"
+#: how each status reads (the stored value stays English: progress.json is read by tools and instructors)
+STATUS_NAMES = {NOT_STARTED: N_("not started"), ATTEMPTED: N_("attempted"), PASSED: N_("passed")}
 
 
 def progress_file() -> Path:
@@ -92,18 +95,19 @@ def exercise_progress(root: Path | None = None) -> list[ExerciseProgress]:
 def progress_text(rows: list[ExerciseProgress]) -> str:
     """The table ``course progress`` prints (plain text, aligned)."""
     if not rows:
-        return "No exercises found (exercises/NN_name.ipynb)."
+        return _("No exercises found (exercises/NN_name.ipynb).")
     w = max(len(f"{r.number} · {r.title}") for r in rows)
-    lines = [f"   {'exercise':<{w}}  {'status':<11}  {'checks':>6}  {'hints':>5}  last checked"]
+    lines = [f"   {_('exercise'):<{w}}  {_('status'):<11}  {_('checks'):>6}  {_('hints'):>5}  {_('last checked')}"]
     for r in rows:
         checks = f"{r.passed_checks}/{r.total_checks}" if r.total_checks else "–"
-        lines.append(f"{r.symbol} {r.number + ' · ' + r.title:<{w}}  {r.status:<11}  {checks:>6}  "
-                     f"{r.hints_seen or '–':>5}  {r.checked_at.replace('T', ' ') or '–'}")
+        lines.append(f"{r.symbol} {r.number + ' · ' + r.title:<{w}}  {_(STATUS_NAMES.get(r.status, r.status)):<11}  "
+                     f"{checks:>6}  {r.hints_seen or '–':>5}  {r.checked_at.replace('T', ' ') or '–'}")
     done = sum(r.status == PASSED for r in rows)
-    lines.append(f"\n{done} of {len(rows)} exercises passed.")
+    lines.append("\n" + _("{done} of {total} exercises passed.").format(done=done, total=len(rows)))
     nxt = next((r for r in rows if r.status != PASSED), None)
     if nxt:
-        lines.append(f"Next: exercises/{nxt.key}.ipynb, then `course check {nxt.number}` to record it.")
+        lines.append(_("Next: exercises/{key}.ipynb, then `course check {number}` to record it.").format(
+            key=nxt.key, number=nxt.number))
     return "\n".join(lines)
 
 
@@ -112,14 +116,16 @@ def _progress_html(rows: list[ExerciseProgress]) -> str:
 
     body = "".join(
         f"<tr><td>{r.symbol}</td><td><a href='../exercises/{html.escape(r.key)}.ipynb'>{r.number} · "
-        f"{html.escape(r.title)}</a></td><td>{r.status}</td>"
+        f"{html.escape(r.title)}</a></td><td>{_(STATUS_NAMES.get(r.status, r.status))}</td>"
         f"<td>{f'{r.passed_checks}/{r.total_checks}' if r.total_checks else '–'}</td>"
         f"<td>{r.hints_seen or '–'}</td><td>{html.escape(r.checked_at.replace('T', ' ')) or '–'}</td></tr>"
         for r in rows)
     done = sum(r.status == PASSED for r in rows)
-    return ("<table><thead><tr><th></th><th>exercise</th><th>status</th><th>checks</th><th>hints</th>"
-            f"<th>last checked</th></tr></thead><tbody>{body}</tbody></table>"
-            f"<p>{done} of {len(rows)} exercises passed. Record a result with <code>course check NN</code>.</p>")
+    head = "".join(f"<th>{_(h)}</th>" for h in ("exercise", "status", "checks", "hints", "last checked"))
+    said = _("{done} of {total} exercises passed. Record a result with `course check NN`.").format(
+        done=done, total=len(rows))
+    return (f"<table><thead><tr><th></th>{head}</tr></thead><tbody>{body}</tbody></table>"
+            f"<p>{html.escape(said).replace('`course check NN`', '<code>course check NN</code>')}</p>")
 
 
 def progress_view(root: Path | None = None):
@@ -138,7 +144,7 @@ def progress_view(root: Path | None = None):
     import ipywidgets as w
 
     table = w.HTML(_progress_html(rows))
-    button = w.Button(description="↻ refresh", tooltip="re-read the results of `course check`",
+    button = w.Button(description=_("↻ refresh"), tooltip=_("re-read the results of `course check`"),
                       layout=w.Layout(width="110px"))
-    button.on_click(lambda _: setattr(table, "value", _progress_html(exercise_progress(root))))
+    button.on_click(lambda _button: setattr(table, "value", _progress_html(exercise_progress(root))))
     return WithFallback(w.VBox([table, button]), progress_text(rows))

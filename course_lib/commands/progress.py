@@ -4,11 +4,15 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..i18n import _
+from . import add_lang_option
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("progress", help="show which exercises you have passed (from `course check` results)")
     p.add_argument("--json", action="store_true", help="print the rows as JSON (for scripts and instructors)")
     p.add_argument("--map", action="store_true", help="also show the course map: lessons, times, exercises")
+    add_lang_option(p)
     p.set_defaults(func=_run)
 
 
@@ -26,5 +30,5 @@ def _run(args: argparse.Namespace) -> int:
 
         print(course_map().text() + "\n")
     print(progress_text(rows))
-    print(f"(results are kept in {progress_file()})")
+    print(_("(results are kept in {path})").format(path=progress_file()))
     return 0
