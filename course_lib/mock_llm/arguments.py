@@ -150,9 +150,21 @@ _QUANTITY = re.compile(
     r"^(?:the\s+|a\s+|an\s+)?(?:(?:top|first|best|latest|last|most|relevant|\d+|[a-z]+)\s+){0,3}?"
     r"(?:pages?|results?|articles?|documents?|docs|entries|links?|items?|hits?)\s+"
     r"(?:about|on|for|regarding|mentioning|related to)\s+", re.I)
-#: 在公司 Wiki 里 / 从知识库中: where to search, not what.
-_ZH_PLACE = re.compile(r"^(?:帮我|请|麻烦)?(?:在|从)[^，。,？?]{1,15}?(?:里面|里|中|上|内)")
-_ZH_VERB = re.compile(r"^(?:帮我|请|麻烦)?(?:搜索|查找|查一下|查询|检索|搜一下|找一下|找)(?:一下)?(?:关于)?")
+#: The Chinese framing of a search, the words English's _LEAD / "our" strip: polite or command openers
+#: (帮我, 请, 去 ...), the search verbs (longest first), and possessives before the topic (我们的退款政策 -> 退款政策).
+_ZH_OPENERS = ("请你", "请", "麻烦你", "麻烦", "帮我", "帮忙", "能不能", "可以", "你能", "你去", "去", "到", "给我")
+_ZH_SEARCH_VERBS = ("搜索一下", "搜索", "搜一下", "搜", "查找", "查询", "查一查", "查一下", "查看", "查", "检索", "找一下", "找找",
+                    "找", "看看", "看一下")
+_ZH_POSSESSIVES = ("我们的", "咱们的", "我的")
+_ZH_OPEN = "(?:" + "|".join(map(re.escape, _ZH_OPENERS)) + r")*\s*"
+_ZH_VERBS = "(?:" + "|".join(map(re.escape, sorted(_ZH_SEARCH_VERBS, key=len, reverse=True))) + ")"
+#: 在公司 Wiki 里 / 从知识库中 / 去 wiki 里: where to search, not what.
+_ZH_PLACE = re.compile(_ZH_OPEN + r"(?:在|从|去(?!年)|到)[^，。,？?]{1,15}?(?:里面|里|中|上|内)\s*")
+_ZH_VERB = re.compile(_ZH_OPEN + _ZH_VERBS + r"(?:一下)?\s*(?:关于)?\s*")
+_ZH_OWN = re.compile("^(?:" + "|".join(map(re.escape, _ZH_POSSESSIVES)) + r")\s*(?=\S)")
+#: "别告诉我天气，去 wiki 里查一下休假政策": the search asked for starts after a clause's end.
+_ZH_LATER_LEAD = re.compile(r"[，,；;：:。！!？?]\s*(?=" + _ZH_OPEN + r"(?:(?:在|从|去(?!年)|到)[^，。,？?]{1,15}?(?:里面|里|中|上|内)\s*)?"
+                            + _ZH_VERBS + ")")
 
 
 #: "in the company wiki", "on the web", "from our docs" at the end: where to search (the tool's own scope), not what.
@@ -172,13 +184,15 @@ def _query(text: str) -> str:
     text = text.strip()
     if not _LEAD.match(text) and (later := _LATER_LEAD.search(text)):
         text = text[later.end():]
+    elif not _ZH_PLACE.match(text) and not _ZH_VERB.match(text) and (later := _ZH_LATER_LEAD.search(text)):
+        text = text[later.end():]
     q = _LEAD.sub("", text)
     q = _SCOPE_TAIL.sub("", q)
     q = _SAYS_ABOUT.sub("", q)
     q = re.sub(r"^(?:our|my)\s+(?=\w)", "", q, flags=re.I)
     q = re.sub(r"^(?:for|about)\s+", "", q, flags=re.I)
     q = _QUANTITY.sub("", q)
-    q = _ZH_VERB.sub("", _ZH_PLACE.sub("", q))
+    q = _ZH_OWN.sub("", _ZH_VERB.sub("", _ZH_PLACE.sub("", q), count=1))
     q = re.sub(r"(?:的)?(?:相关)?(?:页面|文档|资料)$", "", q)
     return q.strip(" ?.!。？！") or text.strip()
 
