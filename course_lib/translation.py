@@ -373,7 +373,9 @@ def build(english: Path, lang: str, root: Path = ROOT) -> Any:
                                  "translate the empty and fuzzy entries (a code translation rewords only "
                                  "comments and strings), and build again.")
     cat = read_catalog(catalog_path(english, lang, root), lang)
-    translated = {p.resolve() for p in edition(lang, root)}
+    # links go to the edition's notebooks: its lessons and the Q&A notebooks generated from the question bank
+    translated = {p.resolve() for p in edition(lang, root)} | {
+        (root / "notebooks" / "interview" / name).resolve() for name in _interview_edition(lang, root)}
     nb = copy.deepcopy(nbt.read(english))
     for cell in nb.cells:
         if cell.cell_type not in ("markdown", "code") or not cell.source.strip():

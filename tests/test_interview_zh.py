@@ -329,3 +329,34 @@ def test_on_the_whole_bank_chinese_answers_score_their_own_question_and_not_othe
              for q in ZH for topic, o in firsts.items() if topic != q.topic]
     assert statistics.mean(own) >= 75 and statistics.mean(other) <= 12
     assert sum(s >= 50 for s in own) >= 0.8 * len(own)
+
+
+def test_load_bank_speaks_the_learners_language(monkeypatch):
+    """The practice notebook's load_bank() (no lang) is the Chinese bank in notebooks/zh/interview/, where its
+    kernel runs, and the English one in notebooks/interview/; an explicit lang wins; the English build stays English."""
+    monkeypatch.delenv("COURSE_LANG", raising=False)
+    monkeypatch.chdir(nbt.ROOT / "notebooks" / "zh" / "interview")
+    zh = load_bank()
+    assert zh.lang == "zh" and zh["fc-five-steps"].question != load_bank(lang="en")["fc-five-steps"].question
+    assert "模型" in zh["fc-five-steps"].answer
+    assert load_bank(lang="en").lang == "en"
+    build_notebook_text()  # the English source notebooks are built from the English bank, even from here
+    monkeypatch.chdir(nbt.ROOT / "notebooks" / "interview")
+    assert load_bank().lang == "en"
+
+
+def build_notebook_text() -> str:
+    from course_lib.interview.build import build_notebook
+
+    first = build_notebook("01_function_calling_qa.ipynb").cells[0].source
+    assert first.startswith("# Interview Q&A · Function calling"), first[:60]
+    return first
+
+
+def test_the_chinese_practice_notebook_links_to_the_chinese_qa_notebooks():
+    """00_practice is a lesson of the edition: its links to the Q&A notebooks stay in notebooks/zh/interview/,
+    and the Q&A notebooks' links to it do too."""
+    practice = (nbt.ROOT / "notebooks" / "zh" / "interview" / "00_practice.ipynb").read_text(encoding="utf-8")
+    assert "](01_function_calling_qa.ipynb)" in practice and "../../interview/" not in practice
+    qa = (nbt.ROOT / "notebooks" / "zh" / "interview" / "01_function_calling_qa.ipynb").read_text(encoding="utf-8")
+    assert "](00_practice.ipynb)" in qa and "../../interview/00_practice" not in qa

@@ -304,9 +304,11 @@ def load_bank(path: Path | str | None = None, *, lang: str | None = None) -> Ban
 
     Args:
         path: a bank JSON file (default: the course's ``course_lib/data/interview.json``).
-        lang: ``"en"`` (default) or ``"zh"``: the questions translated in ``translations/zh/interview.po``
+        lang: ``"en"`` or ``"zh"``: the questions translated in ``translations/zh/interview.po``
             (:func:`course_lib.interview.localize.localized`; a question without a complete, current
-            translation stays English).
+            translation stays English). Default: the learner's language (:func:`course_lib.i18n.language`),
+            so the practice notebook's ``load_bank()``, the flashcards and the mock interview ask in Chinese
+            in ``notebooks/zh/interview/``, as their labels already do.
 
     Returns:
         The :class:`Bank`.
@@ -318,7 +320,11 @@ def load_bank(path: Path | str | None = None, *, lang: str | None = None) -> Ban
     """
     p = Path(path) if path is not None else BANK_PATH
     bank = _load_cached(str(p.resolve()), p.stat().st_mtime_ns)
-    if lang is None or lang == "en":
+    if lang is None:
+        from .localize import current_language
+
+        lang = current_language()
+    if lang == "en":
         return bank
     from .localize import catalog_file, localized
 

@@ -132,7 +132,7 @@ def build_notebook(name: str, bank: Bank | None = None) -> Any:
     Raises:
         KeyError: ``name`` is not one of the generated notebooks.
     """
-    bank = bank or load_bank()
+    bank = bank or load_bank(lang="en")  # the English notebooks are the source, whatever the learner reads
     lang = bank.lang
     groups = notebook_groups(bank)
     questions = groups[name]
@@ -170,7 +170,7 @@ def build_all(folder: Path | None = None, bank: Bank | None = None, *, check: bo
     Returns:
         The notebooks that were (or, with ``check``, would be) rewritten.
     """
-    bank = bank or load_bank()
+    bank = bank or load_bank(lang="en")  # the English notebooks are the source, whatever the learner reads
     folder = folder or FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     changed = []
