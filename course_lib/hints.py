@@ -243,6 +243,8 @@ class HintText:
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 # *word* or _word_ (not inside a word, not **bold**, not a spaced "2 * 3")
+# [text](url), but not code that indexes and calls (`functions[name](**args)`): a link never follows a word
+_LINK = re.compile(r"(?<![\w\]\)])\[`?([^\]`]+)`?\]\(([^)]+)\)")
 _ITALIC = re.compile(r"(?<![\w*])([*_])(?!\s)([^*_\n]+?)(?<!\s)\1(?![\w*])")
 
 
@@ -263,7 +265,7 @@ def markdown_to_text(markdown: str, *, colour: bool = False) -> str:
         codes.append(match.group(1))
         return f"\x00{len(codes) - 1}\x00"
 
-    text = re.sub(r"\[`?([^\]`]+)`?\]\([^)]+\)", r"\1", markdown)   # [text](url) → text
+    text = _LINK.sub(r"\1", markdown)   # [text](url) → text
     text = _CODE_SPAN.sub(keep, text)
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
     text = _ITALIC.sub(r"\2", text)
@@ -281,7 +283,7 @@ def _md_html(markdown: str) -> str:
         return f"\x00{len(codes) - 1}\x00"
 
     text = html.escape(markdown)
-    text = re.sub(r"\[`?([^\]`]+)`?\]\(([^)]+)\)", r"<a href='\2' target='_self'><code>\1</code></a>", text)
+    text = _LINK.sub(r"<a href='\2' target='_self'><code>\1</code></a>", text)
     text = _CODE_SPAN.sub(keep, text)    # set aside first: `**kwargs` or `__init__` keep their stars and underscores
     text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
     text = _ITALIC.sub(r"<i>\2</i>", text)

@@ -119,6 +119,16 @@ def test_missing_maximum_is_also_caught_by_validation():
     assert "limit=500" in validation and "`maximum`" in validation
 
 
+def test_a_missing_maximum_is_caught_even_when_every_argument_is_required():
+    # limit=500 must be rejected for its value, not because the stricter `required` misses another argument
+    def change(f):
+        f["parameters"]["properties"]["limit"].pop("maximum")
+        f["parameters"]["required"] = ["query", "space", "limit"]
+    hints = dict(failing_hints(variant(change)))
+    validation = next(h for n, h in hints.items() if n.startswith("validation"))
+    assert "limit=500" in validation and "space='legal'" not in validation
+
+
 def test_the_wrong_tool_hint_quotes_the_scores():
     from types import SimpleNamespace as NS
 

@@ -141,6 +141,15 @@ def test_the_widget_html_keeps_code_spans_intact():
         "<p style='margin:4px 0'><i>when</i> to use <code>f(**kw, *a)</code> and <code>__init__</code></p>")
 
 
+def test_code_that_indexes_and_calls_is_no_link():
+    from course_lib.hints import _md_html, markdown_to_text
+
+    md = "awaits `functions[call.function.name](**args)`; see [solutions/06](../solutions/06.ipynb)"
+    assert markdown_to_text(md) == "awaits functions[call.function.name](**args); see solutions/06"
+    assert "<code>functions[call.function.name](**args)</code>" in _md_html(md)
+    assert "<a href='../solutions/06.ipynb' target='_self'><code>solutions/06</code></a>" in _md_html(md)
+
+
 def test_the_notebook_keeps_its_markdown_and_hints_next():
     h = Hints("96_demo", ["use `json.loads`", "b"])
     shown = h.next()

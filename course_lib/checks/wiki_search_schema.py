@@ -305,7 +305,7 @@ def check_wiki_search_tool(search_wiki_tool: Any) -> CheckReport:
                      _("Fix the checks above first: the model can only use a valid `search_wiki` definition."))
         return report.finish()
     _model_check(report, tool, _("a question naming a space: “{QUESTION_SPACE}”").format(QUESTION_SPACE=QUESTION_SPACE), QUESTION_SPACE, _expect_space)
-    _model_check(report, tool, f"a “top 3” question: “{QUESTION_TOP3}”", QUESTION_TOP3, _expect_top3)
+    _model_check(report, tool, _("a “top 3” question: “{QUESTION_TOP3}”").format(QUESTION_TOP3=QUESTION_TOP3), QUESTION_TOP3, _expect_top3)
     _model_check(report, tool, _("a question in Chinese: “{QUESTION_ZH}”").format(QUESTION_ZH=QUESTION_ZH), QUESTION_ZH, _expect_zh)
     try:
         _msgs, message = _ask(tool, QUESTION_UNRELATED)
@@ -317,9 +317,10 @@ def check_wiki_search_tool(search_wiki_tool: Any) -> CheckReport:
                  "content (policies, processes, documentation), not about everything."))
     params = fn["parameters"]
     rejected = {
-        "limit=500": validate_arguments({"query": "vpn", "limit": 500}, params),
-        "space='legal'": validate_arguments({"query": "vpn", "space": "legal"}, params),
-        "no query": validate_arguments({"space": "hr"}, params),
+        # each call is the accepted one with one thing wrong, so a stricter `required` cannot reject it instead
+        "limit=500": validate_arguments({"query": "vpn", "space": "hr", "limit": 500}, params),
+        "space='legal'": validate_arguments({"query": "vpn", "space": "legal", "limit": 3}, params),
+        "no query": validate_arguments({"space": "hr", "limit": 3}, params),
     }
     accepted = validate_arguments({"query": "vpn", "space": "hr", "limit": 3}, params)
     slipped = [k for k, errors in rejected.items() if not errors]
