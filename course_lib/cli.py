@@ -34,8 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Agent Tool Systems: check exercises, serve the mock LLM, maintain notebooks.",
     )
     parser.add_argument("--lang", dest="course_lang", choices=["en", "zh"],
-                        help="the language of the output for this run (default: COURSE_LANG, else zh in a folder "
-                             "named zh, else en)")
+                        help="the language of the output for this run (default: COURSE_LANG, else zh inside the "
+                             "course's notebooks/zh, exercises/zh or solutions/zh or a folder named zh, else en)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)

@@ -10,7 +10,8 @@ def add_lang_option(parser) -> None:
     from ..i18n import LANGUAGES
 
     parser.add_argument("--lang", dest="course_lang", choices=LANGUAGES, default=argparse.SUPPRESS,
-                        help="the language of the output (default: COURSE_LANG, else zh in a folder named zh)")
+                        help="the language of the output (default: COURSE_LANG, else zh inside the course's "
+                             "notebooks/zh, exercises/zh or solutions/zh or a folder named zh)")
 
 
 def edition_of(folder, exercise: str):

@@ -1,7 +1,7 @@
 """``course interview``: flashcards and mock interviews in a terminal, demos, and notebook building.
 
-``cards``, ``mock`` and ``list`` speak the learner's language (``--lang zh``, ``COURSE_LANG=zh`` or a folder
-named ``zh``: :func:`course_lib.i18n.language`): the Chinese bank, Chinese labels. ``build --lang zh``
+``cards``, ``mock`` and ``list`` speak the learner's language (``--lang zh``, ``COURSE_LANG=zh``, the course's Chinese
+edition folders or a folder named ``zh``: :func:`course_lib.i18n.language`): the Chinese bank, Chinese labels. ``build --lang zh``
 writes the Chinese Q&A notebooks; ``extract``/``status --lang zh`` maintain their catalog.
 """
 from __future__ import annotations
