@@ -33,3 +33,32 @@ def test_search_framing_and_possessive_leave_the_query(client, text, query):
 def test_last_year_is_a_topic_not_a_place(client):
     # 去年 ("last year") begins with 去 ("go to") but names no place to search.
     assert calls(client, "搜索去年上半年的销售报告", [WIKI]) == [("search_wiki", {"query": "去年上半年的销售报告"})]
+
+
+# --- answers: one sentence end, whatever punctuation the tool's own text brought -------------------------------
+from course_lib.mock_llm.answer import compose_answer, join_sentences  # noqa: E402
+
+
+def test_chinese_tool_text_ending_in_a_full_stop_gets_no_second_one():
+    assert compose_answer([("get_weather", {"city": "北京"}, "晴，25°C。")], "北京的天气怎么样？") == "北京：晴，25°C。"
+
+
+def test_two_chinese_results_join_by_semicolon_and_end_once():
+    results = [("get_weather", {"city": "北京"}, "晴，25°C。"), ("get_weather", {"city": "上海"}, "多云，18°C")]
+    assert compose_answer(results, "北京和上海的天气怎么样？") == "北京：晴，25°C；上海：多云，18°C。"
+
+
+@pytest.mark.parametrize("sentences, zh, joined", [
+    (["你确定吗？", "北京：晴"], True, "你确定吗？北京：晴。"),
+    (["Paris: 晴。", "Rome: sunny"], False, "Paris: 晴。 Rome: sunny."),
+    (["Done!", "Rome: sunny"], False, "Done! Rome: sunny."),
+])
+def test_sentence_joining_knows_full_width_ends(sentences, zh, joined):
+    assert join_sentences(sentences, zh) == joined
+
+
+def test_a_request_passed_on_is_not_repeated_as_the_subject():
+    # an orchestrator hands a clause of the user's request to another agent as its message
+    question = "从财务 Agent 获取公司 2024 年的营收，然后把摘要存成笔记"
+    result = [("ask_finance_agent", {"message": "从财务 Agent 获取公司 2024 年的营收"}, "2024年营收：1279.9 百万美元。")]
+    assert compose_answer(result, question) == "2024年营收：1279.9 百万美元。"

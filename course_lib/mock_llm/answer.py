@@ -73,12 +73,21 @@ def _fmt_value(value: Any) -> str:
     return str(value)
 
 
-def _subject(name: str, args: dict) -> str:
+def _subject(name: str, args: dict, asked: str = "") -> str:
     for v in args.values():
         if isinstance(v, str) and v:
-            # a whole request passed on ("message": "Get the 2023 net profit from...") names no subject
-            return v if len(v) <= 40 else ""
+            # a whole request passed on ("message": "Get the 2023 net profit from...", "从财务 Agent 获取公司
+            # 2024 年的营收", a clause of the user's own question) names no subject: the answer would repeat it
+            return v if len(v) <= 40 and not _passes_on_request(v, asked) else ""
     return " ".join(lang.split_identifier(name))
+
+
+def _passes_on_request(value: str, asked: str) -> bool:
+    """True for a Chinese value of clause length (12 characters or more: a name or title is shorter) that the
+    user's question contains: a request passed on to another agent, not a subject. English clauses are over
+    the 40 characters :func:`_subject` already leaves out."""
+    v = value.strip(" 。？！.?!")
+    return len(v) >= 12 and lang.is_chinese(v) and v in asked
 
 
 def _lead(subject: str, text: str, sep: str = ": ") -> str:
@@ -292,8 +301,8 @@ def _failed(name: str, subject: str, err: str) -> str:
     return f"I could not {what} for {subject}: {err}" if subject else f"I could not {what}: {err}"
 
 
-def _describe_en(name: str, args: dict, result: Any) -> str:
-    subject = _subject(name, args)
+def _describe_en(name: str, args: dict, result: Any, asked: str = "") -> str:
+    subject = _subject(name, args, asked)
     err = error_of(result)
     if err:
         return _failed(name, subject, err)
@@ -332,8 +341,8 @@ def _title(item: Any) -> Any:
     return item
 
 
-def _describe_zh(name: str, args: dict, result: Any) -> str:
-    subject = _subject(name, args)
+def _describe_zh(name: str, args: dict, result: Any, asked: str = "") -> str:
+    subject = _subject(name, args, asked)
     err = error_of(result)
     if err:
         return f"{subject}：调用 {name} 失败（{err}）" if subject else f"调用 {name} 失败（{err}）"
@@ -470,7 +479,10 @@ def compose_answer(results: list[tuple[str, dict, Any]], question: str) -> str:
         special = comparison(results, question) or advice(results, question)
         if special:
             return special
-    describe = _describe_zh if zh else _describe_en
+    base = _describe_zh if zh else _describe_en
+
+    def describe(name: str, args: dict, result: Any) -> str:
+        return base(name, args, result, question)
     parsed = [(name, args, _parse(content)) for name, args, content in results]
     sentences = []
     used: set[int] = set()
@@ -490,9 +502,36 @@ def compose_answer(results: list[tuple[str, dict, Any]], question: str) -> str:
             sentences.append(f"{name} 调用失败（{_short(err)}），我改用了 {other}：{found}")
         else:
             sentences.append(f"{name} did not work ({_short(err)}), so I used {other} instead. {found}")
+    return join_sentences(sentences, zh)
+
+
+#: Punctuation that ends a sentence, ASCII and full-width: no period goes after it ("。。", "？.").
+_ENDS = (".", "!", "?", "。", "！", "？")
+
+
+def join_sentences(sentences: list[str], zh: bool) -> str:
+    """Sentences joined into one answer, each ended once whatever punctuation a tool's text already brought.
+
+    Args:
+        sentences: pieces, possibly ending in "。", "；", "." or nothing (a tool result's own text).
+        zh: join the Chinese way (clauses by "；", one "。" at the end) rather than by spaces and periods.
+
+    Returns:
+        The answer: ``["北京：晴，25°C。", "上海：多云"]`` -> ``"北京：晴，25°C；上海：多云。"``; in English
+        ``["Paris: 晴。", "Rome: sunny"]`` -> ``"Paris: 晴。 Rome: sunny."``.
+    """
+    pieces = [s.strip() for s in sentences if s and s.strip()]
     if zh:
-        return "；".join(sentences) + "。"
-    return " ".join(s if s.endswith((".", "!", "?")) else s + "." for s in sentences)
+        out = ""
+        for s in pieces:
+            s = s.rstrip("；;，,、")
+            if s.endswith("。"):
+                s = s.rstrip("。")
+            if out and not out.endswith(_ENDS):
+                out += "；"
+            out += s
+        return out if out.endswith(_ENDS) else out + "。"
+    return " ".join(s if s.endswith(_ENDS) else s + "." for s in pieces)
 
 
 def _short(err: str, limit: int = 120) -> str:
