@@ -62,3 +62,15 @@ def test_a_request_passed_on_is_not_repeated_as_the_subject():
     question = "从财务 Agent 获取公司 2024 年的营收，然后把摘要存成笔记"
     result = [("ask_finance_agent", {"message": "从财务 Agent 获取公司 2024 年的营收"}, "2024年营收：1279.9 百万美元。")]
     assert compose_answer(result, question) == "2024年营收：1279.9 百万美元。"
+
+
+# --- fixed replies follow the request's language --------------------------------------------------------------
+@pytest.mark.parametrize("text, reply", [
+    ("北京的天气怎么样？", "这次请求关闭了工具调用（tool_choice='none'）；要回答，我会调用 get_weather({\"city\": \"北京\"})。"),
+    ("What's the weather in Oslo?", "Tool use is switched off for this request (tool_choice='none'); to answer I would "
+                                    "call get_weather({\"city\": \"Oslo\"})."),
+])
+def test_tool_choice_none_answers_in_the_request_language(client, text, reply):
+    msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
+                                         tools=[WEATHER], tool_choice="none").choices[0].message
+    assert (msg.content, msg.tool_calls) == (reply, None)

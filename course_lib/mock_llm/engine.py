@@ -126,7 +126,10 @@ def _without_tools(req: ChatRequest, turn, plan: list[PlannedCall], decision: De
     call, or the answer without a tool."""
     if plan and req.tool_choice == "none":
         what = ", ".join(map(repr, plan))
-        decision.content = (f"Tool use is switched off for this request (tool_choice='none'); "
+        # in the request's language, like the engine's other fixed replies (no tool fits, clarifying questions)
+        decision.content = (f"这次请求关闭了工具调用（tool_choice='none'）；要回答，我会调用 {what}。"
+                            if lang.is_chinese(turn.question) else
+                            f"Tool use is switched off for this request (tool_choice='none'); "
                             f"to answer I would call {what}.")
         decision.reason = "tool_choice='none'"
         return decision
