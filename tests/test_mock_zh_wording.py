@@ -74,3 +74,12 @@ def test_tool_choice_none_answers_in_the_request_language(client, text, reply):
     msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
                                          tools=[WEATHER], tool_choice="none").choices[0].message
     assert (msg.content, msg.tool_calls) == (reply, None)
+
+
+# --- an enum value the request writes out wins over a longer value that only shares its stems ----------------------
+@pytest.mark.parametrize("options", [["todo", "in_progress", "done"], ["to_do", "done"]])
+@pytest.mark.parametrize("text", ["Set the status of task 99 to done", "把任务 99 的状态改成 done", "把任务 99 的状态改成完成"])
+def test_the_status_the_request_names_is_the_one_set(client, options, text):
+    task = tool("update_task", "Update a task", {"task_id": {"type": "integer"},
+                                                 "status": {"type": "string", "enum": options}})
+    assert calls(client, text, [task]) == [("update_task", {"task_id": 99, "status": "done"})]

@@ -1624,16 +1624,27 @@ def match_enum(text: str, values: list[Any]) -> tuple[Any, str] | None:
     """The enum value ``text`` mentions (by value, case-insensitive, a synonym, or a stem)."""
     low = text.lower()
     best: tuple[int, int, Any, str] | None = None
+    exact: list[tuple[int, int, Any, str]] = []
     for v in values:
         if v is None:
             continue
         for form, pat, stem_pat in _enum_forms(str(v).lower()):
             m = pat.search(low)
-            if m is None and stem_pat is not None:
+            if m is not None:
+                exact.append((m.start(), m.end(), v, text[m.start(): m.end()]))
+            elif stem_pat is not None:
                 m = stem_pat.search(low)
             if m and (best is None or (-len(form), m.start()) < (best[0], best[1])):
                 best = (-len(form), m.start(), v, text[m.start(): m.end()])
-    return (best[2], best[3]) if best else None
+    if best is None:
+        return None
+    # a stem match whose words hold another value written out ("to done": 'to do' by stems, 'done' as said)
+    # stands for that value
+    a, b = best[1], best[1] + len(best[3])
+    inside = [e for e in exact if e[2] != best[2] and a <= e[0] and e[1] <= b and e[3].lower() != best[3].lower()]
+    if best[3].lower() not in {e[3].lower() for e in exact if e[2] == best[2]} and inside:
+        return inside[0][2], inside[0][3]
+    return best[2], best[3]
 
 
 _COORDINATED = re.compile(r"\s*(?:,|and|or|&|/|as well as|vs\.?|versus|,\s*and|,\s*or|和|跟|与|及|或|、|以及)\s*(?:the\s+|an?\s+)?",
