@@ -229,6 +229,16 @@ def test_a_bare_list_of_chinese_terms_is_only_named():
     assert result.made == [] and len(result.named) == 5 and result.score == 50
 
 
+def test_a_space_separated_list_padded_with_filler_words_is_still_a_list():
+    # written Chinese has no spaces inside a clause: 重试 降级 ... is a list, and 香蕉 天空 does not make it a sentence
+    five = ZH["fc-five-steps"]
+    result = score_answer(five, "工具定义 tool_calls 解析 tool_call_id 最终 香蕉 天空")
+    assert result.made == [] and len(result.named) == 5 and result.score == 50
+    # the same terms in sentences still make their points
+    said = score_answer(five, "先写工具定义；模型返回 tool_calls；应用解析参数并执行；结果带上 tool_call_id 发回；模型给出最终回答。")
+    assert said.score > 50 and said.made
+
+
 def test_another_questions_chinese_answer_makes_few_points():
     five = ZH["fc-five-steps"]
     covs = [bigram_coverage(p.point, OFF_TOPIC_ZH + ZH["fc-origins"].answer) for p in five.framework]

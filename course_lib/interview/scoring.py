@@ -67,7 +67,8 @@ without through
 _CJK_CONNECTING = re.compile(r"[的是把给由会再并就要让]|然后|因为|所以")
 _NEGATED = re.compile(r"(\bnot|\bnever|n't|不|没)[^.;,()]{0,20}$")
 #: a clause ends at . ; ! ? followed by a space (not inside `json.loads` or `2.0`), a line break, or 。；！？
-_CLAUSE = re.compile(r"[.;!?](?:\s+|$)|\n+|[。；！？]+")
+#: and at a space between two Chinese characters: written Chinese has none inside a clause, so 重试 降级 熔断 is a list
+_CLAUSE = re.compile(r"[.;!?](?:\s+|$)|\n+|[。；！？]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 
 
 def normalise(text: str) -> str:
