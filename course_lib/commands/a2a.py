@@ -6,21 +6,23 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..i18n import _
+
 PROFILES = ("finance", "tck")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("a2a", help="serve an A2A agent (the finance agent, or one for the official TCK)")
+    p = sub.add_parser("a2a", help=_("serve an A2A agent (the finance agent, or one for the official TCK)"))
     a2a_sub = p.add_subparsers(dest="a2a_command", metavar="ACTION", required=True)
-    serve = a2a_sub.add_parser("serve", help="serve an agent: its card at /.well-known/agent-card.json, "
-                                             "JSON-RPC and HTTP+JSON")
+    serve = a2a_sub.add_parser("serve", help=_("serve an agent: its card at /.well-known/agent-card.json, "
+                                               "JSON-RPC and HTTP+JSON"))
     serve.add_argument("--profile", choices=PROFILES, default="finance",
-                       help="finance: lesson 11's database agent (default); tck: an agent that accepts any "
-                            "text, built for the A2A TCK")
-    serve.add_argument("--port", type=int, default=9999, help="TCP port (default 9999; 0 = any free port)")
+                       help=_("finance: lesson 11's database agent (default); tck: an agent that accepts any "
+                              "text, built for the A2A TCK"))
+    serve.add_argument("--port", type=int, default=9999, help=_("TCP port (default 9999; 0 = any free port)"))
     serve.add_argument("--card-host", default="localhost",
-                       help="the host name the Agent Card advertises (default localhost; the server binds "
-                            "127.0.0.1 only)")
+                       help=_("the host name the Agent Card advertises (default localhost; the server binds "
+                              "127.0.0.1 only)"))
     serve.set_defaults(func=_serve)
 
 
@@ -55,9 +57,9 @@ def _serve(args: argparse.Namespace) -> int:
     base = f"http://{args.card_host}:{port}"
     app, rpc_url = build(args.profile, base)
     name = "Finance DB agent" if args.profile == "finance" else "Echo agent (TCK profile)"
-    print(f"{name} at http://{host}:{port}  (Ctrl+C stops)")
+    print(f"{name} at http://{host}:{port}  " + _("(Ctrl+C stops)"))
     print(f"  Agent Card: http://{host}:{port}/.well-known/agent-card.json")
-    print(f"  JSON-RPC:   {rpc_url}   (send the header A2A-Version: 1.0)")
+    print(f"  JSON-RPC:   {rpc_url}   " + _("(send the header A2A-Version: 1.0)"))
     print(f"  TCK:        A2A_AUTH_TYPE=apikey A2A_AUTH_HEADER=A2A-Version A2A_AUTH_TOKEN=1.0 "
           f"./run_tck.py --sut-url {rpc_url} --category all --transports jsonrpc,rest", flush=True)
     serve_forever(f"course-a2a-serve-{args.profile}", app, sock, graceful_shutdown=2.0)

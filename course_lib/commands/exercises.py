@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import argparse
 
+from ..i18n import _
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("exercises", help="generate exercises/ from solutions/ (maintainers)")
-    p.add_argument("action", choices=["generate", "check"], help="generate: write them; check: report stale ones")
+    p = sub.add_parser("exercises", help=_("generate exercises/ from solutions/ (maintainers)"))
+    p.add_argument("action", choices=["generate", "check"],
+                   help=_("generate: write them; check: report stale ones"))
     p.set_defaults(func=_run)
 
 
@@ -15,7 +18,7 @@ def _run(args: argparse.Namespace) -> int:
 
     stale = generate(check=args.action == "check")
     for path in stale:
-        print(("stale: " if args.action == "check" else "wrote: ") + str(path))
+        print((_("stale: {path}") if args.action == "check" else _("wrote: {path}")).format(path=path))
     if not stale:
-        print("exercises are in sync with solutions")
+        print(_("exercises are in sync with solutions"))
     return 1 if (stale and args.action == "check") else 0

@@ -4,19 +4,21 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..i18n import _
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("llm", help="the mock LLM (serve it over HTTP)")
+    p = sub.add_parser("llm", help=_("the mock LLM (serve it over HTTP)"))
     llm_sub = p.add_subparsers(dest="llm_command", metavar="ACTION", required=True)
-    serve = llm_sub.add_parser("serve", help="serve /v1/chat/completions, /v1/responses and /v1/models")
-    serve.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1, loopback only)")
-    serve.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0 = any free port)")
-    serve.add_argument("--model", default="mock-llm", help="model id listed by /v1/models")
+    serve = llm_sub.add_parser("serve", help=_("serve /v1/chat/completions, /v1/responses and /v1/models"))
+    serve.add_argument("--host", default="127.0.0.1", help=_("interface to bind (default 127.0.0.1, loopback only)"))
+    serve.add_argument("--port", type=int, default=8765, help=_("TCP port (default 8765; 0 = any free port)"))
+    serve.add_argument("--model", default="mock-llm", help=_("model id listed by /v1/models"))
     serve.add_argument("--max-request-bytes", type=int, default=None, metavar="N",
-                       help="largest request body accepted, in bytes (default 4 MiB; larger ones get a 413)")
+                       help=_("largest request body accepted, in bytes (default 4 MiB; larger ones get a 413)"))
     serve.add_argument("--max-context-tokens", type=int, default=None, metavar="N",
-                       help="longest prompt, in tokens of 4 characters (default 128000; longer ones get OpenAI's "
-                            "400 context_length_exceeded)")
+                       help=_("longest prompt, in tokens of 4 characters (default 128000; longer ones get OpenAI's "
+                              "400 context_length_exceeded)"))
     serve.set_defaults(func=_serve)
 
 

@@ -11,24 +11,26 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..i18n import _
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("mcp", help="serve the course's tools over MCP (stdio or streamable HTTP)")
+    p = sub.add_parser("mcp", help=_("serve the course's tools over MCP (stdio or streamable HTTP)"))
     mcp_sub = p.add_subparsers(dest="mcp_command", metavar="ACTION", required=True)
-    serve = mcp_sub.add_parser("serve", help="run the course's tool registry as an MCP server")
+    serve = mcp_sub.add_parser("serve", help=_("run the course's tool registry as an MCP server"))
     serve.add_argument("--transport", choices=["stdio", "http"], default="stdio",
-                       help="stdio (default: for a host that starts this process) or http (streamable HTTP)")
-    serve.add_argument("--port", type=int, default=0, help="HTTP port on 127.0.0.1 (default: a free one)")
+                       help=_("stdio (default: for a host that starts this process) or http (streamable HTTP)"))
+    serve.add_argument("--port", type=int, default=0, help=_("HTTP port on 127.0.0.1 (default: a free one)"))
     serve.add_argument("--toolset", action="append", dest="toolsets", metavar="NAME",
-                       help="serve only this toolset (repeatable; default: all)")
+                       help=_("serve only this toolset (repeatable; default: all)"))
     serve.add_argument("--profile", default="registry", choices=["registry", "project-manager", "wiki", "conformance"],
-                       help="which server: the course registry (default), a lesson's server, or the official "
-                            "conformance suite's fixtures (course_lib.mcp_profiles)")
+                       help=_("which server: the course registry (default), a lesson's server, or the official "
+                              "conformance suite's fixtures (course_lib.mcp_profiles)"))
     serve.add_argument("--auth", action="store_true",
-                       help="HTTP only: protect the server with OAuth 2.1 (MCP authorization), its own authorization "
-                            "server included; prints the URLs and a token for curl (lesson 10a)")
+                       help=_("HTTP only: protect the server with OAuth 2.1 (MCP authorization), its own authorization "
+                              "server included; prints the URLs and a token for curl (lesson 10a)"))
     serve.set_defaults(func=_serve)
-    tools = mcp_sub.add_parser("tools", help="list the tools `course mcp serve` exposes")
+    tools = mcp_sub.add_parser("tools", help=_("list the tools `course mcp serve` exposes"))
     tools.add_argument("--toolset", action="append", dest="toolsets", metavar="NAME")
     tools.set_defaults(func=_tools)
 
@@ -45,7 +47,7 @@ def _serve(args: argparse.Namespace) -> int:
     server = build(args.profile, args.toolsets)
     if args.auth:
         if args.transport != "http":
-            print("--auth protects an HTTP server (stdio servers inherit the user's rights): add --transport http",
+            print(_("--auth protects an HTTP server (stdio servers inherit the user's rights): add --transport http"),
                   file=sys.stderr)
             return 2
         from ..mcp_auth import SCOPES, TOOL_SCOPES, serve_with_auth
