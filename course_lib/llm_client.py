@@ -25,6 +25,7 @@ from typing import Any, AsyncIterator, Iterator
 import httpx2
 import openai
 
+from .i18n import _
 from .mock_llm import MockLLM
 from .mock_llm.server import DaemonWorkers, HTTPReply, iter_chunks, sleep_for
 
@@ -59,8 +60,10 @@ class Backend:
 
     def __str__(self) -> str:
         if self.kind == "mock":
-            return f"the course's offline mock LLM (model {self.model!r}, in-process, no network)"
-        return f"a real OpenAI-compatible endpoint at {self.base_url} (model {self.model!r})"
+            return _("the course's offline mock LLM (model {model}, in-process, no network)").format(
+                model=repr(self.model))
+        return _("a real OpenAI-compatible endpoint at {url} (model {model})").format(
+            url=self.base_url, model=repr(self.model))
 
 
 def default_mock() -> MockLLM:
