@@ -42,8 +42,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _lang_in(argv: list[str]) -> str | None:
+    """The language a ``--lang X`` / ``--lang=X`` anywhere in ``argv`` names, when it is a known one, else None.
+
+    Read before the parser is built: the help texts are translated when the parser is built, and argparse
+    prints ``--help`` while it parses, before :func:`main` could apply the parsed option.
+    """
+    from .i18n import LANGUAGES
+
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        else:
+            continue
+        if value in LANGUAGES:
+            return value
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``course`` command; returns the process exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    if lang := _lang_in(argv):  # `course --lang zh reset --help`: the help is printed in Chinese too
+        from .i18n import set_language
+
+        set_language(lang)
     args = build_parser().parse_args(argv)
     if getattr(args, "course_lang", None):
         from .i18n import set_language

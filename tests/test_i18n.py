@@ -190,6 +190,22 @@ def test_course_lang_option_sets_the_language_for_the_run(monkeypatch, capsys):
     assert i18n.language() == "zh"
 
 
+def test_course_lang_option_translates_the_help_texts_too(monkeypatch, capsys):
+    """argparse prints --help while it parses: `--lang` is read before the (translated) help texts are built."""
+    monkeypatch.setenv("COURSE_LANG", "en")  # restored after the test
+    english = "list the saved versions of this exercise"
+    chinese = i18n.gettext(english, "zh")
+    assert chinese != english
+    for argv in (["--lang", "zh", "reset", "--help"], ["--lang=zh", "reset", "--help"]):
+        with pytest.raises(SystemExit):
+            course(argv)
+        out = capsys.readouterr().out
+        assert chinese in out and english not in out, argv
+    with pytest.raises(SystemExit):
+        course(["--lang", "en", "reset", "--help"])
+    assert english in capsys.readouterr().out
+
+
 def test_string_catalogs_name_files_not_lines():
     """An edit that only moves code (a line added above a string) leaves every catalog current."""
     for path in i18n.catalog_paths("zh"):
