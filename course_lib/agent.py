@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .function_calling import as_dict, default_model
+from .i18n import N_, _
 from .tool_registry import ToolRegistry, ToolResult, _normalise_call
 from .tracing import Trace
 
@@ -315,8 +316,15 @@ class Agent:
                 return self._finish(messages, steps, states, trace, step.event)
 
 
-def state_diagram(*, title: str = "The agent loop as a state machine") -> Any:
+#: The state diagram's default title (translated where it is drawn).
+STATE_DIAGRAM_TITLE = N_("The agent loop as a state machine")
+
+
+def state_diagram(*, title: str | None = None) -> Any:
     """:data:`TRANSITIONS` drawn as boxes and arrows (a :class:`~course_lib.diagrams.CourseFigure`).
+
+    ``title`` defaults to :data:`STATE_DIAGRAM_TITLE` in the learner's language; state and event names stay
+    as the code spells them (they are the machine's data).
 
     Every arrow leaves and enters a box at its edge, and its event is written beside it (the two ways
     between ``thinking`` and ``acting`` run side by side, their events above and below), so no arrow
@@ -370,8 +378,8 @@ def state_diagram(*, title: str = "The agent loop as a state machine") -> Any:
             label(start[0] - 0.1, mid, events(src, dst), ha="right")
         else:
             label(start[0] + 0.1, mid, events(src, dst), ha="left")
-    ax.text(9.5, 3.05, "thick border: a final state", ha="right", va="top", fontsize=FONT_SMALL, color=GREY)
-    fig.suptitle(title, fontsize=FONT_TITLE, y=1 - 0.08 / 3.5, va="top")
+    ax.text(9.5, 3.05, _("thick border: a final state"), ha="right", va="top", fontsize=FONT_SMALL, color=GREY)
+    fig.suptitle(title or _(STATE_DIAGRAM_TITLE), fontsize=FONT_TITLE, y=1 - 0.08 / 3.5, va="top")
     return fig
 
 

@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterator, Literal, Mapping, Sequence
 
 from .function_calling import ToolArgumentsError, as_dict, parse_arguments
+from .i18n import _
 from .schema_values import integral_to_int, mentions_integer
 from .strict_mode import restore_defaults, to_strict
 from .tool_schemas import (
@@ -971,7 +972,7 @@ class ToolRegistry:
         col_w = (MAX_WIDTH - 0.2) / per_band
         box_h = {n: 0.3 + (0.19 * len(wrap_to_width(vis[n].reason, col_w - 0.35, FONT_SMALL, max_lines=3))
                            if not vis[n].visible else 0.0) for n in vis}
-        band_h = [0.45 + max([sum(box_h[n] + 0.1 for n in names) for _, names in band] + [0.4]) for band in bands]
+        band_h = [0.45 + max([sum(box_h[n] + 0.1 for n in names) for _toolset, names in band] + [0.4]) for band in bands]
         title_h = 0.55
         height = title_h + sum(band_h) + 0.1
         fig = figure(MAX_WIDTH if len(groups) > 1 else max(4.5, col_w), height, text=self.describe(toolsets=toolsets))
@@ -986,7 +987,7 @@ class ToolRegistry:
             for c, (toolset, names) in enumerate(band):
                 x = 0.1 + c * col_w
                 enabled = self.is_enabled(toolset)
-                ax.text(x + col_w / 2, top - 0.2, toolset + ("" if enabled else " (disabled)"), ha="center",
+                ax.text(x + col_w / 2, top - 0.2, toolset + ("" if enabled else _(" (disabled)")), ha="center",
                         va="center", fontsize=FONT, weight="bold", color=INK if enabled else GREY)
                 y = top - 0.45
                 for n in names:
@@ -1004,7 +1005,8 @@ class ToolRegistry:
                     y -= h + 0.1
             top -= bh
         shown = sum(v.visible for v in vis.values())
-        heading = title or f"{self.name}: the model sees {shown} of {len(vis)} tools"
+        heading = title or _("{name}: the model sees {shown} of {total} tools").format(
+            name=self.name, shown=shown, total=len(vis))
         fig.suptitle("\n".join(wrap_to_width(heading, width - 0.3, FONT_TITLE, max_lines=2)), fontsize=FONT_TITLE,
                      y=1 - 0.08 / height, va="top")
         return fig
