@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from .diagrams import figure
 from .function_calling import ToolArgumentsError, as_dict, parse_arguments, tool_result_content
+from .i18n import _
 from .tracing import Trace
 
 if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
@@ -323,8 +324,9 @@ class TaskGraph:
         col = [max(2 * half[n] for n in level) for level in levels]
         gap = 0.9
         conditional = any(n.when for n in self.nodes.values())
-        legend_w = text_width("runs after", FONT_SMALL) + 1.2 + (
-            text_width("runs only if its condition holds", FONT_SMALL) + 1.0 if conditional else 0.0)
+        after_label, if_label = _("runs after"), _("runs only if its condition holds")
+        legend_w = text_width(after_label, FONT_SMALL) + 1.2 + (
+            text_width(if_label, FONT_SMALL) + 1.0 if conditional else 0.0)
         width = min(MAX_WIDTH, max(0.4 + sum(col) + gap * (len(levels) - 1), legend_w))
         tallest = max(len(level) for level in levels)
         row = 0.62
@@ -351,12 +353,13 @@ class TaskGraph:
             ax.text(x, y, node.name, ha="center", va="center", fontsize=FONT, color=INK,
                     bbox={"boxstyle": "round,pad=0.3", "fc": "#FFF1B8" if node.when else "#DCEAF7", "ec": GREY,
                           "ls": "--" if node.when else "-", "lw": 1.0})
-        handles = [Line2D([], [], color=GREY, lw=1.1, marker=">", markevery=[1], label="runs after")]
+        handles = [Line2D([], [], color=GREY, lw=1.1, marker=">", markevery=[1], label=after_label)]
         if any(n.when for n in self.nodes.values()):
-            handles.append(Patch(fc="#FFF1B8", ec=GREY, ls="--", label="runs only if its condition holds"))
+            handles.append(Patch(fc="#FFF1B8", ec=GREY, ls="--", label=if_label))
         fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, fontsize=FONT_SMALL,
                    bbox_to_anchor=(0.5, 0.02 / height))
-        heading = title or f"{self.name}: {len(self.nodes)} calls in {len(levels)} levels"
+        heading = title or _("{name}: {calls} calls in {levels} levels").format(
+            name=self.name, calls=len(self.nodes), levels=len(levels))
         fig.suptitle("\n".join(wrap_to_width(heading, width - 0.3, FONT_TITLE, max_lines=2)), fontsize=FONT_TITLE,
                      y=1 - 0.08 / height, va="top")
         return fig
