@@ -190,3 +190,18 @@ def test_a_report_repr_is_its_text_not_a_raw_repr():
     r = CheckReport("demo")
     r.check("fine", True, "")
     assert repr(r) == "demo: 1/1 checks pass\n✅ fine"
+
+
+def test_a_check_that_meets_the_stub_gives_the_calm_hint_and_no_raised_line():
+    from course_lib.checks import STUB_HINT, CheckReport
+
+    def stub():
+        raise NotImplementedError("轮到你了：把这一行换成你的代码。")
+
+    report = CheckReport("demo")
+    report.run("runs concurrently", stub, "await every call at once")
+    report.run("measures", stub, "Write `measure` where it says `# YOUR CODE HERE`.")
+    (first, second) = report.as_json()["results"]
+    assert first == {"name": "runs concurrently", "passed": False, "hint": STUB_HINT}
+    assert second["hint"] == "Write `measure` where it says `# YOUR CODE HERE`." and "error" not in second
+    assert "raised" not in report.text()

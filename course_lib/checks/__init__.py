@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from ..i18n import _
+from ..i18n import N_, _
 from .calm import LearnerError, learner_error, quiet_sdk_logs, try_it
 
 CHECK_MIME = "application/vnd.course.check+json"
@@ -115,6 +115,10 @@ def grouped_lines(results: list[dict], indent: str = "") -> list[str]:
     return out
 
 
+#: what every sub-check says when the learner's function is still the exercise's ``raise NotImplementedError``
+STUB_HINT = N_("Write your code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
+
+
 @dataclass
 class CheckReport:
     """The results of one check cell.
@@ -141,6 +145,10 @@ class CheckReport:
                 (so ``hint`` should say what to change, not repeat the exception).
         """
         info = learner_error(error) if error is not None and not passed else None
+        if info is not None and info.stub:
+            # the untouched stub is no error of the learner's: a calm hint (the check's own when it speaks of the
+            # stub), and no "your code raised NotImplementedError" line
+            hint, info = (hint if "YOUR CODE HERE" in hint else _(STUB_HINT)), None
         self.results.append(CheckResult(name, bool(passed), hint, info))
         return bool(passed)
 
@@ -257,5 +265,5 @@ def calm_check(fn: F) -> F:
     return run  # type: ignore[return-value]
 
 
-__all__ = ["CHECK_MIME", "CheckFailed", "CheckReport", "CheckResult", "calm_check", "grouped_lines", "learner_error",
+__all__ = ["CHECK_MIME", "STUB_HINT", "CheckFailed", "CheckReport", "CheckResult", "calm_check", "grouped_lines", "learner_error",
            "quiet_sdk_logs", "try_it"]
