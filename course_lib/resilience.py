@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Iterator
 import tenacity
 
 from .diagrams import figure
+from .i18n import N_, _
 from .tool_registry import ToolError
 from .tracing import Trace
 
@@ -609,16 +610,17 @@ def draw_herd(results: Iterable[HerdResult], *, until: float | None = None) -> C
         axes.append(ax)
         n = int(horizon / r.bucket) + 1
         ok, bad = [0] * n, [0] * n
-        for t, _, _, accepted in r.attempts:
+        for t, _client, _try, accepted in r.attempts:
             if t <= horizon:
                 (ok if accepted else bad)[int(t / r.bucket + 1e-9)] += 1
         peak = max(peak, max(a + b for a, b in zip(ok, bad)))
         xs = [k * r.bucket for k in range(n)]
-        ax.bar(xs, ok, width=r.bucket, align="edge", color=OKABE_ITO["blue"], label="accepted")
+        ax.bar(xs, ok, width=r.bucket, align="edge", color=OKABE_ITO["blue"], label=_("accepted"))
         ax.bar(xs, bad, width=r.bucket, align="edge", bottom=ok, color=OKABE_ITO["vermillion"],
-               label="rejected (429)")
-        ax.axhline(r.capacity, color="#222222", ls="--", lw=1.2, label=f"capacity ({r.capacity} per {r.bucket:g} s)")
-        ax.set_ylabel("requests")
+               label=_("rejected (429)"))
+        ax.axhline(r.capacity, color="#222222", ls="--", lw=1.2, label=_("capacity ({capacity} per {bucket} s)").format(
+            capacity=r.capacity, bucket=f"{r.bucket:g}"))
+        ax.set_ylabel(_("requests"))
         ax.set_xlim(0, horizon)
         ax.set_title("\n".join(wrap_to_width(r.summary(), MAX_WIDTH - 1.2, FONT_SMALL, max_lines=2)),
                      fontsize=FONT_SMALL, loc="left")
@@ -626,11 +628,11 @@ def draw_herd(results: Iterable[HerdResult], *, until: float | None = None) -> C
         ax.set_ylim(0, peak * 1.1)
         if ax is not axes[-1]:
             ax.tick_params(labelbottom=False)
-    axes[-1].set_xlabel("seconds after the outage ends")
+    axes[-1].set_xlabel(_("seconds after the outage ends"))
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, fontsize=FONT_SMALL,
                bbox_to_anchor=(0.5, 0.02 / height))
-    fig.suptitle("Retries of many clients: no jitter vs full jitter", fontsize=FONT_TITLE, y=1 - 0.1 / height,
+    fig.suptitle(_("Retries of many clients: no jitter vs full jitter"), fontsize=FONT_TITLE, y=1 - 0.1 / height,
                  va="top")
     return fig
 
@@ -1287,7 +1289,11 @@ LAYERS = [
 ]
 
 
-def layers_figure(*, title: str = "The layers around one tool call (outermost first)") -> CourseFigure:
+#: :func:`layers_figure`'s default title (translated where it is drawn).
+LAYERS_TITLE = N_("The layers around one tool call (outermost first)")
+
+
+def layers_figure(*, title: str | None = None) -> CourseFigure:
     """The fault-tolerance layers as nested boxes, in the order :func:`harden` composes them.
 
     Each box says its layer's name, what it does, and which of seed 000 Q3's five layers it is (1 retry,
@@ -1311,7 +1317,7 @@ def layers_figure(*, title: str = "The layers around one tool call (outermost fi
     colours = ["#F9DCCB", "#FBEBC8", "#F3E0EC", "#DCEAF7", "#D5F0E6", "#FDF9CF"]
     top0, bottom = height - 0.75, 0.15
     for i, ((label, why), colour) in enumerate(zip(LAYERS, colours)):
-        number, _, name = label.partition(" · ")
+        number, _sep, name = label.partition(" · ")
         x, top = 0.15 + inset * i, top0 - row * i
         ax.add_patch(FancyBboxPatch((x, bottom + 0.09 * i), width - 2 * x, top - bottom - 0.09 * i,
                                     boxstyle="round,pad=0,rounding_size=0.06", fc=colour, ec=GREY, lw=0.9))
@@ -1322,5 +1328,5 @@ def layers_figure(*, title: str = "The layers around one tool call (outermost fi
         room = width - 2 * x - 0.24 - name_w - 0.3 - text_width(tag, FONT_SMALL) - 0.3
         ax.text(x + 0.12 + name_w + 0.3, top - 0.25, wrap_to_width(why, room, FONT_SMALL, max_lines=1)[0],
                 ha="left", va="center", fontsize=FONT_SMALL, color=INK)
-    fig.suptitle(title, fontsize=FONT_TITLE, y=1 - 0.1 / height, va="top")
+    fig.suptitle(title or _(LAYERS_TITLE), fontsize=FONT_TITLE, y=1 - 0.1 / height, va="top")
     return fig
