@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Literal, Mapping, Sequence
 
 from .diagrams import figure
+from .i18n import _
 from .tracing import LAYER_COLOURS, Event, Trace
 
 if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
@@ -822,31 +823,32 @@ def stack_figure(run: CapstoneRun | None = None, *, title: str | None = None) ->
              ("Orchestrator", "files", "mcp", "MCP", count("mcp", lambda lane: lane == "wiki server"))]
     builtin = run.called("builtin") if run is not None else []
     text = run.report() if run is not None else "\n".join(
-        f"{_BOXES[a][0].splitlines()[0]} <-> {_BOXES[b][0].splitlines()[0]}: {what}" for a, b, _, what, _ in links)
+        f"{_BOXES[a][0].splitlines()[0]} <-> {_BOXES[b][0].splitlines()[0]}: {what}" for a, b, _layer, what, _n in links)
     fig = figure(9.5, 4.8, text=text)
     ax = fig.add_axes((0.0, 0.0, 1.0, 0.9))
     boxes = {}
     for key, (label, x, y) in _BOXES.items():
-        extra = f"\nbuilt-in calls: {', '.join(builtin)}" if key == "Orchestrator" and builtin else ""
+        extra = "\n" + _("built-in calls: {calls}").format(calls=", ".join(builtin)) if key == "Orchestrator" and builtin else ""
         boxes[key] = ax.text(x, y, label + extra, ha="center", va="center", fontsize=9,
                              bbox={"boxstyle": "round,pad=0.5", "fc": "#f3f3f3", "ec": "#777777"})
     fig.canvas.draw()  # the boxes' patches get their size: arrows then start and end at their edges
     for a, b, layer, what, n in links:
-        (_, x1, y1), (_, x2, y2) = _BOXES[a], _BOXES[b]
+        (_la, x1, y1), (_lb, x2, y2) = _BOXES[a], _BOXES[b]
         colour = LAYER_COLOURS[layer]
         used = run is None or n > 0
         ax.annotate("", xy=(x2, y2), xytext=(x1, y1),
                     arrowprops={"arrowstyle": "<|-|>", "color": colour if used else "#cccccc", "lw": 2.2 if used else 1,
                                 "patchA": boxes[a].get_bbox_patch(), "patchB": boxes[b].get_bbox_patch(),
                                 "shrinkA": 4, "shrinkB": 4})
-        label = what if run is None else f"{what}: {n} message{'s' * (n != 1)}"
+        label = what if run is None else (_("{what}: {n} message") if n == 1 else _("{what}: {n} messages")).format(
+            what=what, n=n)
         ax.text((x1 + x2) / 2, (y1 + y2) / 2, label, color=colour if used else "#999999", fontsize=9, ha="center",
                 va="center", bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none"})
     ax.set_xlim(-1.4, 7.6)
     ax.set_ylim(-0.45, 3.95)
     ax.axis("off")
-    fig.suptitle(title or ("One request, every layer" if run is not None else
-                           "The capstone: seed 000 §4.3's stack, built from the course's pieces"), fontsize=11)
+    fig.suptitle(title or (_("One request, every layer") if run is not None else
+                           _("The capstone: seed 000 §4.3's stack, built from the course's pieces")), fontsize=11)
     return fig
 
 
