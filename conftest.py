@@ -28,6 +28,18 @@ os.environ["COURSE_FIGURE_AUDIT"] = tempfile.mkdtemp(prefix="course-figure-audit
 import pytest  # noqa: E402  (after the environment is set: kernels inherit it)
 
 
+@pytest.fixture(autouse=True)
+def _course_lang_restored():
+    """`course --lang zh ...` sets COURSE_LANG for its process (so the kernels it starts inherit it): in a test that
+    would leak into every later test of the same worker, which would then speak Chinese."""
+    before = os.environ.get("COURSE_LANG")
+    yield
+    if before is None:
+        os.environ.pop("COURSE_LANG", None)
+    else:
+        os.environ["COURSE_LANG"] = before
+
+
 def pytest_collection_modifyitems(session, config, items):
     for item in items:
         cell = getattr(item, "cell", None)
