@@ -10,13 +10,8 @@ import json
 
 import pytest
 
-from course_lib.mock_llm import MockLLM
 from course_lib.mock_llm import arithmetic as ar
-
-
-def tool(name: str, description: str, props: dict, required: list | None = None) -> dict:
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
-        "type": "object", "properties": props, "required": list(props) if required is None else required}}}
+from mock_support import calls, client, tool  # noqa: F401 (client: the module's fixture)
 
 
 CALC = tool("calculator", "Evaluate a mathematical expression.",
@@ -35,19 +30,6 @@ RESULTS = {"add": lambda a: a["a"] + a["b"], "multiply": lambda a: a["x"] * a["y
            "power": lambda a: a["base"] ** a["exponent"], "divide": lambda a: a["dividend"] / a["divisor"],
            "subtract": lambda a: a["a"] - a["b"], "calculator": lambda a: ar.evaluate(a["expression"]),
            "get_weather": lambda a: {"temp": 28, "condition": "sunny"}}
-
-
-@pytest.fixture(scope="module")
-def client():
-    return MockLLM().client()
-
-
-def first(client, text: str, tools: list[dict]):
-    msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
-                                         tools=tools).choices[0].message
-    if msg.tool_calls:
-        return [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls]
-    return msg.content
 
 
 def conversation(client, text: str, tools: list[dict], rounds: int = 5) -> tuple[list, str]:
@@ -164,13 +146,13 @@ def test_evaluate_division_by_zero():
     ("(3+4)^2", "(3 + 4)^2"),  # the user's own power sign when the calculator says nothing of it
 ])
 def test_a_calculator_gets_the_expression(client, text, expression):
-    assert first(client, text, [CALC]) == [("calculator", {"expression": expression})]
+    assert calls(client, text, [CALC]) == [("calculator", {"expression": expression})]
 
 
 def test_calculator_styles(client):
     # LangChain's llm-math tool: its one string argument; a Python calculator: Python's power sign
-    assert first(client, "what's 25 * 4?", [LANGCHAIN_CALC]) == [("Calculator", {"query": "25 * 4"})]
-    assert first(client, "(3+4)^2", [PY_CALC]) == [("python_calc", {"code": "(3 + 4) ** 2"})]
+    assert calls(client, "what's 25 * 4?", [LANGCHAIN_CALC]) == [("Calculator", {"query": "25 * 4"})]
+    assert calls(client, "(3+4)^2", [PY_CALC]) == [("python_calc", {"code": "(3 + 4) ** 2"})]
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -182,24 +164,24 @@ def test_calculator_styles(client):
     ("一百减三十七等于多少", ("subtract", {"a": 100, "b": 37})),
 ])
 def test_one_operation_tools_get_the_numbers(client, text, expected):
-    assert first(client, text, OPS) == [expected]
+    assert calls(client, text, OPS) == [expected]
 
 
 def test_a_list_tool_gets_every_operand(client):
-    assert first(client, "what is 1+2+3+4", [SUM]) == [("sum_numbers", {"numbers": [1, 2, 3, 4]})]
+    assert calls(client, "what is 1+2+3+4", [SUM]) == [("sum_numbers", {"numbers": [1, 2, 3, 4]})]
 
 
 def test_parallel_with_another_tool(client):
-    got = first(client, "What's the weather in Shanghai and what is 17*23?", [WEATHER, CALC])
+    got = calls(client, "What's the weather in Shanghai and what is 17*23?", [WEATHER, CALC])
     assert got == [("get_weather", {"city": "Shanghai"}), ("calculator", {"expression": "17 * 23"})]
-    got = first(client, "What's the weather in Shanghai and calculate 17*23", [WEATHER, CALC])
+    got = calls(client, "What's the weather in Shanghai and calculate 17*23", [WEATHER, CALC])
     assert ("calculator", {"expression": "17 * 23"}) in got  # not the city as an expression
 
 
 def test_no_calculator_call_without_arithmetic(client):
-    assert first(client, "What's the weather in Paris?", [WEATHER, CALC]) == [("get_weather", {"city": "Paris"})]
+    assert calls(client, "What's the weather in Paris?", [WEATHER, CALC]) == [("get_weather", {"city": "Paris"})]
     for text in ("What is the capital of France?", "Tell me a joke", "I have 3 apples and 4 oranges"):
-        assert isinstance(first(client, text, [CALC]), str), text
+        assert isinstance(calls(client, text, [CALC]), str), text
 
 
 # ------------------------------------------------------------------------------ answering
@@ -235,7 +217,7 @@ def test_answer_sentence_from_results_of_any_shape():
 
 
 def test_two_computations_two_calculator_calls(client):
-    got = first(client, "what is 3+4 and what is 5*6?", [CALC])
+    got = calls(client, "what is 3+4 and what is 5*6?", [CALC])
     assert got == [("calculator", {"expression": "3 + 4"}), ("calculator", {"expression": "5 * 6"})]
 
 
@@ -249,6 +231,6 @@ def test_docstring_examples():
 def test_computations_asked_together_each_get_their_tool(client):
     add, sub = tool("add_two_numbers", "Add two numbers", {"a": {"type": "integer"}, "b": {"type": "integer"}}), \
         tool("subtract_two_numbers", "Subtract two numbers", {"a": {"type": "integer"}, "b": {"type": "integer"}})
-    assert first(client, "what's 7 + 5, and 20 - 8?", [add, sub]) == [
+    assert calls(client, "what's 7 + 5, and 20 - 8?", [add, sub]) == [
         ("add_two_numbers", {"a": 7, "b": 5}), ("subtract_two_numbers", {"a": 20, "b": 8})]
     assert [a.expression for a in ar.find("pages 3*4 and 5-10 minutes")] == ["3 * 4"]  # a range stays a range

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib.mock_llm import MockLLM
-from mock_support import calls, tool
+from mock_support import calls, client, tool  # noqa: F401 (client: the module's fixture)
 
 DESK = tool("book_desk", "Book a meeting room.", {
     "room": {"type": "string", "description": "Name of the room"},
@@ -19,11 +18,6 @@ SPAN = tool("hold_room", "Hold a meeting room for a span of time.", {
 CLOCK = tool("set_reminder", "Set a reminder.", {
     "at": {"type": "string", "format": "time"}, "note": {"type": "string", "description": "What to remind"}},
     required=["at"])
-
-
-@pytest.fixture(scope="module")
-def client():
-    return MockLLM().client()
 
 
 @pytest.mark.parametrize("text, start", [

@@ -6,20 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib.mock_llm import MockLLM
 from course_lib.mock_llm.reading import read
-from mock_support import calls, tool
+from mock_support import calls, client, tool  # noqa: F401 (client: the module's fixture)
 
 LIST = tool("list_directory", "List the entries of a directory", {"path": {"type": "string"}})
 READ = tool("read_file", "Read a text file", {"path": {"type": "string"}})
 TEMP = tool("convert_temperature", "Convert a temperature between scales", {
     "value": {"type": "number"}, "from_unit": {"type": "string", "enum": ["celsius", "fahrenheit", "kelvin"]},
     "to_unit": {"type": "string", "enum": ["celsius", "fahrenheit", "kelvin"]}})
-
-
-@pytest.fixture(scope="module")
-def client():
-    return MockLLM().client()
 
 
 @pytest.mark.parametrize("text, path", [

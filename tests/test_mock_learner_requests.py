@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from course_lib.mock_llm import MockLLM
+from mock_support import calls, client  # noqa: F401 (client: the module's fixture)
 
 UNITS = ["C", "F", "km", "mi", "kg", "lb", "ft", "m"]
 CONVERT = {"type": "function", "function": {
@@ -44,20 +44,6 @@ WEATHER = {"type": "function", "function": {
         "city": {"type": "string", "description": "City name."},
         "day": {"type": "string", "enum": ["today", "tomorrow"]}},
         "required": ["city"]}}}
-
-
-@pytest.fixture(scope="module")
-def client():
-    return MockLLM().client()
-
-
-def calls(client, text: str, tools: list[dict], **options) -> list[tuple[str, dict]] | str:
-    """The first reply: ``[(name, arguments)]`` for tool calls, else the text."""
-    msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
-                                         tools=tools, **options).choices[0].message
-    if msg.tool_calls:
-        return [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls]
-    return msg.content
 
 
 def in_days(n: int) -> str:

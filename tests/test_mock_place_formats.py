@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib.mock_llm import MockLLM
 from course_lib.mock_llm import gazetteer as gz
-from mock_support import calls, tool
+from mock_support import calls, client, tool  # noqa: F401 (client: the module's fixture)
 
 SALON = tool("find_barber", "Find a barber shop near a city.", {
     "city": {"type": "string", "description": "City to search in, in the format 'City, State' (e.g. 'Austin, TX')."}})
@@ -18,11 +17,6 @@ STAY = tool("search_stays", "Search holiday homes for rent.", {
     "destination": {"type": "string",
                     "description": "Where to stay, formatted as 'City, State' or 'City, Country', such as 'Reno, NV'."}})
 PLAIN = tool("city_weather", "Weather for a city.", {"city": {"type": "string", "description": "The city."}})
-
-
-@pytest.fixture(scope="module")
-def client():
-    return MockLLM().client()
 
 
 @pytest.mark.parametrize("city, region", [

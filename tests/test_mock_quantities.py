@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib.mock_llm import MockLLM
 from course_lib.mock_llm import gazetteer as gz
 from course_lib.mock_llm import unit_enums
-from mock_support import calls, tool
+from mock_support import calls, client, tool  # noqa: F401 (client: the module's fixture)
 
 
 CODES = ["USD", "CNY", "EUR", "GBP", "JPY", "KRW", "HKD", "RUB"]
@@ -28,11 +27,6 @@ UNITS = ["C", "F", "K", "km", "m", "cm", "mm", "mi", "in", "ft", "kg", "g", "mg"
 CONVERT = tool("convert_units", "Convert a quantity from one unit of measurement to another.", {
     "value": {"type": "number"}, "from_unit": {"type": "string", "enum": UNITS},
     "to_unit": {"type": "string", "enum": UNITS}})
-
-
-@pytest.fixture(scope="module")
-def client():
-    return MockLLM().client()
 
 
 @pytest.mark.parametrize("text, amount, src, dst", [

@@ -10,13 +10,8 @@ import json
 
 import pytest
 
-from course_lib.mock_llm import MockLLM
 from course_lib.mock_llm import relations
-
-
-def tool(name: str, description: str, props: dict, required: list | None = None) -> dict:
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
-        "type": "object", "properties": props, "required": list(props) if required is None else required}}}
+from mock_support import calls, client, tool  # noqa: F401 (client: the module's fixture)
 
 
 TASK = tool("create_task", "Create a task.", {"title": {"type": "string", "description": "What to do."}})
@@ -34,17 +29,10 @@ ROUTE = tool("get_route", "Route between two places.", {"origin": {"type": "stri
              ["destination"])
 
 
-@pytest.fixture(scope="module")
-def client():
-    return MockLLM().client()
-
-
 def names(client, text: str, tools: list[dict]) -> list[str] | str:
-    msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
-                                         tools=tools).choices[0].message
-    if msg.tool_calls:
-        return [c.function.name for c in msg.tool_calls]
-    return msg.content
+    """The names of the tools the mock calls, or its text when it calls none."""
+    got = calls(client, text, tools)
+    return got if isinstance(got, str) else [name for name, _ in got]
 
 
 def test_the_relations_file_has_every_family_with_its_note():

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib.mock_llm import MockLLM
 from course_lib.mock_llm import tickers
-from mock_support import calls, tool
+from mock_support import calls, client, tool  # noqa: F401 (client: the module's fixture)
 
 
 PRICE = tool("get_stock_price", "Get the current price of a stock.", {
@@ -20,11 +19,6 @@ QUOTE = tool("quote", "Latest market quote.", {"symbol": {"type": "string"}})
 QUOTES = tool("get_quotes", "Quotes for several stocks at once.",
               {"tickers": {"type": "array", "items": {"type": "string"}}})
 WEATHER = tool("get_weather", "Get the current weather for a city.", {"city": {"type": "string"}})
-
-
-@pytest.fixture(scope="module")
-def client():
-    return MockLLM().client()
 
 
 @pytest.mark.parametrize("text, symbols", [

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib.mock_llm import MockLLM
 from course_lib.mock_llm import timezones
-from mock_support import calls, tool
+from mock_support import calls, client, tool  # noqa: F401 (client: the module's fixture)
 
 
 NOW = tool("current_time", "The current time in a time zone.",
@@ -18,11 +17,6 @@ CONVERT = tool("convert_time", "Convert a clock time between time zones.", {
     "time": {"type": "string", "description": "HH:MM, 24-hour"},
     "target_timezone": {"type": "string", "description": "IANA zone to convert to"}})
 WEATHER = tool("get_weather", "Current weather.", {"city": {"type": "string"}})
-
-
-@pytest.fixture(scope="module")
-def client():
-    return MockLLM().client()
 
 
 @pytest.mark.parametrize("place, zone", [

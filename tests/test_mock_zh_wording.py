@@ -6,16 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from course_lib.mock_llm import MockLLM
-from mock_support import calls, tool
+from mock_support import calls, client, tool  # noqa: F401 (client: the module's fixture)
 
 WIKI = tool("search_wiki", "Search the company wiki", {"query": {"type": "string"}})
 WEATHER = tool("get_weather", "Get the current weather for a city", {"city": {"type": "string"}})
-
-
-@pytest.fixture(scope="module")
-def client():
-    return MockLLM().client()
 
 
 @pytest.mark.parametrize("text, query", [
