@@ -43,6 +43,7 @@ from a2a.utils.errors import A2AError, InvalidParamsError, InvalidRequestError
 from starlette.routing import Route
 
 from .a2a_states import TERMINAL, state_of
+from .asgi_replay import replaying
 
 
 @dataclass(frozen=True)
@@ -177,16 +178,7 @@ class LimitsMiddleware:
             status, payload = refusal
             return await self._respond(send, status, payload)
 
-        replayed = False
-
-        async def replay() -> dict:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(body, receive), send)
 
     def _check(self, kind: str, body: bytes) -> tuple[int, bytes | None] | None:
         """``(status, body)`` of a refusal, or None to let the SDK handle the request."""

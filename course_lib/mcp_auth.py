@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable
 from urllib.parse import parse_qs, urlencode, urlparse
 
+from .asgi_replay import replaying
 from .tracing import Trace
 
 #: The project manager's scopes (the AS's ``scopes_supported``); ``tasks:read`` is needed for anything.
@@ -314,16 +315,7 @@ class ToolScopeGate:
                         "headers": [(k.encode(), v.encode()) for k, v in headers.items()]})
             await send({"type": "http.response.body", "body": payload})
             return
-        replayed = False
-
-        async def replay() -> dict:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(body, receive), send)
 
     def needed_scopes(self, body: bytes) -> list[str]:
         """The scopes a JSON-RPC body needs (``[]`` unless it is a ``tools/call`` of a gated tool)."""

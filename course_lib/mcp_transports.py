@@ -37,6 +37,8 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 
 import anyio
 
+from .asgi_replay import replaying
+
 logger = logging.getLogger(__name__)
 
 #: Seconds any single request (the first one included) may take before the client gives up. A server
@@ -533,16 +535,7 @@ class StrictJSONRPC:
                 return await send_accepted(send)
         if error is not None:
             return await _send_json(send, 400, error)
-        replayed = False
-
-        async def replay() -> dict:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(body, receive), send)
 
 
 async def send_accepted(send: Any) -> None:
