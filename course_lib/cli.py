@@ -11,6 +11,8 @@ import importlib
 import os
 import sys
 
+from .i18n import _
+
 COMMAND_MODULES = [
     "course_lib.commands.check",
     "course_lib.commands.hint",
@@ -31,11 +33,11 @@ COMMAND_MODULES = [
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="course",
-        description="Agent Tool Systems: check exercises, serve the mock LLM, maintain notebooks.",
+        description=_("Agent Tool Systems: check exercises, serve the mock LLM, maintain notebooks."),
     )
     parser.add_argument("--lang", dest="course_lang", choices=["en", "zh"],
-                        help="the language of the output for this run (default: COURSE_LANG, else zh inside the "
-                             "course's notebooks/zh, exercises/zh or solutions/zh or a folder named zh, else en)")
+                        help=_("the language of the output for this run (default: COURSE_LANG, else zh inside the "
+                               "course's notebooks/zh, exercises/zh or solutions/zh or a folder named zh, else en)"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)

@@ -206,6 +206,42 @@ def test_course_lang_option_translates_the_help_texts_too(monkeypatch, capsys):
     assert english in capsys.readouterr().out
 
 
+def _help_texts(parser, where="course"):
+    """``(where, help text)`` of every argument and sub-command of ``parser``, recursively (argparse's own
+    ``-h`` excluded: its "show this help message and exit" is argparse's, as in every translated command)."""
+    import argparse
+
+    texts = [(where, parser.description)] if parser.description else []
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:  # the one-line help of each sub-command
+                texts.append((f"{where} {choice.dest}", choice.help))
+            for name, sub in action.choices.items():
+                texts += _help_texts(sub, f"{where} {name}")
+        elif action.help and action.help is not argparse.SUPPRESS:
+            texts.append((f"{where} {'/'.join(action.option_strings) or action.dest}", action.help))
+    return texts
+
+
+def test_every_help_text_of_the_course_command_is_chinese_in_chinese(monkeypatch):
+    """`COURSE_LANG=zh course X --help` speaks Chinese for every command, action and argument; the English
+    parser keeps the English texts (each Chinese one is the catalog's translation of an English one)."""
+    from course_lib.cli import build_parser
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    english = _help_texts(build_parser())
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    chinese = _help_texts(build_parser())
+    assert len(english) == len(chinese) > 60
+    assert [w for w, _t in english] == [w for w, _t in chinese]
+    untranslated = [w for w, text in chinese if not re.search(r"[\u4e00-\u9fff]", text)]
+    assert untranslated == []
+    assert [w for (w, en), (_w, zh) in zip(english, chinese) if i18n.gettext(en, "zh") != zh] == []
+    assert ("course check", "run the checks of an exercise, e.g. `course check 01`") in english
+
+
 def test_string_catalogs_name_files_not_lines():
     """An edit that only moves code (a line added above a string) leaves every catalog current."""
     for path in i18n.catalog_paths("zh"):

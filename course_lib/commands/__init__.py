@@ -7,11 +7,11 @@ def add_lang_option(parser) -> None:
     :func:`course_lib.cli.main` applies it before the command runs."""
     import argparse
 
-    from ..i18n import LANGUAGES
+    from ..i18n import LANGUAGES, _
 
     parser.add_argument("--lang", dest="course_lang", choices=LANGUAGES, default=argparse.SUPPRESS,
-                        help="the language of the output (default: COURSE_LANG, else zh inside the course's "
-                             "notebooks/zh, exercises/zh or solutions/zh or a folder named zh)")
+                        help=_("the language of the output (default: COURSE_LANG, else zh inside the course's "
+                               "notebooks/zh, exercises/zh or solutions/zh or a folder named zh)"))
 
 
 def edition_of(folder, exercise: str):

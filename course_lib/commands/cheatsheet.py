@@ -4,13 +4,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..i18n import _
 from . import add_lang_option
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("cheatsheet", help="export the interview questions and answers (Markdown + printable HTML)")
-    p.add_argument("--out", type=Path, default=Path("."), help="folder to write into (default: current folder)")
-    p.add_argument("--name", default="interview-cheatsheet", help="file name without extension")
+    p = sub.add_parser("cheatsheet", help=_("export the interview questions and answers (Markdown + printable HTML)"))
+    p.add_argument("--out", type=Path, default=Path("."), help=_("folder to write into (default: current folder)"))
+    p.add_argument("--name", default="interview-cheatsheet", help=_("file name without extension"))
     p.set_defaults(func=_run)
     add_lang_option(p)
 

@@ -135,9 +135,9 @@ def error_origin(traceback: str, sources: list[str], raising: int) -> ErrorOrigi
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("check", help="run the checks of an exercise, e.g. `course check 01`")
-    p.add_argument("exercise", help="exercise number (01) or path to a notebook")
-    p.add_argument("--solutions", action="store_true", help="check the solution notebook instead (maintainers)")
+    p = sub.add_parser("check", help=_("run the checks of an exercise, e.g. `course check 01`"))
+    p.add_argument("exercise", help=_("exercise number (01) or path to a notebook"))
+    p.add_argument("--solutions", action="store_true", help=_("check the solution notebook instead (maintainers)"))
     add_lang_option(p)
     p.set_defaults(func=_run)
 

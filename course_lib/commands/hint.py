@@ -10,10 +10,10 @@ from . import add_lang_option, edition_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("hint", help="reveal the next hint of an exercise, e.g. `course hint 01`")
-    p.add_argument("exercise", help="exercise number (01) or path to its notebook")
-    p.add_argument("--again", action="store_true", help="show the hints revealed so far, without a new one")
-    p.add_argument("--reset", action="store_true", help="hide all hints of this exercise again")
+    p = sub.add_parser("hint", help=_("reveal the next hint of an exercise, e.g. `course hint 01`"))
+    p.add_argument("exercise", help=_("exercise number (01) or path to its notebook"))
+    p.add_argument("--again", action="store_true", help=_("show the hints revealed so far, without a new one"))
+    p.add_argument("--reset", action="store_true", help=_("hide all hints of this exercise again"))
     add_lang_option(p)
     p.set_defaults(func=_run)
 

@@ -8,48 +8,49 @@ from __future__ import annotations
 
 import argparse
 
+from ..i18n import N_, _
 from . import add_lang_option
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("interview", help="interview practice: flashcards, mock interview, demos")
+    p = sub.add_parser("interview", help=_("interview practice: flashcards, mock interview, demos"))
     isub = p.add_subparsers(dest="interview_command", metavar="ACTION", required=True)
 
-    ls = isub.add_parser("list", help="list the questions (id, topic, difficulty, frequency, demo)")
-    ls.add_argument("--topic", help="only this topic")
+    ls = isub.add_parser("list", help=_("list the questions (id, topic, difficulty, frequency, demo)"))
+    ls.add_argument("--topic", help=_("only this topic"))
     ls.set_defaults(func=_list)
     add_lang_option(ls)
 
-    cards = isub.add_parser("cards", help="a flashcard session (review-again and unseen cards first)")
-    cards.add_argument("--topic", action="append", help="only this topic (repeatable)")
-    cards.add_argument("--size", type=int, default=10, help="cards in the session (default 10)")
-    cards.add_argument("--learner", help="whose progress (default: $COURSE_LEARNER or your login name)")
+    cards = isub.add_parser("cards", help=_("a flashcard session (review-again and unseen cards first)"))
+    cards.add_argument("--topic", action="append", help=_("only this topic (repeatable)"))
+    cards.add_argument("--size", type=int, default=10, help=_("cards in the session (default 10)"))
+    cards.add_argument("--learner", help=_("whose progress (default: $COURSE_LEARNER or your login name)"))
     cards.set_defaults(func=_cards)
     add_lang_option(cards)
 
-    mock = isub.add_parser("mock", help="a timed mock interview with a score")
-    mock.add_argument("-n", type=int, default=5, help="number of questions (default 5)")
-    mock.add_argument("--topic", action="append", help="only this topic (repeatable)")
-    mock.add_argument("--seed", type=int, help="reproducible question draw")
+    mock = isub.add_parser("mock", help=_("a timed mock interview with a score"))
+    mock.add_argument("-n", type=int, default=5, help=_("number of questions (default 5)"))
+    mock.add_argument("--topic", action="append", help=_("only this topic (repeatable)"))
+    mock.add_argument("--seed", type=int, help=_("reproducible question draw"))
     mock.set_defaults(func=_mock)
     add_lang_option(mock)
 
-    demo = isub.add_parser("demo", help="run the demonstration behind an answer")
-    demo.add_argument("name", help="a demo name (see `course interview list`)")
+    demo = isub.add_parser("demo", help=_("run the demonstration behind an answer"))
+    demo.add_argument("name", help=_("a demo name (see `course interview list`)"))
     demo.set_defaults(func=_demo)
 
-    build = isub.add_parser("build", help="regenerate notebooks/interview/*_qa.ipynb from the bank (maintainers); "
-                                          "with --lang zh, notebooks/zh/interview/ from its translation")
-    build.add_argument("--check", action="store_true", help="fail if a notebook is out of date; write nothing")
+    build = isub.add_parser("build", help=_("regenerate notebooks/interview/*_qa.ipynb from the bank (maintainers); "
+                                            "with --lang zh, notebooks/zh/interview/ from its translation"))
+    build.add_argument("--check", action="store_true", help=_("fail if a notebook is out of date; write nothing"))
     build.set_defaults(func=_build)
     add_lang_option(build)
 
-    for name, func, text in (("extract", _extract, "create or update translations/LANG/interview.po from the bank "
-                                                    "and the interview UI strings (maintainers)"),
-                             ("status", _status, "what the LANG translation of the bank lacks (exit 1 if the "
-                                                 "edition's notebooks are not current)")):
-        cmd = isub.add_parser(name, help=text)
-        cmd.add_argument("--lang", dest="course_lang", choices=["zh"], required=True, help="the language")
+    for name, func, text in (("extract", _extract, N_("create or update translations/LANG/interview.po from the bank "
+                                                       "and the interview UI strings (maintainers)")),
+                             ("status", _status, N_("what the LANG translation of the bank lacks (exit 1 if the "
+                                                    "edition's notebooks are not current)"))):
+        cmd = isub.add_parser(name, help=_(text))
+        cmd.add_argument("--lang", dest="course_lang", choices=["zh"], required=True, help=_("the language"))
         cmd.set_defaults(func=func)
 
 

@@ -5,23 +5,25 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..i18n import _
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("notebooks", help="clean or refresh the shipped notebooks (maintainers)")
+    p = sub.add_parser("notebooks", help=_("clean or refresh the shipped notebooks (maintainers)"))
     p.add_argument("action", choices=["clean", "check", "refresh", "extract", "build", "status"],
-                   help="clean: strip noisy metadata in place; check: fail if cleaning would change a file; "
-                        "refresh: execute lessons and save their outputs; with --lang: extract: create or update "
-                        "the English notebooks' catalogs (changed cells become fuzzy); build: generate the edition "
-                        "(notebooks/LANG/...) from the catalogs and execute its lessons (their own outputs); "
-                        "status: what is missing, stale or out of date")
+                   help=_("clean: strip noisy metadata in place; check: fail if cleaning would change a file; "
+                          "refresh: execute lessons and save their outputs; with --lang: extract: create or update "
+                          "the English notebooks' catalogs (changed cells become fuzzy); build: generate the edition "
+                          "(notebooks/LANG/...) from the catalogs and execute its lessons (their own outputs); "
+                          "status: what is missing, stale or out of date"))
     p.add_argument("paths", nargs="*", type=Path,
-                   help="notebooks (default: all shipped notebooks; with --lang: the edition's English notebooks, for "
-                        "extract every one that has a catalog); paths go before --lang: "
-                        "`course notebooks extract notebooks/01_function_calling.ipynb --lang zh`")
-    p.add_argument("--lang", choices=["zh"], help="the language edition (extract, build, status)")
+                   help=_("notebooks (default: all shipped notebooks; with --lang: the edition's English notebooks, "
+                          "for extract every one that has a catalog); paths go before --lang: "
+                          "`course notebooks extract notebooks/01_function_calling.ipynb --lang zh`"))
+    p.add_argument("--lang", choices=["zh"], help=_("the language edition (extract, build, status)"))
     p.add_argument("--code", action="store_true",
-                   help="extract: also add an entry for every code cell with a comment or a string (opt the "
-                        "notebook's code cells in for translation; an empty entry means shared unchanged)")
+                   help=_("extract: also add an entry for every code cell with a comment or a string (opt the "
+                          "notebook's code cells in for translation; an empty entry means shared unchanged)"))
     p.set_defaults(func=_run)
 
 

@@ -9,11 +9,11 @@ from . import add_lang_option
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("preflight", help="check this machine is ready for the course (offline, < 1 minute)")
-    p.add_argument("--only", metavar="NAMES", help="comma-separated checks to run (default: all)")
-    p.add_argument("--skip", metavar="NAMES", help="comma-separated checks to leave out")
-    p.add_argument("--list", action="store_true", help="list the checks and exit")
-    p.add_argument("--json", action="store_true", help="print the results as JSON (for collecting from a room)")
+    p = sub.add_parser("preflight", help=_("check this machine is ready for the course (offline, < 1 minute)"))
+    p.add_argument("--only", metavar="NAMES", help=_("comma-separated checks to run (default: all)"))
+    p.add_argument("--skip", metavar="NAMES", help=_("comma-separated checks to leave out"))
+    p.add_argument("--list", action="store_true", help=_("list the checks and exit"))
+    p.add_argument("--json", action="store_true", help=_("print the results as JSON (for collecting from a room)"))
     add_lang_option(p)
     p.set_defaults(func=_run)
 

@@ -9,9 +9,9 @@ from . import add_lang_option
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("progress", help="show which exercises you have passed (from `course check` results)")
-    p.add_argument("--json", action="store_true", help="print the rows as JSON (for scripts and instructors)")
-    p.add_argument("--map", action="store_true", help="also show the course map: lessons, times, exercises")
+    p = sub.add_parser("progress", help=_("show which exercises you have passed (from `course check` results)"))
+    p.add_argument("--json", action="store_true", help=_("print the rows as JSON (for scripts and instructors)"))
+    p.add_argument("--map", action="store_true", help=_("also show the course map: lessons, times, exercises"))
     add_lang_option(p)
     p.set_defaults(func=_run)
 
