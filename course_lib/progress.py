@@ -96,12 +96,15 @@ def progress_text(rows: list[ExerciseProgress]) -> str:
     """The table ``course progress`` prints (plain text, aligned)."""
     if not rows:
         return _("No exercises found (exercises/NN_name.ipynb).")
-    w = max(len(f"{r.number} · {r.title}") for r in rows)
-    lines = [f"   {_('exercise'):<{w}}  {_('status'):<11}  {_('checks'):>6}  {_('hints'):>5}  {_('last checked')}"]
+    from .text_table import display_width, pad  # display columns: Chinese titles take two per character
+
+    w = max(display_width(f"{r.number} · {r.title}") for r in rows)
+    lines = [f"   {pad(_('exercise'), w)}  {pad(_('status'), 11)}  {pad(_('checks'), 6, '>')}  "
+             f"{pad(_('hints'), 5, '>')}  {_('last checked')}"]
     for r in rows:
         checks = f"{r.passed_checks}/{r.total_checks}" if r.total_checks else "–"
-        lines.append(f"{r.symbol} {r.number + ' · ' + r.title:<{w}}  {_(STATUS_NAMES.get(r.status, r.status)):<11}  "
-                     f"{checks:>6}  {r.hints_seen or '–':>5}  {r.checked_at.replace('T', ' ') or '–'}")
+        lines.append(f"{r.symbol} {pad(r.number + ' · ' + r.title, w)}  {pad(_(STATUS_NAMES.get(r.status, r.status)), 11)}  "
+                     f"{checks:>6}  {pad(str(r.hints_seen or '–'), 5, '>')}  {r.checked_at.replace('T', ' ') or '–'}")
     done = sum(r.status == PASSED for r in rows)
     lines.append("\n" + _("{done} of {total} exercises passed.").format(done=done, total=len(rows)))
     nxt = next((r for r in rows if r.status != PASSED), None)

@@ -181,3 +181,19 @@ def test_reset_cli_list_and_reset(course, monkeypatch, capsys):
     assert " 1. 01_" in out and "1 code cell changed" in out
     assert cli.main(["reset", "42"]) == 2  # a clear error, no traceback
     assert "no exercise '42'" in capsys.readouterr().err
+
+
+def test_the_progress_table_is_aligned_by_display_width_with_chinese_titles(monkeypatch):
+    """A Chinese title takes two columns per character: the checks column ends at the same display column in
+    every row (padding by len() would leave the Chinese row short by one column per character)."""
+    from course_lib.progress import ExerciseProgress, progress_text
+    from course_lib.text_table import display_width
+
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    rows = [ExerciseProgress(key="01_a", number="01", title="工具调用循环", status="passed", passed_checks=3,
+                             total_checks=3, hints_seen=1, checked_at="2026-12-02T09:00"),
+            ExerciseProgress(key="02_b", number="02", title="Schema", status="attempted", passed_checks=1,
+                             total_checks=3, hints_seen=0, checked_at="2026-12-02T09:01")]
+    lines = progress_text(rows).splitlines()[1:3]
+    ends = [display_width(line[:line.index("/3") + 2]) for line in lines]
+    assert ends[0] == ends[1], lines
