@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Mapping
 from urllib.parse import quote
 
-from jsonschema import Draft202012Validator, FormatChecker
-from jsonschema.exceptions import SchemaError
+# jsonschema (with its format checkers: arrow, isoduration, webcolors... ~0.13 s of CPU) is imported by the
+# functions that validate, not here: a first cell that only builds schemas does not pay for it.
 
 #: What OpenAI (and the mock) accept as a tool name.
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -595,6 +595,8 @@ def check_schema(schema: Any) -> list[str]:
     """
     if not isinstance(schema, dict):
         return [f"parameters must be a JSON object (a dict), not {type(schema).__name__}"]
+    from jsonschema import Draft202012Validator
+
     problems = []
     validator = Draft202012Validator(Draft202012Validator.META_SCHEMA)
     for err in sorted(validator.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))):
@@ -639,7 +641,7 @@ def _resolves(schema: dict, ref: str) -> bool:
     return True
 
 
-_FORMAT_CHECKER = FormatChecker()
+_FORMAT_CHECKER: Any = None  # one jsonschema FormatChecker for every validator, made on first use
 
 
 def _message(err: Any) -> str:
@@ -684,6 +686,11 @@ def argument_validator(schema: dict) -> Any:
     A ``Draft202012Validator`` with the format checker; building one costs more than using it, so
     a registry keeps one per tool (``ToolRegistry`` caches it, invalidated when the tool changes).
     """
+    global _FORMAT_CHECKER
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    if _FORMAT_CHECKER is None:
+        _FORMAT_CHECKER = FormatChecker()
     return Draft202012Validator(schema, format_checker=_FORMAT_CHECKER)
 
 

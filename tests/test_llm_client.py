@@ -142,3 +142,40 @@ def test_importing_the_client_does_not_build_the_iri_grammar_and_iri_formats_sti
     # the iri formats are still checked, by the lazy checker that imports the grammar on first use
     assert (facts["iri_ok"], facts["iri_bad"], facts["grammar_after_iri_check"]) == (True, False, True)
     assert (facts["uri_ok"], facts["uri_bad"]) == (True, False)
+
+
+_FIRST_CELL_PROBE = r"""
+import json, sys
+from course_lib.examples import WEATHER_TOOL
+from course_lib.function_calling import tool_loop
+from course_lib.tool_schemas import function_schema, to_responses_tool
+from course_lib.tool_registry import ToolRegistry
+from course_lib.agent import Agent
+from course_lib.llm_client import backend, default_mock, default_model, get_client
+from course_lib.mock_llm import MockLLM
+client, mock = get_client(), default_mock()
+before = {m: m in sys.modules for m in ("course_lib.mock_llm.engine", "course_lib.mock_llm.wire", "jsonschema")}
+reply = client.chat.completions.create(model=default_model(), tools=[WEATHER_TOOL],
+                                       messages=[{"role": "user", "content": "Weather in Paris?"}])
+after = {m: m in sys.modules for m in before}
+print(json.dumps({"before": before, "after": after, "call": reply.choices[0].message.tool_calls[0].function.name,
+                  "mock_is_MockLLM": isinstance(mock, MockLLM)}))
+"""
+
+
+def test_a_first_cell_imports_neither_the_mock_engine_nor_jsonschema_until_the_first_request():
+    """Issue 15: the engine (its regular expressions) and jsonschema load with the first request, not the client."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _FIRST_CELL_PROBE], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "COURSE_LLM": "mock"})
+    assert out.returncode == 0, out.stderr
+    facts = json.loads(out.stdout)
+    assert facts["before"] == {"course_lib.mock_llm.engine": False, "course_lib.mock_llm.wire": False,
+                               "jsonschema": False}
+    assert facts["after"] == {"course_lib.mock_llm.engine": True, "course_lib.mock_llm.wire": True,
+                              "jsonschema": True}
+    assert (facts["call"], facts["mock_is_MockLLM"]) == ("get_weather", True)

@@ -8,15 +8,34 @@ talks to it in-process; ``course llm serve`` serves it over HTTP. See
 with the same readers that fill tool arguments (for ``response_format`` structured outputs); its name
 and shape stay stable whatever module it lives in.
 """
-from .arguments import fill_schema
-from .engine import Decision, PlannedCall, decide, score_tools
-from .errors import MockAPIError
-from .faults import FAULT_KINDS, Fault, FaultPlan
-from .server import DEFAULT_MODEL, Exchange, HTTPReply, MockLLM
-from .wire import ChatRequest, ToolSpec, parse_chat_request
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+#: Where each exported name lives. They are imported on first use (PEP 562): ``MockLLM`` alone (the
+#: object a notebook's first cell creates) does not load the engine, whose readers compile hundreds of
+#: regular expressions and whose wire checks import jsonschema (~0.35 s of CPU together); the engine
+#: loads with the first request the mock answers.
+_EXPORTS = {
+    "fill_schema": "arguments", "Decision": "engine", "PlannedCall": "engine", "decide": "engine",
+    "score_tools": "engine", "MockAPIError": "errors", "FAULT_KINDS": "faults", "Fault": "faults",
+    "FaultPlan": "faults", "DEFAULT_MODEL": "server", "Exchange": "server", "HTTPReply": "server",
+    "MockLLM": "server", "ChatRequest": "wire", "ToolSpec": "wire", "parse_chat_request": "wire",
+}
 
 __all__ = [
     "ChatRequest", "DEFAULT_MODEL", "Decision", "Exchange", "FAULT_KINDS", "Fault", "FaultPlan", "HTTPReply",
     "MockAPIError", "MockLLM", "PlannedCall", "ToolSpec", "decide", "fill_schema", "parse_chat_request",
     "score_tools",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

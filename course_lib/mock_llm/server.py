@@ -21,17 +21,20 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
-from .completions import chat_completion, count_tokens, seeded_id, sse_lines, stream_chunks, tool_calls_json
-from .engine import Decision, PlannedCall, decide
 from .errors import MockAPIError
 from .faults import HTTP_FAULTS, FaultPlan, corrupt_tool_calls, parse_fault_header, scripted_decision_parts
 from .limits import BoundedCache, Limits, check_context, decode_body, too_large
 from .response_store import ResponseStore
-from .structured_output import answer as structured_answer
-from .responses_api import as_responses_error, output_items, parse_responses_request, response_object, stream_events
-from .wire import ChatRequest, parse_chat_request, tools_key
+
+if TYPE_CHECKING:
+    from .engine import Decision
+    from .wire import ChatRequest
+
+# The engine, the wire checks (jsonschema) and the reply builders are imported by the methods that answer
+# a request, not here: creating a MockLLM (every lesson's first cell) then costs no engine import (~0.35 s
+# of CPU: its readers compile hundreds of regular expressions); the first request pays it once.
 
 DEFAULT_MODEL = "mock-llm"
 LOG_LIMIT = Limits().log_limit  # exchanges kept in MockLLM.log; older ones are dropped (also a byte cap)
@@ -169,6 +172,13 @@ def _within_budget(output: list[dict], options: Any) -> tuple[list[dict], str | 
     return [item], "max_output_tokens" if ended == "length" else None
 
 
+def decide(req: ChatRequest) -> Decision:
+    """The engine's decision for ``req`` (:func:`.engine.decide`, imported on the first request)."""
+    from .engine import decide as engine_decide
+
+    return engine_decide(req)
+
+
 def _decision_bytes(decision: Decision) -> int:
     """A rough size of ``decision`` in bytes (its texts, arguments, scores and matched words)."""
     return (256 + len(decision.content or "") + len(decision.reason)
@@ -256,6 +266,7 @@ class MockLLM:
             MockAPIError: for a request the API would reject.
         """
         from .explain import Explanation
+        from .wire import parse_chat_request
 
         body = {"model": self.model, "messages": messages, **({"tools": tools} if tools else {}), **options}
         req = parse_chat_request(body)
@@ -328,6 +339,8 @@ class MockLLM:
             return _json_reply(200, {"id": response_id, "object": "response", "deleted": True})
         if method != "GET":
             raise MockAPIError(f"Method {method} not allowed for /v1/responses/{rest}; use GET or DELETE.", status=405)
+        from .completions import seeded_id
+
         entry = self.store.get(response_id)
         if not sub:
             return _json_reply(200, entry.response)
@@ -344,6 +357,8 @@ class MockLLM:
         return fault
 
     def _decide(self, req: ChatRequest, seed: str = "") -> tuple[Decision, list[dict] | None]:
+        from .engine import Decision, PlannedCall
+
         if not self._script:
             # The engine is a pure function of the request: the same request (same seed) is
             # answered from memory, which is also what keeps re-run notebooks fast.
@@ -366,6 +381,10 @@ class MockLLM:
                           for i, c in enumerate(calls)]
 
     def _chat(self, data: Any, fault) -> tuple[HTTPReply, dict, Decision]:
+        from .completions import chat_completion, count_tokens, sse_lines, stream_chunks, tool_calls_json
+        from .structured_output import answer as structured_answer
+        from .wire import parse_chat_request, tools_key
+
         # the tools are serialised once per request: their key finds the validated tools and their seed text
         key = tools_key(data["tools"]) if isinstance(data, dict) and data.get("tools") is not None else None
         req = parse_chat_request(data, tools_key=key)
@@ -390,6 +409,12 @@ class MockLLM:
         return reply, completion, decision
 
     def _responses(self, data: Any, fault) -> tuple[HTTPReply, dict, Decision]:
+        from .completions import count_tokens
+        from .responses_api import (as_responses_error, output_items, parse_responses_request, response_object,
+                                    stream_events)
+        from .structured_output import answer as structured_answer
+        from .wire import parse_chat_request
+
         rreq = parse_responses_request(data, self.store, self.limits.max_context_tokens)
         try:
             req = parse_chat_request(rreq.chat_body)
