@@ -125,3 +125,60 @@ def test_sentences_that_each_give_one_detail_make_one_call():
                    "The database will be 'sales' and the password is 'p4ss'.", DB)
     assert got == [("add_db_server", {"nickname": "Main", "host": "db.example.org", "database": "sales",
                                       "password": "p4ss"})]
+
+
+# ------------------------------------------------------------------ a sentence that only states a value is a detail
+TOKENS = tool("get_api_tokens", "Get the API tokens of a user",
+              obj(["user_id"], user_id={"type": "integer", "description": "The user's ID"}))
+SHAREABLE = tool("get_shareable_api_tokens", "Get the shareable API tokens", obj())
+
+
+def test_a_sentence_that_states_a_value_joins_the_request_before_it():
+    got, _ = calls("I forgot all my API tokens, can you remind me of them? My user ID is 4512.", TOKENS, SHAREABLE)
+    assert got == [("get_api_tokens", {"user_id": 4512})]
+
+
+def test_a_sentence_that_states_a_value_in_chinese():
+    got, _ = calls("我忘了我所有的 API tokens，能提醒我吗？我的用户ID是4512。", TOKENS, SHAREABLE)
+    assert got == [("get_api_tokens", {"user_id": 4512})]
+
+
+def test_a_detail_frame_is_no_request_of_its_own():
+    from course_lib.mock_llm.planning import states_a_detail
+
+    assert states_a_detail("My user ID is 12345") and states_a_detail("The API key is 'k-1'")
+    assert states_a_detail("我的用户ID是12345") and states_a_detail("id 1234")
+    assert not states_a_detail("what time is it in Tokyo") and not states_a_detail("find my user ID")
+
+
+# ------------------------------------------------------------------ a second call needs a value of its own
+PROFILE = tool("get_profile", "Get a member's profile", obj(["member_id"], member_id={"type": "string"}))
+PROJECT = tool("get_project_details", "Get the details of a member's project",
+               obj(["project_name"], project_name={"type": "string", "description": "The project's name"}))
+CLOCK = tool("current_time", "Tell the current time", obj())
+WEATHER = tool("get_weather", "Current weather in a city", obj(["city"], city={"type": "string"}))
+
+
+def test_a_second_tool_filled_only_with_free_words_is_not_called():
+    got, _ = calls("Get me the profile of member 4471, and I'd also like the contact details included.",
+                   PROFILE, PROJECT)
+    assert got == [("get_profile", {"member_id": "4471"})]
+
+
+def test_a_second_tool_without_parameters_is_still_called_for_its_own_question():
+    got, _ = calls("What's the weather in Oslo? And what time is it now?", WEATHER, CLOCK)
+    assert got == [("get_weather", {"city": "Oslo"}), ("current_time", {})]
+    got, _ = calls("奥斯陆天气怎么样？现在几点了？", WEATHER, CLOCK)
+    assert got == [("get_weather", {"city": "奥斯陆"}), ("current_time", {})]
+
+
+def test_a_later_call_holding_only_what_an_earlier_call_holds_is_dropped():
+    from course_lib.mock_llm.decision import PlannedCall
+    from course_lib.mock_llm.planning import without_bare_calls
+    from course_lib.mock_llm.wire import ToolSpec
+
+    spec = ToolSpec("readings", "", {"type": "object", "properties": {"metric": {}, "per_page": {}}})
+    full = PlannedCall("readings", {"metric": "humidity", "per_page": 100})
+    bare = PlannedCall("readings", {"per_page": 100})
+    assert without_bare_calls([full, bare], [spec], "") == [full]
+    assert without_bare_calls([bare, full], [spec], "") == [bare, full]  # a later call may vary an earlier one

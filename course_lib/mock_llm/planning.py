@@ -9,7 +9,10 @@ what earlier clauses produce waits for their results. The arguments of each call
 from __future__ import annotations
 
 import bisect
+import json
 import re
+from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 from . import arithmetic
@@ -17,6 +20,7 @@ from . import language as lang
 from . import purpose
 from . import specialists
 from .arguments import Evidence, fill_arguments, labelled
+from .confidence import rule_class
 from .choosing import NAMESPACE_WEIGHT, THRESHOLD, _DISTINCT, _best, _profile, _user_concepts, score_tools
 from .decision import PlannedCall
 from .reading import AT_REST, read
@@ -62,6 +66,21 @@ def _give(call: PlannedCall, key: str, value: Any, evidence: Any) -> None:
     call.arguments[key], call.evidence[key] = value, evidence
     if key in call.missing:
         call.missing.remove(key)
+
+
+@lru_cache(maxsize=1)
+def _detail_frames() -> re.Pattern[str]:
+    """The frames of a clause that only states a value (``course_lib/data/clause_frames.json``), as one pattern."""
+    data = json.loads(resources.files("course_lib").joinpath("data/clause_frames.json").read_text(encoding="utf-8"))
+    frames = data["detail"]["en"] + data["detail"]["zh"]
+    return re.compile(r"\s*(?:" + "|".join(f"(?:{f})" for f in frames) + ")", re.I)
+
+
+def states_a_detail(clause: str) -> bool:
+    """True when ``clause`` only states a value ("My user ID is 12345", "The API key is 'k-1'", "id 1234",
+    "我的用户ID是12345"): a detail of the request it belongs to, which picks no tool of its own. A model reads
+    "Show my API tokens. My user ID is 12345" as one request with its user ID, not as two calls."""
+    return _detail_frames().match(clause) is not None
 
 
 def split_clauses(text: str) -> list[str]:
@@ -696,6 +715,8 @@ def plan_calls(text: str, tools: list[ToolSpec]
     planned: dict[str, list[PlannedCall]] = {}  # the whole request's calls of each tool tried, planned once
     if len(clauses) > 1 and len(tools) > 1 and len(tools) <= 64:
         for clause in clauses:
+            if states_a_detail(clause):
+                continue  # a value for the request around it, not a request of its own
             best = score_tools(clause, tools)[0]
             if best[1] >= THRESHOLD:
                 picks.append((best[0], clause))
@@ -727,7 +748,47 @@ def plan_calls(text: str, tools: list[ToolSpec]
                 calls.append(call)
     calls += [PlannedCall(t.name, a, clause=len(picks)) for t, a in arithmetic.unserved(  # "7 + 5, and 20 - 8"
         tools, text, [(c.name, c.arguments) for c in calls])]
-    return calls, scores, matched, ""
+    return without_bare_calls(calls, tools, text), scores, matched, ""
+
+
+#: The evidence rule of a text argument that is its clause without the clause's framing.
+_OWN_CLAUSE = "the request without its framing"
+
+
+def _own_values(call: PlannedCall, others: list[PlannedCall], text: str) -> list[str]:
+    """The arguments of ``call`` that the request said or that were read from its words (not free words, not
+    a guess; a clause of its own as the text, "ask the agent for X, then ...", is said) with a value no other
+    call carries."""
+    theirs = {json.dumps(v, sort_keys=True, default=str) for c in others for v in c.arguments.values()}
+    def strong(k: str, v: Any) -> bool:
+        rule = getattr(call.evidence.get(k), "rule", "") or ""
+        return rule == _OWN_CLAUSE or rule_class(rule, v, text) in ("said", "read")
+    return [k for k, v in call.arguments.items() if strong(k, v) and json.dumps(v, sort_keys=True, default=str) not in theirs]
+
+
+def without_bare_calls(calls: list[PlannedCall], tools: list[ToolSpec], text: str) -> list[PlannedCall]:
+    """The calls without those that carry nothing of their own beside the others.
+
+    A model calls a second tool for a second thing the user said: a call of another tool whose every value is
+    free words, a guess or a copy of another call's ("the status" read as a project name, the page size of the
+    first call copied into an alerts tool), or that fills none of its parameters, is no such thing; nor is a
+    call of the same tool whose arguments an earlier call of it holds too (an earlier call with fewer
+    arguments stays: "by bus, and then with transfers allowed" varies it). A tool without parameters has
+    nothing to carry ("what time is it?"): its call stays. A lone call always stays.
+    """
+    if len(calls) < 2:
+        return calls
+    takes = {t.name: bool((t.parameters or {}).get("properties")) for t in tools}
+    kept = list(calls)
+    for i, call in enumerate(calls):
+        others = [c for c in kept if c is not call]
+        same = [c for c in others if c.name == call.name]
+        earlier = [c for c in calls[:i] if c.name == call.name and c in kept]  # (a later one may vary an earlier)
+        if any(call.arguments.items() <= c.arguments.items() for c in earlier) or (
+                not same and takes.get(call.name, True) and not call.from_results
+                and not _own_values(call, others, text)):
+            kept = others
+    return kept
 
 
 #: Words by which a clause points back at what earlier clauses produce ("save *it*", "*a summary*").
