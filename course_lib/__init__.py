@@ -7,11 +7,9 @@ not pay for importing the openai SDK and the mock LLM at start-up.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from . import a2a_otel as _a2a_otel
 from . import lazy_formats as _lazy_formats
+from .lazy_exports import lazy_exports
 
 _lazy_formats.install()  # jsonschema, when something imports it, skips a 0.85 s grammar (see lazy_formats)
 _a2a_otel.install()  # a2a-sdk's spans off when no OpenTelemetry SDK could record them (see a2a_otel)
@@ -33,11 +31,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(list(globals()) + __all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -10,8 +10,7 @@ and shape stay stable whatever module it lives in.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..lazy_exports import lazy_exports
 
 #: Where each exported name lives. They are imported on first use (PEP 562): ``MockLLM`` alone (the
 #: object a notebook's first cell creates) does not load the engine, whose readers compile hundreds of
@@ -24,18 +23,7 @@ _EXPORTS = {
     "MockLLM": "server", "ChatRequest": "wire", "ToolSpec": "wire", "parse_chat_request": "wire",
 }
 
-__all__ = [
-    "ChatRequest", "DEFAULT_MODEL", "Decision", "Exchange", "FAULT_KINDS", "Fault", "FaultPlan", "HTTPReply",
-    "MockAPIError", "MockLLM", "PlannedCall", "ToolSpec", "decide", "fill_schema", "parse_chat_request",
-    "score_tools",
-]
+__all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(list(globals()) + __all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
