@@ -26,6 +26,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from .diagrams import figure
+from .i18n import N_, _
+from .text_table import pad
 
 if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
     from .course_figure import CourseFigure
@@ -46,15 +48,15 @@ TRANSITIONS: dict[str, dict[str, str]] = {
 
 #: How a client follows a task's moves (A2A 1.0 §3.1); none of them changes a state.
 FOLLOW: dict[str, str] = {
-    "SendStreamingMessage": "live events while the client stays connected",
-    "SubscribeToTask": "reconnect to a running task: its snapshot now, then every later event",
-    "GetTask / ListTasks": "poll a snapshot (ListTasks filters by state and context, in pages)",
-    "push notification": "the agent POSTs each update to the client's webhook, with the client's token",
+    "SendStreamingMessage": N_("live events while the client stays connected"),
+    "SubscribeToTask": N_("reconnect to a running task: its snapshot now, then every later event"),
+    "GetTask / ListTasks": N_("poll a snapshot (ListTasks filters by state and context, in pages)"),
+    "push notification": N_("the agent POSTs each update to the client's webhook, with the client's token"),
 }
 #: What a paused task waits for, and how the client gives it (the same ``taskId`` resumes it).
 RESUME: dict[str, str] = {
-    "input-required": "an answer: a message on the same task",
-    "auth-required": "credentials (HTTP headers, never in the message), then a message on the same task",
+    "input-required": N_("an answer: a message on the same task"),
+    "auth-required": N_("credentials (HTTP headers, never in the message), then a message on the same task"),
 }
 
 #: States with no way out.
@@ -156,13 +158,18 @@ def check_path(states: Iterable[object]) -> list[str]:
 
 
 def transitions_text(table: Mapping[str, Mapping[str, str]] = TRANSITIONS) -> str:
-    """The table as text, one ``state --event--> state`` line per move (terminal states marked)."""
+    """The table as text, one ``state --event--> state`` line per move (terminal states marked).
+
+    The states are padded to 15 display columns (:func:`~course_lib.text_table.pad`), so a table whose
+    states or events are Chinese still lines up; state and event names themselves are never translated
+    (they are the spec's), only the ``(terminal)`` mark is, in the learner's language.
+    """
     lines = []
     for state, moves in table.items():
         if not moves:
-            lines.append(f"{state:<15} (terminal)")
+            lines.append(pad(state, 15) + " " + _("(terminal)"))
         for event, target in moves.items():
-            lines.append(f"{state:<15} --{event}--> {target}")
+            lines.append(f"{pad(state, 15)} --{event}--> {target}")
     return "\n".join(lines)
 
 
@@ -214,7 +221,9 @@ def state_diagram(table: Mapping[str, Mapping[str, str]] = TRANSITIONS, *,
     path = [state_of(s) for s in highlight]
     used = set(zip(path, path[1:]))
     notes = legend_lines() if legend and table is TRANSITIONS else []
-    text = "\n".join([transitions_text(table), *notes]) + (f"\npath: {' -> '.join(path)}" if path else "")
+    text = "\n".join([transitions_text(table), *notes])
+    if path:
+        text += "\n" + _("path: {states}").format(states=" -> ".join(path))
     hot, cold = OKABE_ITO["vermillion"], GREY
     terminal = [s for s, moves in table.items() if not moves]
     active = [s for s in table if s not in terminal]
@@ -278,7 +287,7 @@ def state_diagram(table: Mapping[str, Mapping[str, str]] = TRANSITIONS, *,
                 ax.text(mx, my + 0.08, event, ha="center", va="bottom", fontsize=FONT_SMALL, color=INK)
             else:  # vertical, one way: on its right
                 ax.text(mx + 0.1, my, event, ha="left", va="center", fontsize=FONT_SMALL, color=INK)
-    ax.text(0.05, 3.42, "moves between active states", fontsize=FONT, color=INK, weight="bold", va="top")
+    ax.text(0.05, 3.42, _("moves between active states"), fontsize=FONT, color=INK, weight="bold", va="top")
 
     # -- right: every move that ends a task, as a table
     enders = [s for s in active if any(t in terminal for t in table[s].values())]
@@ -294,7 +303,7 @@ def state_diagram(table: Mapping[str, Mapping[str, str]] = TRANSITIONS, *,
     tab.set_ylim(-0.3, 3.45)
     tab.axis("off")
     top = 2.75
-    tab.text(0.05, 3.42, "moves that end a task", fontsize=FONT, color=INK, weight="bold", va="top")
+    tab.text(0.05, 3.42, _("moves that end a task"), fontsize=FONT, color=INK, weight="bold", va="top")
     for j, end in enumerate(terminal):  # terminal states in boxes with a thick border, as the title says
         tab.text(first_w + col_w * (j + 0.5), top + row_h / 2, end, ha="center", va="center", fontsize=FONT_SMALL,
                  color=INK, weight="bold", bbox={"boxstyle": "round,pad=0.25", "fc": "#F2F2F2", "ec": GREY, "lw": 2.0})
@@ -311,17 +320,19 @@ def state_diagram(table: Mapping[str, Mapping[str, str]] = TRANSITIONS, *,
         y = top + row_h - row_h * i
         tab.add_line(decoration_line(Line2D([0.05, tw], [y, y], color="#CCCCCC", lw=0.8)))
     if path:
-        tab.text(0.05, top - row_h * (len(enders) + 1) - 0.1, "in vermillion: this task's path", fontsize=FONT_SMALL,
+        tab.text(0.05, top - row_h * (len(enders) + 1) - 0.1, _("in vermillion: this task's path"), fontsize=FONT_SMALL,
                  color=hot, va="top")
-    fig.suptitle("A2A task lifecycle (thick border: terminal)" + (" · coloured: this task's path" if path else ""),
+    title = _("A2A task lifecycle (thick border: terminal)")
+    fig.suptitle(title + (" · " + _("coloured: this task's path") if path else ""),
                  fontsize=FONT_TITLE, y=1 - 0.08 / height, va="top")
     return fig
 
 
 def legend_lines() -> list[str]:
-    """:data:`RESUME` and :data:`FOLLOW` as short lines (the diagram's legend)."""
-    return ([f"{state} waits for {what}" for state, what in RESUME.items()]
-            + [f"follow by {how}: {what}" for how, what in FOLLOW.items()])
+    """:data:`RESUME` and :data:`FOLLOW` as short lines (the diagram's legend), in the learner's language;
+    state and method names stay as the spec spells them (``input-required waits for ...``)."""
+    return ([_("{state} waits for {what}").format(state=state, what=_(what)) for state, what in RESUME.items()]
+            + [_("follow by {how}: {what}").format(how=how, what=_(what)) for how, what in FOLLOW.items()])
 
 
 __all__ = ["FOLLOW", "INITIAL", "RESUME", "legend_lines", "INTERRUPTED", "TERMINAL", "TRANSITIONS", "InvalidTransition", "check_path",

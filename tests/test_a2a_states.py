@@ -104,3 +104,33 @@ def test_the_lifecycle_picture_says_how_paused_tasks_resume_and_how_clients_foll
     assert st.check_path(["submitted", "auth-required", "working", "completed"]) == ["need_auth", "authenticate",
                                                                                    "complete"]
     assert not any(ln.startswith("follow") for ln in st.state_diagram(legend=False).fallback_text.splitlines())
+
+
+def test_the_text_table_pads_by_display_width_so_a_chinese_row_lines_up(monkeypatch):
+    """transitions_text pads states with text_table.pad: English is what `f"{state:<15}"` wrote (ASCII
+    widths equal len), a Chinese state keeps its arrows in the same column as the English ones."""
+    from course_lib.text_table import display_width
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    english = st.transitions_text()
+    before = []  # what the len()-padded version wrote
+    for state, moves in st.TRANSITIONS.items():
+        before += [f"{state:<15} (terminal)"] if not moves else []
+        before += [f"{state:<15} --{event}--> {target}" for event, target in moves.items()]
+    assert english == "\n".join(before) and len(before) == 24
+    lines = st.transitions_text({"已提交": {"start": "working"}, "working": {"complete": "completed"},
+                                 "completed": {}}).splitlines()
+    assert [display_width(ln.split("--")[0]) for ln in lines[:2]] == [16, 16]
+    assert lines[0] == "已提交          --start--> working"
+
+
+def test_the_lifecycle_picture_speaks_chinese_in_chinese_and_keeps_the_spec_names(monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    fig = st.state_diagram(highlight=["submitted", "input-required", "working", "completed"])
+    lines = fig.fallback_text.splitlines()
+    assert lines[0] == "submitted       --start--> working"
+    assert "completed       （终止状态）" in lines
+    assert "input-required 等待一个回答，即发到同一个 Task 上的消息" in lines
+    assert "用 SubscribeToTask 跟进：重新连接到运行中的任务，先得到它此刻的快照，再收到之后的每个事件" in lines
+    assert lines[-1] == "路径：submitted -> input-required -> working -> completed"
+    assert fig.title == "A2A 任务生命周期（粗边框：终止状态） · 着色：这个任务的路径"
