@@ -18,8 +18,8 @@ from ..i18n import N_, _
 
 #: Hints of exercise 10a, from a nudge to nearly the answer (``HINTS`` in the exercise, ``course hint 10a``).
 HINTS = Hints('10a_token_verifier', [
-    N_('Lesson 10a, section 4: after the 401 dance, the MCP server asks the authorization server about every token '
-    '(`POST /introspect`, RFC 7662). Do the same: post the token, read the JSON answer.'),
+    N_('Lesson 10a, section 4, step 7: after the 401 dance, the MCP server asks the authorization server about '
+    'every token (`POST /introspect`, RFC 7662). Do the same: post the token, read the JSON answer.'),
     N_('The answer has `active` (False for unknown, revoked or expired tokens), `aud` (the resource the token was '
     'issued for), `scope` (space-separated) and `client_id`. Refuse with `return None`; accept with an `AccessToken`.'),
     N_('`async with httpx2.AsyncClient() as http: claims = (await http.post(self.introspection_url, data={"token": '
