@@ -5,6 +5,7 @@ The edition is what ``translations/zh/edition.txt`` lists; ``make test`` runs th
 """
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -35,6 +36,34 @@ def test_every_markdown_cell_has_a_current_translation(english):
 def test_generated_notebooks_are_what_build_writes():
     problems = tr.sync_problems("zh")
     assert problems == [], "\n".join(problems)
+
+
+#: one word written twice in a row on one line ("一个编排 Agent Agent 拥有"), whatever its case
+_DOUBLED = re.compile(r"(?<![\w`])([A-Za-z][\w-]*)[ \t]+\1(?![\w`-])", re.IGNORECASE)
+CATALOGS = sorted((tr.ROOT / "translations" / "zh").rglob("*.po"))
+
+
+def doubled_words(english: str, translation: str) -> list[str]:
+    """The words a translation writes twice in a row where its English does not (the English may: "very very")."""
+    allowed = {m.group(0).lower() for m in _DOUBLED.finditer(english)}
+    return [m.group(0) for m in _DOUBLED.finditer(translation) if m.group(0).lower() not in allowed]
+
+
+def test_the_doubled_word_pattern_catches_a_repeat_and_spares_the_rest():
+    assert doubled_words("An orchestrator agent with", "一个编排 Agent Agent 拥有") == ["Agent Agent"]
+    assert doubled_words("x", "把 tool Tool 注册") == ["tool Tool"]
+    assert doubled_words("very very", "very very") == []
+    assert doubled_words("x", "JSON JSON-RPC、`a` a、Agent\nAgent、MCP 的 MCP") == []
+
+
+@pytest.mark.parametrize("catalog", CATALOGS, ids=lambda p: p.relative_to(tr.ROOT / "translations" / "zh").as_posix())
+def test_no_translation_doubles_a_word(catalog):
+    from babel.messages.pofile import read_po
+
+    with catalog.open("rb") as f:
+        messages = [m for m in read_po(f) if m.id and m.string]
+    bad = {str(m.id)[:60]: doubled_words(str(m.id), str(m.string)) for m in messages}
+    assert not {k: v for k, v in bad.items() if v}, f"{catalog.name}: a word written twice in a row"
 
 
 def _han(text: str) -> int:
