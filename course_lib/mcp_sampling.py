@@ -30,6 +30,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .i18n import _
+from .text_table import pad
+
 
 def sampling_messages(params: Any) -> list[dict]:
     """Chat Completions messages for a ``sampling/createMessage`` request (system prompt first)."""
@@ -156,13 +159,16 @@ class ElicitationForm:
         return types.ElicitResult(action="accept", content=values)
 
     def text(self) -> str:
+        """The form as text: the message, one ``* name [kind] = value`` line per field (``*``: required;
+        names padded to 12 display columns), then whether *Decline* is ticked; labels in the learner's language."""
         lines = [self.message] if self.message else []
         now = self.current()
         for name, prop in self.properties.items():
-            kind = "one of " + "/".join(map(str, prop["enum"])) if "enum" in prop else prop.get("type", "")
+            kind = (_("one of {choices}").format(choices="/".join(map(str, prop["enum"]))) if "enum" in prop
+                    else prop.get("type", ""))
             star = "*" if name in self.required else " "
-            lines.append(f"{star} {name:<12} [{kind}] = {json.dumps(now.get(name), ensure_ascii=False)}")
-        lines.append("(* required; decline: " + ("yes" if self.declined else "no") + ")")
+            lines.append(f"{star} {pad(name, 12)} [{kind}] = {json.dumps(now.get(name), ensure_ascii=False)}")
+        lines.append(_("(* required; decline: yes)") if self.declined else _("(* required; decline: no)"))
         return "\n".join(lines)
 
     def widget(self) -> Any:
@@ -189,7 +195,7 @@ class ElicitationForm:
                 box = w.Text(value=value or "", description=label, placeholder=prop.get("description", ""))
             self._widgets[name] = box
             rows.append(box)
-        self._decline_box = w.Checkbox(value=False, description="Decline")
+        self._decline_box = w.Checkbox(value=False, description=_("Decline"))
         rows.append(self._decline_box)
         return WithFallback(w.VBox(rows), self.text())
 
@@ -215,4 +221,4 @@ class Notifications:
         self.lines.append(f"log [{params.level}] {params.data}")
 
     def __repr__(self) -> str:
-        return "\n".join(self.lines) or "(no notifications)"
+        return "\n".join(self.lines) or _("(no notifications)")

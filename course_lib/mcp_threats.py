@@ -34,6 +34,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from .i18n import _
+from .text_table import pad
+
 #: Characters a human cannot see but a model reads: zero-width, bidi controls, Unicode tag characters.
 HIDDEN_CHARACTERS = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
 
@@ -100,17 +103,21 @@ def scan_tool(tool: Any, *, other_tools: Iterable[str] = ()) -> list[Finding]:
         hidden = HIDDEN_CHARACTERS.findall(text)
         if hidden:
             codes = ", ".join(sorted({f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in hidden}))
-            findings.append(Finding(name, "hidden-characters", f"{where} has {len(hidden)} invisible: {codes}"))
+            findings.append(Finding(name, "hidden-characters", _("{where} has {n} invisible: {codes}").format(
+                where=where, n=len(hidden), codes=codes)))
         visible = HIDDEN_CHARACTERS.sub("", text)
         if m := _INSTRUCTION.search(visible):
-            findings.append(Finding(name, "instructions", f"{where} gives orders: {_around(visible, m)}"))
+            findings.append(Finding(name, "instructions", _("{where} gives orders: {text}").format(
+                where=where, text=_around(visible, m))))
         if m := _SECRETS.search(visible):
-            findings.append(Finding(name, "secrets", f"{where} mentions {m.group(0)!r}: {_around(visible, m)}"))
+            findings.append(Finding(name, "secrets", _("{where} mentions {word}: {text}").format(
+                where=where, word=repr(m.group(0)), text=_around(visible, m))))
         for other in other_tools:
             if other != name and re.search(rf"\b{re.escape(other)}\b", visible):
-                findings.append(Finding(name, "other-tools", f"{where} talks about another server's tool {other!r}"))
+                findings.append(Finding(name, "other-tools", _("{where} talks about another server's tool {tool}")
+                                        .format(where=where, tool=repr(other))))
     if len(d.get("description") or "") > MAX_DESCRIPTION:
-        findings.append(Finding(name, "long-description", f"{len(d['description'])} characters"))
+        findings.append(Finding(name, "long-description", _("{n} characters").format(n=len(d["description"]))))
     return findings
 
 
@@ -142,7 +149,7 @@ class Change:
 
     def __str__(self) -> str:
         short = lambda h: h[:12] if h else "-"  # noqa: E731
-        return f"{self.kind:>7} {self.tool} ({short(self.old)} -> {short(self.new)})"
+        return f"{pad(self.kind, 7, '>')} {self.tool} ({short(self.old)} -> {short(self.new)})"
 
 
 @dataclass

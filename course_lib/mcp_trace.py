@@ -22,6 +22,8 @@ from typing import Any, AsyncIterator
 
 import anyio
 
+from .i18n import _
+from .text_table import cut
 from .tracing import Trace
 
 #: ``_meta`` keys of 2026-07-28 that repeat on every request; :func:`short_payload` folds them.
@@ -100,7 +102,7 @@ async def wiretap(transport: Any, trace: Trace, *, client: str = "Client", serve
         def record(src: str, dst: str, item: Any) -> None:
             msg = message_dict(item)
             if msg is None:  # a transport error travelling to the session: show it too
-                trace.add(src, dst, f"transport error {type(item).__name__}", kind="error", layer="mcp",
+                trace.add(src, dst, _("transport error {name}").format(name=type(item).__name__), kind="error", layer="mcp",
                           payload={"error": repr(item)})
                 return
             label, kind = describe(msg)
@@ -146,12 +148,13 @@ def traced_client(server: Any, trace: Trace, *, mode: str = "auto", **client_kwa
 
 
 def wire_text(trace: Trace, *, width: int = 150) -> str:
-    """One line per recorded message: direction and its wire JSON (``_meta`` folded, cut to ``width``)."""
+    """One line per recorded message: direction and its wire JSON (``_meta`` folded, cut to ``width`` display
+    columns, :func:`~course_lib.text_table.cut`: Chinese text counts two per character)."""
     lines = []
     for e in trace.events:
         arrow = "-->" if e.src != e.dst and e.src == trace.lanes[0] else "<--"
         body = json.dumps(short_payload(e.payload), ensure_ascii=False) if isinstance(e.payload, dict) else e.label
-        lines.append(f"{arrow} {body if len(body) <= width else body[: width - 1] + '…'}")
+        lines.append(f"{arrow} {cut(body, width)}")
     return "\n".join(lines)
 
 
@@ -212,11 +215,11 @@ def _parsed(line: bytes) -> Any:
 
 
 def show_raw(log: list[tuple[str, Any]], *, width: int = 160) -> str:
-    """The lines of :func:`raw_session` as text (``_meta`` folded, long lines cut)."""
+    """The lines of :func:`raw_session` as text (``_meta`` folded, long lines cut to ``width`` display columns)."""
     out = []
     for arrow, msg in log:
         body = json.dumps(short_payload(msg), ensure_ascii=False) if isinstance(msg, dict) else str(msg)
-        out.append(f"{arrow} {body if len(body) <= width else body[: width - 1] + '…'}")
+        out.append(f"{arrow} {cut(body, width)}")
     return "\n".join(out)
 
 

@@ -669,41 +669,44 @@ async def time_calls(client: Any, tool: str, arguments: dict, n: int = 20) -> li
     return times
 
 
-def latency_chart(measurements: dict[str, list[float]], *, title: str = "tools/call round trip") -> Any:
+def latency_chart(measurements: dict[str, list[float]], *, title: str | None = None) -> Any:
     """Round-trip times in ms per transport: every measurement as a dot, the median as a bar with its value.
 
     No error bars to decode: the dots *are* the spread (n per transport is in each label), the bar and the
-    number beside it the median; the legend says which is which.
+    number beside it the median; the legend says which is which. ``title`` defaults to "tools/call round
+    trip"; the labels are in the learner's language, the text fallback's names padded by display width.
     """
     from statistics import median
 
     from .diagrams import FONT_SMALL, FONT_TITLE, INK, MAX_WIDTH, OKABE_ITO, figure
+    from .i18n import _
+    from .text_table import pad
 
     names = list(measurements)
     meds = [median(measurements[k]) for k in names]
-    text = "\n".join(f"{k:<18} median {median(v):7.2f} ms  (min {min(v):.2f}, max {max(v):.2f}, n={len(v)})"
-                     for k, v in measurements.items())
+    text = "\n".join(pad(k, 18) + " " + _("median {median} ms  (min {min:.2f}, max {max:.2f}, n={n})").format(
+        median=f"{median(v):7.2f}", min=min(v), max=max(v), n=len(v)) for k, v in measurements.items())
     height = 1.4 + 0.55 * max(1, len(names))
     fig = figure(MAX_WIDTH, height, text=text)
     ax = fig.add_axes((2.3 / MAX_WIDTH, 0.95 / height, (MAX_WIDTH - 3.2) / MAX_WIDTH, (height - 1.5) / height))
     colours = [OKABE_ITO[c] for c in ("green", "blue", "purple", "orange", "sky", "vermillion")]
     top = max(max(v) for v in measurements.values()) if measurements else 1.0
     rows = range(len(names))
-    ax.barh(rows, meds, height=0.55, color=[colours[i % len(colours)] for i in rows], alpha=0.35, label="median")
+    ax.barh(rows, meds, height=0.55, color=[colours[i % len(colours)] for i in rows], alpha=0.35, label=_("median"))
     for i, k in enumerate(names):
         values = measurements[k]
         jitter = [((j * 37) % 11 - 5) / 40 for j in range(len(values))]  # spread the dots over the row
         ax.plot(values, [i + d for d in jitter], linestyle="none", marker="o", markersize=3.5,
-                color=colours[i % len(colours)], label="one measurement" if i == 0 else "_nolegend_")
-        ax.text(max(values) + top * 0.02, i, f"median {meds[i]:.2f} ms", va="center", ha="left", fontsize=FONT_SMALL,
+                color=colours[i % len(colours)], label=_("one measurement") if i == 0 else "_nolegend_")
+        ax.text(max(values) + top * 0.02, i, _("median {ms:.2f} ms").format(ms=meds[i]), va="center", ha="left", fontsize=FONT_SMALL,
                 color=INK)
     ax.set_yticks(list(rows), [f"{k} (n={len(measurements[k])})" for k in names])
     ax.set_ylim(len(names) - 0.5, -0.5)
     ax.set_xlim(0, top * 1.3)
-    ax.set_xlabel("round trip (ms)")
+    ax.set_xlabel(_("round trip (ms)"))
     ax.tick_params(axis="y", length=0)
     handles, labels = ax.get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.02 / height), ncol=2, frameon=False,
                fontsize=FONT_SMALL)
-    fig.suptitle(title, fontsize=FONT_TITLE, y=1 - 0.08 / height, va="top")
+    fig.suptitle(title or _("tools/call round trip"), fontsize=FONT_TITLE, y=1 - 0.08 / height, va="top")
     return fig

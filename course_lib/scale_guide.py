@@ -18,6 +18,10 @@ A2A + MCP, the full standard stack      high               enterprise multi-agen
 (10 tools) or stated in :data:`RULES`: they are rules of thumb, not laws, which is why every
 recommendation lists its reasons.
 
+What a learner reads (stage names, reasons, the example scenarios' names, the figure and widget labels) is
+in the learner's language (:mod:`course_lib.i18n`); :attr:`Stage.key` and the numbers stay as they are, and a
+scenario name of the learner's own is shown as written.
+
 Taught in lesson 12.
 """
 from __future__ import annotations
@@ -27,6 +31,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .diagrams import figure
+from .i18n import N_, _
+from .text_table import cut, display_width, pad
 from .widgets import WithFallback, widgets_available
 
 if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
@@ -48,12 +54,12 @@ class Stage:
 
 #: The three stages of seed 000 §5, lowest first.
 STAGES: tuple[Stage, ...] = (
-    Stage("function_calling", "own function calling + JSON Schema", "low: simple to build",
-          "one framework, a few tools, small scale"),
-    Stage("mcp", "MCP: a standard tool interface", "medium: build a tool once, use it everywhere",
-          "several frameworks or hosts sharing tools; third-party tools"),
-    Stage("a2a_mcp", "A2A + MCP: the full standard stack", "high: agents, cards, tasks, servers",
-          "enterprise systems of many agents, run by different teams"),
+    Stage("function_calling", N_("own function calling + JSON Schema"), N_("low: simple to build"),
+          N_("one framework, a few tools, small scale")),
+    Stage("mcp", N_("MCP: a standard tool interface"), N_("medium: build a tool once, use it everywhere"),
+          N_("several frameworks or hosts sharing tools; third-party tools")),
+    Stage("a2a_mcp", N_("A2A + MCP: the full standard stack"), N_("high: agents, cards, tasks, servers"),
+          N_("enterprise systems of many agents, run by different teams")),
 )
 _BY_KEY = {s.key: s for s in STAGES}
 
@@ -108,7 +114,9 @@ class Advice:
         return STAGES.index(self.stage)
 
     def text(self) -> str:
-        return f"{self.scenario.name} -> {self.stage.name}\n" + "\n".join(f"  - {r}" for r in self.reasons)
+        """``name -> stage`` and one ``  - reason`` line per reason, in the learner's language."""
+        return (f"{_(self.scenario.name)} -> {_(self.stage.name)}\n"
+                + "\n".join(f"  - {r}" for r in self.reasons))
 
     def __repr__(self) -> str:
         return f"Advice({self.scenario.name!r} -> {self.stage.key})"
@@ -143,72 +151,87 @@ def recommend(scenario: Scenario) -> Advice:
     Taught in lesson 12 (seed 000 §5 and Q2).
     """
     s = scenario
+    shared = _("each agent still needs tools: MCP servers keep them shareable")
     if s.agents >= 2 and s.other_owners:
         return Advice(s, _BY_KEY["a2a_mcp"], [
-            f"{s.agents} agents, some run by other teams: you only see their Agent Cards, so they discover each "
-            "other and delegate Tasks over A2A", "each agent still needs tools: MCP servers keep them shareable"])
+            _("{agents} agents, some run by other teams: you only see their Agent Cards, so they discover each "
+              "other and delegate Tasks over A2A").format(agents=s.agents), shared])
     if s.agents >= RULES["many_agents"]:
         return Advice(s, _BY_KEY["a2a_mcp"], [
-            f"{s.agents} agents delegating to each other (>= {RULES['many_agents']}): Agent Cards, task states and "
-            "streaming (A2A) beat hand-made calls between them", "each agent still needs tools: MCP servers keep "
-            "them shareable"])
+            _("{agents} agents delegating to each other (>= {many}): Agent Cards, task states and streaming (A2A) "
+              "beat hand-made calls between them").format(agents=s.agents, many=RULES["many_agents"]), shared])
     reasons = []
     if s.hosts >= 2:
-        reasons.append(f"{s.hosts} hosts use the same tools: one MCP server instead of {s.hosts} integrations")
+        reasons.append(_("{hosts} hosts use the same tools: one MCP server instead of {hosts} integrations")
+                       .format(hosts=s.hosts))
     if s.third_party_tools:
-        reasons.append("third-party tools: their owners run an MCP server, you connect to it")
+        reasons.append(_("third-party tools: their owners run an MCP server, you connect to it"))
     if s.tools >= RULES["many_tools"]:
-        reasons.append(f"{s.tools} tools (>= {RULES['many_tools']}): group them into servers and discover them "
-                       "with tools/list")
+        reasons.append(_("{tools} tools (>= {many}): group them into servers and discover them with tools/list")
+                       .format(tools=s.tools, many=RULES["many_tools"]))
     stage = _BY_KEY["mcp"] if reasons else _BY_KEY["function_calling"]
     if not reasons:
-        reasons.append(f"{s.tools} tool{'s' * (s.tools != 1)} (< {RULES['many_tools']}), one host, all your own: "
-                       "send their JSON Schemas with each request; nothing else to run")
+        own = (_("{tools} tool (< {many}), one host, all your own: send their JSON Schemas with each request; "
+                 "nothing else to run") if s.tools == 1 else
+               _("{tools} tools (< {many}), one host, all your own: send their JSON Schemas with each request; "
+                 "nothing else to run"))
+        reasons.append(own.format(tools=s.tools, many=RULES["many_tools"]))
     if s.agents == 2:
-        reasons.append("2 agents of one team: the second can be a tool of the first, in the same program; move to "
-                       "A2A when another team runs it")
+        reasons.append(_("2 agents of one team: the second can be a tool of the first, in the same program; move "
+                         "to A2A when another team runs it"))
     return Advice(s, stage, reasons)
 
 
 #: Scenarios to try (lesson 12), from a weather bot to a company of agents.
 EXAMPLE_SCENARIOS: tuple[Scenario, ...] = (
-    Scenario("a weather chatbot", tools=2),
-    Scenario("an internal helpdesk bot", tools=7),
-    Scenario("a coding agent, an IDE and a desktop assistant sharing tools", tools=8, hosts=3),
-    Scenario("a support bot using a vendor's ticket tools", tools=5, third_party_tools=True),
-    Scenario("this capstone: an orchestrator and the finance team's agent", tools=11, hosts=1,
+    Scenario(N_("a weather chatbot"), tools=2),
+    Scenario(N_("an internal helpdesk bot"), tools=7),
+    Scenario(N_("a coding agent, an IDE and a desktop assistant sharing tools"), tools=8, hosts=3),
+    Scenario(N_("a support bot using a vendor's ticket tools"), tools=5, third_party_tools=True),
+    Scenario(N_("this capstone: an orchestrator and the finance team's agent"), tools=11, hosts=1,
              third_party_tools=True, agents=2, other_owners=True),
-    Scenario("a company of agents: finance, HR, IT, sales", tools=40, hosts=3, agents=6, other_owners=True),
+    Scenario(N_("a company of agents: finance, HR, IT, sales"), tools=40, hosts=3, agents=6, other_owners=True),
 )
 
 
-#: the widest scenario-name column of :func:`advice_table`; longer names are shortened at a word, with "…"
+#: the widest scenario-name column of :func:`advice_table` (display columns); longer names are shortened at a
+#: word, with "…"
 NAME_WIDTH = 60
+
+
+def _shorten(name: str, width: int) -> str:
+    """``name`` in at most ``width`` display columns: cut at a word with "…" (as ``textwrap.shorten``), or at a
+    character where the words are too long for it (Chinese has no spaces)."""
+    if display_width(name) <= width:
+        return name
+    short = textwrap.shorten(name, width, placeholder="…")
+    return short if short != "…" and display_width(short) <= width else cut(name, width)
 
 
 def advice_table(scenarios: Iterable[Scenario] = EXAMPLE_SCENARIOS) -> str:
     """One line per scenario: its name, its stage and the first reason.
 
-    The name column is as wide as the longest name, at most :data:`NAME_WIDTH` characters; a longer name
-    is shortened at a word boundary and ends with "…" (never cut mid-word).
+    The name column is as wide as the longest name, at most :data:`NAME_WIDTH` display columns (a Chinese
+    character takes two: :func:`~course_lib.text_table.display_width`); a longer name is shortened at a word
+    boundary and ends with "…" (never cut mid-word; a Chinese name, which has no spaces, at a character).
     """
-    scenarios = list(scenarios)
-    width = min(NAME_WIDTH, max((len(s.name) for s in scenarios), default=0))
+    names = [_(s.name) for s in scenarios]
+    width = min(NAME_WIDTH, max((display_width(n) for n in names), default=0))
     rows = []
-    for s in scenarios:
+    for s, name in zip(scenarios, names):
         a = recommend(s)
-        name = s.name if len(s.name) <= width else textwrap.shorten(s.name, width, placeholder="…")
-        rows.append(f"{name:<{width}} -> {a.stage.key:<16} {a.reasons[0]}")
+        rows.append(f"{pad(_shorten(name, width), width)} -> {pad(a.stage.key, 16)} {a.reasons[0]}")
     return "\n".join(rows)
 
 
 def scale_guide_figure(scenarios: Sequence[Scenario] = EXAMPLE_SCENARIOS, *,
-                       title: str = "Seed 000 §5: which layer for which scale") -> CourseFigure:
+                       title: str | None = None) -> CourseFigure:
     """The seed's staircase (complexity up, scale right), each scenario placed on its stage.
 
     Three steps side by side, each higher than the last, with the stage's name, complexity and what it
     suits written inside it (wrapped to fit) and the numbers of the scenarios it suits at its foot; the
-    numbered scenarios are listed under the staircase.
+    numbered scenarios are listed under the staircase. ``title`` defaults to "Seed 000 §5: which layer for which
+    scale", in the learner's language.
 
     Returns:
         A :class:`~course_lib.diagrams.CourseFigure`; the text fallback is :func:`advice_table`.
@@ -224,12 +247,13 @@ def scale_guide_figure(scenarios: Sequence[Scenario] = EXAMPLE_SCENARIOS, *,
     left = 0.55
     blocks = []
     for stage in STAGES:
-        name = wrap_to_width(stage.name, col_w - 0.25, FONT, max_lines=2, weight="bold")
-        body = (wrap_to_width(stage.complexity, col_w - 0.25, FONT_SMALL, max_lines=3)
-                + wrap_to_width("suits: " + stage.suits, col_w - 0.25, FONT_SMALL, max_lines=4))
+        name = wrap_to_width(_(stage.name), col_w - 0.25, FONT, max_lines=2, weight="bold")
+        body = (wrap_to_width(_(stage.complexity), col_w - 0.25, FONT_SMALL, max_lines=3)
+                + wrap_to_width(_("suits: {what}").format(what=_(stage.suits)), col_w - 0.25, FONT_SMALL,
+                                max_lines=4))
         blocks.append((name, body, 0.3 + line * (len(name) + len(body)) + 0.2 + 0.45))
     base, rise = 0.0, 0.45
-    tallest = max(h + rise * i for i, (_, _, h) in enumerate(blocks))
+    tallest = max(block[2] + rise * i for i, block in enumerate(blocks))
     rows = (len(advice) + 1) // 2
     list_h = 0.25 + rows * 0.24
     title_h = 0.5
@@ -254,16 +278,17 @@ def scale_guide_figure(scenarios: Sequence[Scenario] = EXAMPLE_SCENARIOS, *,
                     weight="bold", bbox={"boxstyle": "circle,pad=0.25", "fc": "white", "ec": colours[i], "lw": 1.3})
     ax.add_patch(FancyArrowPatch((0.25, base), (0.25, tallest), arrowstyle="-|>", mutation_scale=12, color=GREY,
                                  lw=1.1))
-    ax.text(0.17, tallest / 2, "complexity", rotation=90, ha="right", va="center", fontsize=FONT_SMALL, color=INK)
-    ax.text(left, -0.12, "scale: tools, hosts, agents, owners →", ha="left", va="top", fontsize=FONT_SMALL,
+    ax.text(0.17, tallest / 2, _("complexity"), rotation=90, ha="right", va="center", fontsize=FONT_SMALL, color=INK)
+    ax.text(left, -0.12, _("scale: tools, hosts, agents, owners →"), ha="left", va="top", fontsize=FONT_SMALL,
             color=INK)
     per_col = rows
     for n, a in enumerate(advice, start=1):
         col, row = divmod(n - 1, per_col)
-        label = f"{n}. {a.scenario.name}"
+        label = f"{n}. {_(a.scenario.name)}"
         ax.text(left + col * 4.55, -0.45 - row * 0.24, wrap_to_width(label, 4.4, FONT_SMALL, max_lines=1)[0],
                 ha="left", va="top", fontsize=FONT_SMALL, color=INK)
-    fig.suptitle(title, fontsize=FONT_TITLE, y=1 - 0.08 / height, va="top")
+    fig.suptitle(title or _("Seed 000 §5: which layer for which scale"), fontsize=FONT_TITLE, y=1 - 0.08 / height,
+                 va="top")
     return fig
 
 
@@ -273,9 +298,9 @@ def scale_guide_widget(start: Scenario | None = None) -> WithFallback:
     Text fallback (nbval, GitHub): where to try it, and the advice for ``start`` (the example scenarios'
     table is :func:`scale_guide_figure`'s fallback; it is not repeated here).
     """
-    begin = start or Scenario("your system")
-    text = ("Try the scale guide in JupyterLab: sliders for tools, hosts and agents, checkboxes for third-party "
-            "tools and other teams' agents; the advice follows them. Starting from:\n" + recommend(begin).text())
+    begin = start or Scenario(N_("your system"))
+    text = (_("Try the scale guide in JupyterLab: sliders for tools, hosts and agents, checkboxes for third-party "
+              "tools and other teams' agents; the advice follows them. Starting from:") + "\n" + recommend(begin).text())
     if not widgets_available():
         return WithFallback(None, text)
     import html
@@ -283,17 +308,18 @@ def scale_guide_widget(start: Scenario | None = None) -> WithFallback:
     import ipywidgets as w
 
     s = begin
-    tools = w.IntSlider(value=s.tools, min=0, max=50, description="tools")
-    hosts = w.IntSlider(value=s.hosts, min=1, max=6, description="hosts")
-    agents = w.IntSlider(value=s.agents, min=1, max=8, description="agents")
-    third = w.Checkbox(value=s.third_party_tools, description="third-party tools")
-    owners = w.Checkbox(value=s.other_owners, description="agents of other teams")
+    tools = w.IntSlider(value=s.tools, min=0, max=50, description=_("tools"))
+    hosts = w.IntSlider(value=s.hosts, min=1, max=6, description=_("hosts"))
+    agents = w.IntSlider(value=s.agents, min=1, max=8, description=_("agents"))
+    third = w.Checkbox(value=s.third_party_tools, description=_("third-party tools"))
+    owners = w.Checkbox(value=s.other_owners, description=_("agents of other teams"))
     out = w.HTML()
 
-    def show(_: Any = None) -> None:
+    def show(change: Any = None) -> None:
         a = recommend(Scenario(s.name, tools.value, hosts.value, third.value, agents.value, owners.value))
         items = "".join(f"<li>{html.escape(r)}</li>" for r in a.reasons)
-        out.value = f"<b>→ {html.escape(a.stage.name)}</b> <i>({html.escape(a.stage.complexity)})</i><ul>{items}</ul>"
+        out.value = (f"<b>→ {html.escape(_(a.stage.name))}</b> <i>({html.escape(_(a.stage.complexity))})</i>"
+                     f"<ul>{items}</ul>")
 
     for control in (tools, hosts, agents, third, owners):
         control.observe(show, names="value")

@@ -58,6 +58,25 @@ def pad(text: str, width: int, align: str = "<") -> str:
     return text + " " * gap
 
 
+def cut(text: str, width: int, placeholder: str = "…") -> str:
+    """``text`` if it fits in ``width`` display columns, else its longest start that fits with ``placeholder``
+    after it (``text[:width - 1] + "…"`` for ASCII text, counted in columns for Chinese).
+
+    Example:
+        >>> cut("abcdef", 4), cut("上海天气", 5), cut("ok", 4)
+        ('abc…', '上海…', 'ok')
+    """
+    if display_width(text) <= width:
+        return text
+    room, out = width - display_width(placeholder), []
+    for ch in text:
+        room -= char_width(ch)
+        if room < 0:
+            break
+        out.append(ch)
+    return "".join(out) + placeholder
+
+
 _CODE = re.compile(r"`([^`\n]+)`")
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")

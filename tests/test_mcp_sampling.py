@@ -99,3 +99,16 @@ async def test_progress_and_logging(server, mode, level, expect_logs):
     assert progress == ["progress 1/2 1/2 imported", "progress 2/2 2/2 imported"]
     assert (logs == ["log [info] created task #2: a", "log [info] created task #3: b"]) == expect_logs
     assert bool(logs) == expect_logs
+
+
+def test_the_form_text_is_unchanged_in_english_and_lines_up_in_chinese(monkeypatch):
+    schema = {"type": "object", "properties": {"priority": {"enum": ["low", "high"]}, "标题": {"type": "string"}},
+              "required": ["标题"]}
+    monkeypatch.setenv("COURSE_LANG", "en")
+    form = ElicitationForm(schema, {"标题": "x"}, "Which?")
+    assert form.text() == ('Which?\n  priority     [one of low/high] = null\n* 标题         [string] = "x"\n'
+                           "(* required; decline: no)")
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    lines = form.text().splitlines()
+    assert lines[1:] == ["  priority     [取值之一：low/high] = null", '* 标题         [string] = "x"', "（* 必填；拒绝：否）"]
+    assert repr(Notifications()) == "（没有通知）"

@@ -227,3 +227,20 @@ async def test_custom_tcp_transport(mode):
             with pytest.raises(MCPError) as e:
                 await c.call_tool("no_such_tool", {})
             assert e.value.error.code == -32602
+
+
+def test_the_latency_chart_text_is_unchanged_in_english_and_speaks_chinese_in_chinese(monkeypatch):
+    from course_lib.mcp_transports import latency_chart
+    from course_lib.text_table import display_width
+
+    runs = {"in-memory": [0.5, 0.7, 0.6], "streamable HTTP": [3.1, 2.9, 4.0]}
+    monkeypatch.setenv("COURSE_LANG", "en")
+    fig = latency_chart(runs)
+    assert fig.fallback_text.splitlines()[0] == "in-memory          median    0.60 ms  (min 0.50, max 0.70, n=3)"
+    assert fig.title == "tools/call round trip"
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    fig = latency_chart({"内存": [0.5, 0.7, 0.6], **runs})
+    lines = fig.fallback_text.splitlines()
+    assert lines[0] == "内存               中位数    0.60 ms  （最小 0.50，最大 0.70，n=3）"
+    assert {display_width(line.split("中位数")[0]) for line in lines} == {19}  # one display column
+    assert fig.title == "tools/call 往返时间"

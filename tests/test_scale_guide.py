@@ -63,3 +63,32 @@ def test_advice_table_never_cuts_a_name_mid_word():
 def test_a_scenario_must_make_sense():
     with pytest.raises(ValueError):
         Scenario("nobody", agents=0)
+
+
+def test_the_advice_table_is_unchanged_in_english_and_lines_up_in_chinese(monkeypatch):
+    """Widths are display columns (text_table): ASCII rows are what the len()-padded table wrote; a Chinese
+    name (two columns a character) keeps every `->` in one column, and the reasons and names are Chinese."""
+    from course_lib.text_table import display_width
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    english = advice_table().splitlines()
+    assert english[0] == ("a weather chatbot                                            -> function_calling 2 tools "
+                          "(< 10), one host, all your own: send their JSON Schemas with each request; nothing else to run")
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    chinese = advice_table().splitlines()
+    assert chinese[0].startswith("一个天气聊天机器人")
+    assert "3 个宿主使用同一批工具：一个 MCP 服务器，而不是 3 套集成" in chinese[2]
+    assert {display_width(ln.split(" -> ")[0]) for ln in chinese} == {41}
+    mine = advice_table([Scenario("我们团队的助手", tools=6, hosts=2), Scenario("天气" * 40)]).splitlines()
+    assert [display_width(ln.split(" -> ")[0]) for ln in mine] == [NAME_WIDTH] * 2
+    assert mine[1].startswith("天气" * 14 + "天…  -> ")  # 59 columns, padded to 60
+
+
+def test_the_staircase_and_the_widget_speak_chinese_in_chinese(monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert scale_guide_figure().title == "Seed 000 §5：什么规模用哪一层"
+    assert recommend(Scenario("我们团队的助手", tools=6, hosts=2)).text() == (
+        "我们团队的助手 -> MCP：标准的工具接口\n  - 2 个宿主使用同一批工具：一个 MCP 服务器，而不是 2 套集成")
+    assert recommend(Scenario("x", tools=1)).reasons[0].startswith("1 个工具（< 10），一个宿主")
+    assert scale_guide_widget().text.startswith("在 JupyterLab 里试试这个规模指南")
+    assert [s.key for s in STAGES] == ["function_calling", "mcp", "a2a_mcp"]  # keys are code, never translated

@@ -92,3 +92,14 @@ def test_the_real_course_map_html_shows_no_markdown_marks():
     assert page.count("<tr>") == len(course_map(with_progress=False).lessons) + 1
     body = page.replace("**kwargs", "")
     assert "**" not in body and "`" not in body and " *" not in body
+
+
+@pytest.mark.parametrize("text, width, expected", [
+    ("abcdef", 4, "abc…"), ("abcd", 4, "abcd"), ("上海天气", 5, "上海…"), ("上海天气", 6, "上海…"),
+    ("上海天气", 8, "上海天气"), ("a上海", 3, "a…"), ("", 3, ""),
+])
+def test_cut_counts_display_columns(text, width, expected):
+    assert text_table.cut(text, width) == expected
+    assert display_width(text_table.cut(text, width)) <= width
+    ascii_text = "x" * 30
+    assert text_table.cut(ascii_text, 10) == ascii_text[:9] + "…"  # what the len() cut wrote
