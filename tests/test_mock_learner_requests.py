@@ -885,3 +885,31 @@ EVENT_AT = {"type": "function", "function": {
 ])
 def test_a_start_described_as_iso_8601_is_a_date_time(client, text, want):
     assert calls(client, text, [EVENT_AT]) == [("create_event", want)]
+
+
+# --------------------------------------------------------------------------- 查/找 are searches, 检查/调查 are not
+DOC_SEARCH = {"type": "function", "function": {
+    "name": "search_docs", "description": "Search the product documentation.",
+    "parameters": {"type": "object", "properties": {"query": {"type": "string", "description": "Search terms"}},
+                   "required": ["query"]}}}
+ORDER_STATUS = {"type": "function", "function": {
+    "name": "check_status", "description": "Check the status of an order.",
+    "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}}}
+
+
+@pytest.mark.parametrize("text, query", [
+    ("查一下退款政策", "退款政策"), ("查退款政策", "退款政策"), ("找一下安装指南", "安装指南"), ("搜退款政策", "退款政策"),
+])
+def test_cha_and_zhao_choose_the_search_tool(client, text, query):
+    assert calls(client, text, [DOC_SEARCH, WEATHER]) == [("search_docs", {"query": query})]
+
+
+@pytest.mark.parametrize("text", ["调查一下这个问题", "检查一下这个问题"])
+def test_jiancha_and_diaocha_are_no_searches(client, text):
+    reply = calls(client, text, [DOC_SEARCH])
+    assert isinstance(reply, str) and "search_docs" in reply          # the honest "none of my tools" sentence
+
+
+def test_a_check_request_holding_cha_picks_the_check_tool(client):
+    (name, _), = calls(client, "检查订单A123的状态", [DOC_SEARCH, ORDER_STATUS])
+    assert name == "check_status"

@@ -55,6 +55,8 @@ ZH_LEXICON: dict[str, str] = {
     "户外": "outdoor", "室内": "indoor", "好玩": "things activities", "流程": "process", "报销": "expense",
     "政策": "policy", "制度": "policy", "规定": "policy",
     "标题": "title", "名称": "name title", "内容": "content text", "收件人": "recipient",
+    # 查/找 alone ask for a search (查一下, 找一下); the longer words that hold them do not (see chinese_concepts)
+    "查": "search", "找": "search find", "检查": "check", "调查": "investigate", "查看": "view show",
 }
 
 #: Everyday words that name a tool's subject without its word ("will it rain?" asks for the weather,
@@ -141,14 +143,24 @@ def content_stems(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def chinese_concepts(text: str) -> tuple[str, ...]:
-    """English concept stems for the Chinese words of ``text`` found in :data:`ZH_LEXICON`."""
+    """English concept stems for the Chinese words of ``text`` found in :data:`ZH_LEXICON`.
+
+    A word counts only where no longer lexicon word holds it: ``"查一下退款政策"`` -> ``("search",)``, but
+    ``"检查订单"`` -> ``("check", "order")``, with no search in 检查 (nor a booking in 订单's 订).
+    """
     if text.isascii():  # every word of the lexicon is Chinese: none can be in it (most requests: no scan)
         return ()
+    found = [(zh, en, m.start()) for zh, en in ZH_LEXICON.items() for m in re.finditer(re.escape(zh), text)]
+    spans = [(start, start + len(zh)) for zh, _, start in found]
     out: list[str] = []
-    for zh, en in ZH_LEXICON.items():
-        if zh in text:
+    for zh, en in ZH_LEXICON.items():  # the lexicon's order, as before (scores read the first concepts first)
+        if any(w == zh and not _held_by_longer(start, start + len(zh), spans) for w, _, start in found):
             out.extend(stem(w) for w in en.split())
     return tuple(out)
+
+
+def _held_by_longer(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    return any(a <= start and end <= b and b - a > end - start for a, b in spans)
 
 
 def cjk_bigrams(text: str) -> set[str]:
