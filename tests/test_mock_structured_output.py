@@ -80,6 +80,18 @@ def test_a_value_the_conversation_does_not_give_is_a_refusal_never_invented(clie
     assert "'isbn'" in r.output[0].content[0].refusal
 
 
+def test_a_chinese_request_is_refused_in_chinese(client):
+    choice = parse(client, Book, "给我推荐一本书")
+    assert choice.message.parsed is None and choice.message.content is None
+    assert choice.message.refusal.startswith("无法根据这段对话填写 'Book' 格式：对话里没有明确给出 'isbn'（必填值）。")
+    r = client.responses.parse(model="m", input="你好", text_format=Book)
+    assert r.output[0].content[0].refusal.startswith("无法根据这段对话填写 'Book' 格式")
+    english_after_chinese = client.chat.completions.parse(model="m", response_format=Book, messages=[
+        {"role": "user", "content": "你好"}, {"role": "assistant", "content": "你好！"},
+        {"role": "user", "content": "Hello there"}]).choices[0].message
+    assert english_after_chinese.refusal.startswith("I could not fill the 'Book' format")  # the newest message's language
+
+
 class CalendarEvent(BaseModel):
     name: str
     date: str

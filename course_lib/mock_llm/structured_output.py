@@ -15,8 +15,8 @@ within what it can read:
   user messages up to the engine's reading cap (:data:`FORMAT_READ_MESSAGES`, :data:`~.reading.READ_LIMIT`);
 * the content is JSON that validates against the schema, or, when a required value is
   nowhere in the conversation, a **refusal** (``message.refusal``, a ``refusal`` content part
-  on Responses) that says which value it could not read: never invalid JSON, never an
-  invented value;
+  on Responses) that says which value it could not read, in the request's language: never
+  invalid JSON, never an invented value;
 * a strict schema is checked as strict tools are (:mod:`course_lib.strict_mode`), with a
   400 naming the first problem. ``default`` is tolerated there: the ``openai`` SDK keeps a
   pydantic field's non-null default in the strict schema it sends, and the API accepts it.
@@ -41,6 +41,7 @@ from jsonschema.exceptions import SchemaError
 from ..strict_mode import strict_violations
 from .arguments import fill_schema
 from .errors import MockAPIError
+from .language import is_chinese
 from .reading import READ_LIMIT, read_limited
 
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -287,12 +288,22 @@ def _nullable(spec: Any, root: dict) -> bool:
     return any(isinstance(b, dict) and b.get("type") == "null" for b in spec.get("anyOf") or [])
 
 
-def _refusal(fmt: OutputFormat, missing: list[str], problem: str | None = None) -> str:
+def _refusal(fmt: OutputFormat, missing: list[str], messages: list[dict], problem: str | None = None) -> str:
+    """The refusal text, in the language of the newest user message (Chinese request -> Chinese refusal)."""
+    name = fmt.name or "JSON"
+    if is_chinese(_last_user_text(messages)):
+        what = (f"对话里没有明确给出 {'、'.join(repr(m) for m in missing)}（必填值）" if missing else problem)
+        return (f"无法根据这段对话填写 '{name}' 格式：{what}。课程的离线模拟模型只从用户写的内容和工具结果中读取值，"
+                "从不编造；真实模型可能做得更好（设置 OPENAI_BASE_URL，见第 00 课）。")
     what = (f"it does not clearly say the {', '.join(repr(m) for m in missing)} "
             f"({'a required value' if len(missing) == 1 else 'required values'})" if missing else problem)
-    return (f"I could not fill the '{fmt.name or 'JSON'}' format from this conversation: {what}. The course's offline "
+    return (f"I could not fill the '{name}' format from this conversation: {what}. The course's offline "
             "mock reads values only from what the user wrote and from tool results, and never invents one; a real "
             "model may do better (set OPENAI_BASE_URL, see lesson 00).")
+
+
+def _last_user_text(messages: list[dict]) -> str:
+    return next((_text(m) for m in reversed(messages) if m.get("role") == "user"), "")
 
 
 def answer(fmt: OutputFormat, messages: list[dict], text_answer: str | None) -> StructuredAnswer:
@@ -305,7 +316,8 @@ def answer(fmt: OutputFormat, messages: list[dict], text_answer: str | None) -> 
 
     Returns:
         A :class:`StructuredAnswer`: JSON ``content`` that validates against ``fmt.schema``,
-        or a ``refusal`` naming the values the conversation does not give.
+        or a ``refusal`` naming the values the conversation does not give, worded in the language of
+        the newest user message (English, or Chinese when it holds Chinese).
     """
     if fmt.kind == "json_object":
         return _json_object(messages, text_answer)
@@ -327,12 +339,13 @@ def answer(fmt: OutputFormat, messages: list[dict], text_answer: str | None) -> 
             values[name] = None
     missing = [k for k in required if k not in values]
     if missing:
-        return StructuredAnswer(None, _refusal(fmt, missing))
+        return StructuredAnswer(None, _refusal(fmt, missing, messages))
     error = next(iter(Draft202012Validator(schema).iter_errors(values)), None)
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "the answer"
-        return StructuredAnswer(None, _refusal(fmt, [], f"what it read for {where} does not fit the schema "
-                                                        f"({error.message})"))
+        problem = (f"读到的 {where} 不符合 schema（{error.message}）" if is_chinese(_last_user_text(messages))
+                   else f"what it read for {where} does not fit the schema ({error.message})")
+        return StructuredAnswer(None, _refusal(fmt, [], messages, problem))
     return StructuredAnswer(json.dumps(values, ensure_ascii=False), None, values)
 
 
