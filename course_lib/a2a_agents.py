@@ -73,6 +73,7 @@ from .diagrams import figure
 from .examples import FINANCE_ROWS, FINANCE_TABLES, FINANCE_UNIT
 from .servers import LocalServer, free_port, start_server
 from .sql_guard import MAX_SECONDS, QueryCancelled, QueryResult, read_only_query, safe_message
+from .text_table import pad
 from .tracing import Trace
 
 if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
@@ -105,7 +106,7 @@ def protocol_layers() -> CourseFigure:
 
     Taught in lesson 11 (and used again in lesson 12).
     """
-    text = "\n".join(f"{p:<17} {who:<16} like {analogy} ({where})" for p, who, analogy, where in LAYERS)
+    text = "\n".join(f"{pad(p, 17)} {pad(who, 16)} like {analogy} ({where})" for p, who, analogy, where in LAYERS)
     fig = figure(9.0, 4.6, text=text)
     ax = fig.add_axes((0.0, 0.0, 1.0, 0.92))
     boxes = {"LLM": (1.5, 3.3), "Agent A\n(orchestrator)": (1.5, 1.8), "Agent B\n(finance DB agent)": (6.0, 1.8),

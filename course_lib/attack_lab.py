@@ -37,6 +37,7 @@ from typing import Any, Callable
 
 from .security import (ApprovalPolicy, AuditLog, CommandPolicy, Limits, PathPolicy, as_untrusted, guard_tool,
                        make_read_file, make_run_command, make_write_file, require_approval, run_sandboxed)
+from .text_table import pad
 
 SECRET = "TOP SECRET: the launch code is 0000"
 README = "# Demo project\nA small project the agent may read.\n"
@@ -86,7 +87,7 @@ class AttackOutcome:
 
     def __repr__(self) -> str:
         mark = "⏭️" if self.skipped else "✅" if self.ok else "❌"
-        return f"{mark} {self.id:<20} {self.layer:<26} {self.detail[:70]}"
+        return f"{mark} {pad(self.id, 20)} {pad(self.layer, 26)} {self.detail[:70]}"
 
 
 def _tool(name: str, description: str, **props: str) -> dict:

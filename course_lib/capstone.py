@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Literal, M
 
 from .diagrams import figure
 from .i18n import _
+from .text_table import pad
 from .tracing import LAYER_COLOURS, Event, Trace
 
 if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
@@ -763,8 +764,9 @@ class Capstone:
         """One line per tool: name, where it comes from, permission, retries, approval, untrusted output."""
         rows = [f"{'tool':<38} {'layer':<8} {'from':<18} {'permission':<10} {'retried':<8} {'approval':<9} output"]
         for t in self.tools.values():
-            rows.append(f"{t.name:<38} {t.layer:<8} {t.source:<18} {t.permission:<10} {'yes' if t.retried else 'no':<8} "
-                        f"{'needed' if t.needs_approval else '-':<9} {'untrusted' if t.untrusted else '-'}")
+            rows.append(f"{pad(t.name, 38)} {pad(t.layer, 8)} {pad(t.source, 18)} {pad(t.permission, 10)} "
+                        f"{pad('yes' if t.retried else 'no', 8)} {pad('needed' if t.needs_approval else '-', 9)} "
+                        f"{'untrusted' if t.untrusted else '-'}")
         return "\n".join(rows)
 
     def close(self) -> list[str]:

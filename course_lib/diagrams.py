@@ -335,5 +335,7 @@ def sequence_diagram(lanes: list[str], arrows: list[Arrow], *, title: str | None
 
 def arrows_text(arrows: list[Arrow]) -> str:
     """The text fallback of a diagram: one numbered line per arrow."""
-    return "\n".join(f"{i + 1:>2}. {a.src:>8} {'->' if a.src != a.dst else '::'} {a.dst:<8} {_short(a.label, 100)}"
-                     for i, a in enumerate(arrows))
+    from .text_table import pad  # lanes padded by display columns (a Chinese lane name takes two a character)
+
+    return "\n".join(f"{i + 1:>2}. {pad(a.src, 8, '>')} {'->' if a.src != a.dst else '::'} {pad(a.dst, 8)} "
+                     f"{_short(a.label, 100)}" for i, a in enumerate(arrows))

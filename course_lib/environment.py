@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from importlib import metadata
 
 from .i18n import _
+from .text_table import pad
 
 #: What the lessons were written against (compatible ranges, as in pyproject.toml).
 EXPECTED = {"openai": "3", "mcp": "2.3", "a2a-sdk": "1.3", "ipywidgets": "8", "jupyterlab": "4"}
@@ -30,7 +31,7 @@ class Item:
     note: str = ""
 
     def line(self) -> str:
-        return f"{'✅' if self.ok else '❌'} {self.name:<22} {self.value}{'  — ' + self.note if self.note else ''}"
+        return f"{'✅' if self.ok else '❌'} {pad(self.name, 22)} {self.value}{'  — ' + self.note if self.note else ''}"
 
 
 def version(dist: str) -> str | None:

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 from .i18n import _
+from .text_table import pad
 
 if sys.version_info < (3, 11):  # pragma: no cover - the backport anyio installs on 3.10
     from exceptiongroup import BaseExceptionGroup
@@ -71,7 +72,7 @@ class Result:
         return {"pass": "✅", "warn": "⚠️ ", "fail": "❌"}[self.status]
 
     def line(self) -> str:
-        return f"{self.symbol} {self.name:<11} {self.detail}  ({self.seconds:.1f} s)"
+        return f"{self.symbol} {pad(self.name, 11)} {self.detail}  ({self.seconds:.1f} s)"
 
     def __repr__(self) -> str:
         return f"Result({self.name!r}, {self.status!r})"

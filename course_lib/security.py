@@ -53,6 +53,7 @@ from typing import Any, Callable, Iterable, Sequence
 import jsonschema
 
 from .tool_registry import ToolError
+from .text_table import pad
 from .widgets import WithFallback, widgets_available
 
 Handler = Callable[..., Any]
@@ -804,8 +805,8 @@ class Permissions:
         rows = [f"{'tool':<16} {'read':<28} {'write':<28} {'programs':<10} approval"]
         for name, p in self.table.items():
             progs = "-" if p.programs is None else f"{len(p.programs)} allowed"
-            rows.append(f"{name:<16} {', '.join(p.read) or '-':<28} {', '.join(p.write) or '-':<28} {progs:<10} "
-                        f"{'yes' if p.needs_approval else 'no'}")
+            rows.append(f"{pad(name, 16)} {pad(', '.join(p.read) or '-', 28)} {pad(', '.join(p.write) or '-', 28)} "
+                        f"{pad(progs, 10)} {'yes' if p.needs_approval else 'no'}")
         return "\n".join(rows)
 
     def __repr__(self) -> str:

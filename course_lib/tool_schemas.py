@@ -532,20 +532,22 @@ def side_by_side(left: Any, right: Any, *, titles: tuple[str, str] = ("by hand (
     def lines(value: Any) -> list[str]:
         return json.dumps(value, indent=1, ensure_ascii=False, sort_keys=sort_keys).splitlines()
 
+    from .text_table import cut as cut_to, pad  # display columns: Chinese strings in a schema take two each
+
     def cut(text: str) -> str:
-        return text if len(text) <= width else text[: width - 1] + "…"
+        return cut_to(text, width)
 
     import difflib
 
     a, b = lines(left), lines(right)
-    out = [f"{titles[0]:<{width}}   {titles[1]}", f"{'-' * width}   {'-' * width}"]
+    out = [f"{pad(titles[0], width)}   {titles[1]}", f"{'-' * width}   {'-' * width}"]
     # Align equal lines (difflib), so one extra key does not shift everything below it.
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         left_part, right_part = a[i1:i2], b[j1:j2]
         for k in range(max(len(left_part), len(right_part))):
             la = left_part[k] if k < len(left_part) else ""
             lb = right_part[k] if k < len(right_part) else ""
-            out.append(f"{cut(la):<{width}} {' ' if tag == 'equal' else '|'} {cut(lb)}")
+            out.append(f"{pad(cut(la), width)} {' ' if tag == 'equal' else '|'} {cut(lb)}")
     return "\n".join(out)
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from .diagrams import Arrow, figure, sequence_diagram
 from .widgets import WithFallback, json_html, stepper
 from .i18n import _
+from .text_table import display_width, pad
 
 if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
     from .course_figure import CourseFigure
@@ -134,7 +135,7 @@ class Trace:
             when = ""
             if times:
                 when = f"[{e.start * 1000:7.1f} ms{'' if e.end is None else f' +{e.duration * 1000:.1f} ms'}] "
-            lines.append(f"{i + 1:>2}. {when}{e.src:>8} {arrow} {e.dst:<8} {e.label}")
+            lines.append(f"{i + 1:>2}. {when}{pad(e.src, 8, '>')} {arrow} {pad(e.dst, 8)} {e.label}")
         return "\n".join(lines)
 
     def timeline_text(self) -> str:
@@ -153,13 +154,13 @@ class Trace:
              2. b  call b  100.0 ms – 300.0 ms
         """
         routes = [e.src if e.src == e.dst else f"{e.src} -> {e.dst}" for e in self.events]
-        w_route = max((len(r) for r in routes), default=0)
-        w_label = max((len(e.label) for e in self.events), default=0)
+        w_route = max((display_width(r) for r in routes), default=0)  # columns: a Chinese label takes two each
+        w_label = max((display_width(e.label) for e in self.events), default=0)
         lines = []
         for i, (e, route) in enumerate(zip(self.events, routes)):
             when = (f"{e.start * 1000:.1f} ms – {e.end * 1000:.1f} ms" if e.end is not None
                     else f"at {e.start * 1000:.1f} ms")
-            lines.append(f"{i + 1:>2}. {route:<{w_route}}  {e.label:<{w_label}}  {when}")
+            lines.append(f"{i + 1:>2}. {pad(route, w_route)}  {pad(e.label, w_label)}  {when}")
         return "\n".join(lines)
 
     def diagram(self, lanes: list[str] | None = None, *, title: str | None = None) -> CourseFigure:

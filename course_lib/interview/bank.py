@@ -26,6 +26,8 @@ from typing import Iterator
 
 import jsonschema
 
+from ..text_table import pad
+
 BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "interview.json"
 DIFFICULTIES = ("easy", "medium", "hard")
 FREQUENCIES = ("high", "medium", "low")
@@ -256,7 +258,7 @@ class Bank:
             qs = self.select(topics=t.id)
             counts = [sum(q.difficulty == d for q in qs) for d in DIFFICULTIES]
             often = sum(q.frequency == "high" for q in qs)
-            lines.append(f"{t.title:<20} {len(qs):>9} {counts[0]:>5} {counts[1]:>7} {counts[2]:>5} {often:>12}")
+            lines.append(f"{pad(t.title, 20)} {len(qs):>9} {counts[0]:>5} {counts[1]:>7} {counts[2]:>5} {often:>12}")
         total = [sum(q.difficulty == d for q in self.questions) for d in DIFFICULTIES]
         lines.append(f"{'all':<20} {len(self.questions):>9} {total[0]:>5} {total[1]:>7} {total[2]:>5} "
                      f"{sum(q.frequency == 'high' for q in self.questions):>12}")
