@@ -913,3 +913,40 @@ def test_jiancha_and_diaocha_are_no_searches(client, text):
 def test_a_check_request_holding_cha_picks_the_check_tool(client):
     (name, _), = calls(client, "检查订单A123的状态", [DOC_SEARCH, ORDER_STATUS])
     assert name == "check_status"
+
+
+# --------------------------------------------------------------------------- the people of a meeting
+MEETING = {"type": "function", "function": {
+    "name": "schedule_meeting", "description": "Schedule a meeting on the calendar.",
+    "parameters": {"type": "object", "properties": {
+        "title": {"type": "string"}, "date": {"type": "string", "description": "YYYY-MM-DD"},
+        "attendees": {"type": "array", "items": {"type": "string"}, "description": "People to invite"}},
+        "required": ["title", "date"]}}}
+EVENT_GUESTS = {"type": "function", "function": {
+    "name": "create_event", "description": "Create a calendar event.",
+    "parameters": {"type": "object", "properties": {
+        "summary": {"type": "string"}, "date": {"type": "string"},
+        "guests": {"type": "array", "items": {"type": "string"}, "description": "Names of the people invited"}},
+        "required": ["summary"]}}}
+
+
+@pytest.mark.parametrize("text, tool_, people", [
+    ("Schedule a meeting with Alice and Bob on 2026-12-10", MEETING, ["Alice", "Bob"]),
+    ("Schedule a team sync on 2026-12-10 with Alice, Bob and Chen", MEETING, ["Alice", "Bob", "Chen"]),
+    ("Schedule a meeting with Alice on 2026-12-10", MEETING, ["Alice"]),
+    ("Set up a meeting called Budget review on 2026-12-10 and invite Carol and Dan", MEETING, ["Carol", "Dan"]),
+    ("Create an event Lunch on 2026-12-10 with Alice", EVENT_GUESTS, ["Alice"]),          # one person, other names
+])
+def test_people_after_with_or_invite_fill_the_meetings_list_of_people(client, text, tool_, people):
+    (name, args), = calls(client, text, [tool_])
+    list_param = next(k for k, v in tool_["function"]["parameters"]["properties"].items() if v["type"] == "array")
+    assert args[list_param] == people and args["date"] == "2026-12-10"
+
+
+def test_with_before_names_fills_no_people_list_of_a_tool_that_is_no_meeting(client):
+    compare = {"type": "function", "function": {"name": "compare_prices", "description": "Compare product prices.",
+               "parameters": {"type": "object", "properties": {"product": {"type": "string"}, "people": {
+                   "type": "array", "items": {"type": "string"}, "description": "People to notify"}},
+                   "required": ["product"]}}}
+    reply = calls(client, "Compare prices of the Kindle with Alice and Bob", [compare])
+    assert not isinstance(reply, str) and "people" not in reply[0][1]

@@ -1826,6 +1826,24 @@ def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
 
 
 # ---------------------------------------------------------------------------- arrays, objects
+#: Words just before a list of names that make them the people of a meeting: "a call with Ann and Bo",
+#: "invite Ann and Bo", 邀请张三和李四, 和张三、李四一起 (the 一起 after the names is not required).
+_WITH_PEOPLE = re.compile(r"(?:\b(?:with|invite|inviting|invited|invites)\s+|(?:邀请|邀|和|跟|与|同)\s*)$", re.I)
+_PEOPLE_WORDS = frozenset(lang.stem(w) for w in ("people", "person", "persons", "attendee", "attendees", "participant",
+                                                  "participants", "invitee", "invitees", "guest", "guests", "invite",
+                                                  "members", "who"))
+
+
+def _invited(slot: Slot, text: str, start: int, tool_vocab: frozenset[str]) -> bool:
+    """Whether the names starting at ``start`` are the people of a meeting and ``slot`` is its list of people.
+
+    The slot is recognised by what its name or description means (``attendees``, ``participants``, ``guests``,
+    "People to invite"), the tool by its calendar words (:data:`_ITEM_TOOLS`), the names by the word before them
+    (:data:`_WITH_PEOPLE`)."""
+    people = slot.role == "person" or bool((slot.keys | slot.desc_keys) & _PEOPLE_WORDS)
+    return people and bool(tool_vocab & _ITEM_TOOLS) and bool(_WITH_PEOPLE.search(text[max(0, start - 12):start]))
+
+
 def _array_candidates(slot: Slot, reading: Reading, mentions: list[Mention], tool_vocab: frozenset[str]
                       ) -> list[tuple[float, Any, list[int], Evidence]]:
     """Lists for an array slot: a bracketed group, a coordination, a range, enum values."""
@@ -1861,6 +1879,11 @@ def _array_candidates(slot: Slot, reading: Reading, mentions: list[Mention], too
                 re.I) else 0.5
             vals = [float(lo), float(hi)] if ik == "number" else [lo, hi]
             out.append((bonus + ctx, vals, [i], Evidence("range", m.text)))
+    grouped = {k for g in reading.groups for k in g}
+    for k, m in enumerate(reading.mentions):  # one person: "a call with Ann", 邀请王五
+        if k not in grouped and m.kind == "name" and ik in ("string", "") and m in mentions and \
+                _invited(slot, reading.text, m.start, tool_vocab):
+            out.append((3.0, [m.value], [mentions.index(m)], Evidence("list", m.text)))
     for g in reading.groups:
         members = [reading.mentions[k] for k in g]
         kinds = {mm.kind for mm in members}
@@ -1872,7 +1895,8 @@ def _array_candidates(slot: Slot, reading: Reading, mentions: list[Mention], too
             out.append((2.5 + ctx, vals, idx, Evidence("list", reading.text[first.start: members[-1].end])))
         elif ik in ("string", "enum", "") and kinds <= {"name", "place", "quoted", "code"}:
             vals = [mm.value if mm.kind != "place" else mm.value for mm in members]
-            bonus = 2.5 if slot.role in ("city", "place", "country", "state") and kinds == {"place"} else 2.0
+            bonus = 2.5 if slot.role in ("city", "place", "country", "state") and kinds == {"place"} else \
+                3.0 if kinds == {"name"} and _invited(slot, reading.text, first.start, tool_vocab) else 2.0
             out.append((bonus + ctx, vals, idx, Evidence("list", reading.text[first.start: members[-1].end])))
         elif ik == "array" and kinds == {"group"}:
             out.append((2.5 + ctx, [mm.value for mm in members], idx, Evidence("list of lists", "")))
