@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 
 from .i18n import _
@@ -30,8 +31,85 @@ COMMAND_MODULES = [
 ]
 
 
+#: punctuation a Chinese line never starts with (closing brackets and stops)
+_NO_LINE_START = frozenset("）)]】」』，。、；：！？,.;:!?")
+
+
+def wrap_columns(text: str, width: int) -> list[str]:
+    """``text`` (whitespace collapsed) in lines of at most ``width`` display columns (UAX #11, as a terminal
+    shows them): English words are never split, a Chinese line breaks between any two characters.
+
+    ``textwrap`` counts characters, so Chinese help, two columns a character, ran past the terminal's edge.
+
+    Example:
+        >>> wrap_columns("检查练习 check exercises", 10)
+        ['检查练习', 'check', 'exercises']
+        >>> wrap_columns("幻灯片（讲师用）", 14)
+        ['幻灯片（讲师', '用）']
+    """
+    from .text_table import char_width, display_width
+
+    text = " ".join(text.split())
+    if display_width(text) == len(text):  # no wide characters: what argparse has always done
+        import textwrap
+
+        return textwrap.wrap(text, width)
+    lines, line, used = [], "", 0
+    for token in re.findall(r"[\x21-\x7e]+| |.", text):  # ASCII words, spaces, any other single character
+        size = sum(char_width(c) for c in token)
+        if used + size > width and line.strip():
+            carried = ""
+            if token in _NO_LINE_START and len(line.rstrip()) > 1:  # "（讲师用" + "）": carry 用 down with it
+                line, carried = line.rstrip()[:-1], line.rstrip()[-1]
+            lines.append(line.rstrip())
+            line, used = carried, sum(char_width(c) for c in carried)
+            if token == " ":
+                continue
+        line, used = line + token, used + size
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+class CourseHelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter in the learner's language: the ``usage:`` heading translated, help wrapped by
+    display width (:func:`wrap_columns`). English output is argparse's own, byte for byte."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):  # type: ignore[no-untyped-def]
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap_columns(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrap_columns(text, width - len(indent)))
+
+
+class CourseParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose own headings speak the learner's language ("positional arguments",
+    "options", the ``-h`` help, "error:"); its sub-parsers are made of the same class (argparse's
+    ``add_subparsers`` uses the parent's class), so every level of ``course ... --help`` is translated.
+
+    argparse translates these with gettext's ``argparse`` domain, for which the course ships no ``.mo``;
+    the course catalog holds them instead (``translations/zh/strings/course_lib.po``).
+    """
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        kwargs.setdefault("formatter_class", CourseHelpFormatter)
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = _("show this help message and exit")
+
+    def error(self, message: str):  # type: ignore[no-untyped-def]
+        self.print_usage(sys.stderr)
+        self.exit(2, _("{prog}: error: {message}").format(prog=self.prog, message=message) + "\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CourseParser(
         prog="course",
         description=_("Agent Tool Systems: check exercises, serve the mock LLM, maintain notebooks."),
     )

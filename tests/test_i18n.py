@@ -248,3 +248,44 @@ def test_string_catalogs_name_files_not_lines():
         locations = [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("#: ")]
         assert locations, path
         assert not [line for line in locations if re.search(r"\.py:\d+", line)], path
+
+
+def test_argparse_headings_speak_chinese_and_chinese_help_fits_the_terminal(monkeypatch, capsys):
+    """`course --lang zh X --help`: argparse's own headings (usage, positional arguments, options, -h, error)
+    are translated, and help lines are wrapped by display columns (a Chinese character takes two), so none
+    runs past the terminal; English help keeps argparse's headings."""
+    from course_lib.text_table import display_width
+
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("COURSE_LANG", "en")
+    for argv in (["--help"], ["interview", "mock", "--help"], ["check", "--help"]):
+        with pytest.raises(SystemExit):
+            course(["--lang", "zh", *argv])
+        out = capsys.readouterr().out
+        assert out.startswith("用法：course") and "\n选项:\n" in out and "显示这条帮助信息并退出" in out, argv
+        assert "usage:" not in out and "options:" not in out and "show this help" not in out
+        assert max(display_width(line) for line in out.splitlines()) <= 80
+        assert not any(line.lstrip().startswith(("）", "，", "。")) for line in out.splitlines())
+    assert "位置参数:" in out
+    with pytest.raises(SystemExit):
+        course(["--lang", "zh", "frob"])
+    assert "course：错误：argument COMMAND: invalid choice: 'frob'" in capsys.readouterr().err
+    monkeypatch.setenv("COURSE_LANG", "en")
+    with pytest.raises(SystemExit):
+        course(["--lang", "en", "check", "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("usage: course check") and "\noptions:\n" in out and "positional arguments:" in out
+
+
+def test_wrap_columns_keeps_english_as_textwrap_and_breaks_chinese_by_columns():
+    import textwrap
+
+    from course_lib.cli import wrap_columns
+    from course_lib.text_table import display_width
+
+    english = "run the checks of an exercise, e.g. `course check 01`, and say what to fix first"
+    assert wrap_columns(english, 30) == textwrap.wrap(english, 30)
+    chinese = "本次运行输出的语言（默认：COURSE_LANG；未设置时，在课程的 notebooks/zh 中为 zh，否则为 en）"
+    lines = wrap_columns(chinese, 30)
+    assert all(display_width(line) <= 30 for line in lines) and "".join(lines).replace(" ", "") == chinese.replace(" ", "")
+    assert "notebooks/zh" in " ".join(lines).split()  # an English word is never split
