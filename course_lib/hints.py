@@ -18,6 +18,12 @@ heading) of ``solutions/NN_name.ipynb``.
 How many hints a learner has revealed is kept in the state folder (``hints.json``, atomic
 writes, see :mod:`course_lib.storage`), so the notebook, ``course hint`` and
 ``course progress`` agree, and a kernel restart does not start the hints over.
+
+The count is kept per exercise, not per exercise and language, on purpose: the Chinese exercise
+(``exercises/zh/``) is the same exercise with the same hints, translated, and ``progress.json`` keys both
+editions by the same stem too. A hint revealed in English has been told, so the Chinese notebook shows it at
+once, in Chinese, already revealed; a count per language would have the learner click again through hints
+they have read, and ``course progress`` count the same help twice.
 """
 from __future__ import annotations
 
@@ -89,6 +95,13 @@ class Hints:
         """The exercise's number as ``course hint`` takes it: ``"01"``, ``"06b"``."""
         return self.exercise.split("_", 1)[0]
 
+    @property
+    def command_arguments(self) -> str:
+        """What follows ``course hint`` for this exercise in the learner's language: ``"01"`` in English,
+        ``"01 --lang zh"`` in Chinese (the terminal's working directory may choose another language)."""
+        lang = language()
+        return self.number if lang == "en" else f"{self.number} --lang {lang}"
+
     # -- state -------------------------------------------------------------------------------
     @property
     def seen(self) -> int:
@@ -141,7 +154,7 @@ class Hints:
             terminal: word it for ``course check NN`` in a terminal (``course hint NN``) instead of a
                 notebook, where the exercise's 💡 button (its ``HINTS`` cell) reveals the next hint.
         """
-        n, number = len(self.steps), self.number
+        n, number = len(self.steps), self.command_arguments
         if self.seen >= n:
             return _("All {n} hints are shown; stuck? see {path}.").format(n=n, path=self._shown_path())
         if terminal:
@@ -175,7 +188,7 @@ class Hints:
 
     def _markdown(self, *, terminal: bool = False, button: bool = False) -> str:
         """The revealed hints and what to do for the next; ``button``: under the 💡 button ("click again")."""
-        again = f"`course hint {self.number}`" if terminal else "`HINTS.next()`"
+        again = f"`course hint {self.command_arguments}`" if terminal else "`HINTS.next()`"
         parts = self.revealed() or [_("{n} hints are available: run {again} for the first.").format(
             n=len(self.steps), again=again)]
         if self.seen >= len(self.steps):
@@ -194,7 +207,7 @@ class Hints:
         section = self._section()
         fallback = (_("💡 {n} hints for this exercise, each more specific: run `HINTS.next()` "
                       "(or `course hint {number}`). Stuck? {path}").format(
-                          n=len(self.steps), number=self.number, path=self._shown_path())
+                          n=len(self.steps), number=self.command_arguments, path=self._shown_path())
                     + (_(", section “{section}”").format(section=section) if section else "") + ".")
         if not widgets_available():
             return WithFallback(None, fallback)

@@ -181,3 +181,28 @@ def test_report_lines_uses_the_learners_hint_pointer_and_groups_one_reason():
     assert "  ❌ case 3\n       hint: another reason" in text
     assert "All 3 hints are shown" in text and "hint 1 of 3" not in text
     assert "(hint 1 of 3)" in "\n".join(report_lines(run, "99"))   # no pointer given: the cell's own
+
+
+@pytest.mark.parametrize("path, rerun", [
+    ("exercises/01_tool_call_loop.ipynb", "01"),
+    ("exercises/zh/06b_registry_in_a_framework.ipynb", "06b --lang zh"),  # short from any folder, as in English
+])
+def test_the_rerun_command_is_short_in_every_language(path, rerun, monkeypatch, tmp_path):
+    from course_lib.commands.check import rerun_arguments
+
+    monkeypatch.chdir(tmp_path)  # a terminal outside the course: no path relative to it
+    assert rerun_arguments(ROOT / path, exercises.EXERCISES) == rerun
+    assert rerun_arguments(tmp_path / "mine" / "01_x.ipynb", exercises.EXERCISES) == "mine/01_x.ipynb"
+
+
+def test_the_chinese_hint_line_has_no_space_after_its_colon(monkeypatch):
+    from course_lib.checks import CheckResult, hint_line
+
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert hint_line("调用工具") == "提示：调用工具"
+    assert CheckResult("检查", False, "调用工具").line() == "❌ 检查\n     提示：调用工具"
+    lines = report_lines(_run(CellOutcome(4, True, {"exercise": "x", "passed": False, "results": [
+        {"name": "a", "passed": False, "hint": "写在那里", "error": None}]}, None)), "01 --lang zh")
+    assert "       提示：写在那里" in lines and "`course check 01 --lang zh`" in lines[-1]
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert hint_line("call the tool") == "hint: call the tool"

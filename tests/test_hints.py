@@ -155,3 +155,18 @@ def test_the_notebook_keeps_its_markdown_and_hints_next():
     shown = h.next()
     assert shown._repr_markdown_() == "**Hint 1 of 2.** use `json.loads`\n\n_1 more: run `HINTS.next()` again._"
     assert h.show(terminal=True).text() == "Hint 1 of 2. use json.loads\n\n1 more: run course hint 96 again."
+
+
+def test_the_hint_count_is_one_per_exercise_in_every_language(monkeypatch):
+    """Revealed in English, already revealed (and shown in Chinese) in the Chinese exercise: the same hints."""
+    h = Hints("10a_token_verifier", ["Lesson 10a, section 4, step 7: after the 401 dance, the MCP server asks the "
+                                     "authorization server about every token (`POST /introspect`, RFC 7662). Do "
+                                     "the same: post the token, read the JSON answer.", "b"])
+    monkeypatch.setenv("COURSE_LANG", "en")
+    h.next()
+    assert h.command_arguments == "10a" and "`course hint 10a`" in h.pointer(terminal=True)
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert h.seen == 1
+    assert h.revealed() == ["**提示 1/2。** 第 10a 课第 4 节第 7 步：经过 401 那一套流程之后，MCP 服务器会就每个令牌"
+                            "询问授权服务器（`POST /introspect`，RFC 7662）。你也这样做：提交令牌，读取 JSON 回答。"]
+    assert h.command_arguments == "10a --lang zh" and "`course hint 10a --lang zh`" in h.pointer(terminal=True)

@@ -62,7 +62,18 @@ class CheckResult:
         if self.passed:
             return f"✅ {self.name}"
         raised = "\n     " + _("your code raised {line}").format(line=self.error.line) if self.error else ""
-        return f"❌ {self.name}\n     {_('hint:')} {self.hint}{raised}"
+        return f"❌ {self.name}\n     {hint_line(self.hint)}{raised}"
+
+
+def hint_line(hint: str) -> str:
+    """``hint: <hint>`` in the learner's language: one sentence with a ``{hint}`` field, so each language puts its
+    own spacing around it (Chinese none after its full-width colon: ``提示：...``, not ``提示： ...``).
+
+    Example:
+        >>> hint_line("call the tool")
+        'hint: call the tool'
+    """
+    return _("hint: {hint}").format(hint=hint)
 
 
 def grouped_lines(results: list[dict], indent: str = "") -> list[str]:
@@ -107,7 +118,7 @@ def grouped_lines(results: list[dict], indent: str = "") -> list[str]:
                      else _("{some} and {n} more").format(some=comma.join(names[:3]), n=len(names) - 3))
             out.append(indent + "❌ " + _("{n} checks fail for one reason: {shown}").format(n=len(names), shown=shown))
         hint = _("as above.") if r["hint"] in said and len(r["hint"]) > 40 else r["hint"]
-        out.append(f"{indent}     {_('hint:')} {hint}")
+        out.append(f"{indent}     {hint_line(hint)}")
         said.add(r["hint"])
         if r.get("error"):
             out.append(f"{indent}     " + _("your code raised {line}").format(line=r["error"]))
@@ -199,7 +210,7 @@ class CheckReport:
             if r.passed:
                 rows.append(f"<div>✅ {md(r.name)}</div>")
                 continue
-            rows.append(f"<div>❌ {md(r.name)}<div style='margin-left:1.6em'>{_('hint:')} {md(r.hint)}</div>")
+            rows.append(f"<div>❌ {md(r.name)}<div style='margin-left:1.6em'>{hint_line(md(r.hint))}</div>")
             if r.error:
                 rows.append(f"<div style='margin-left:1.6em'>{_('your code raised')} "
                             f"{r.error.html(summary=_('show the full traceback'))}</div>")

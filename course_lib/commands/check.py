@@ -202,6 +202,8 @@ def _source(run: CheckRun, index: int) -> str:
 
 def _syntax_error_lines(run: CheckRun, cell: CellOutcome, number: str) -> list[str]:
     """A SyntaxError: Python could not read the cell, so nothing after it could run."""
+    from ..checks import hint_line
+
     origin = error_origin(cell.traceback, run.sources, cell.index)
     ename, _sep, message = cell.error.partition(": ")
     message = re.sub(r"\s*\([^()]*, line \d+\)$", "", message)  # "(1234.py, line 7)": a temp file's name
@@ -212,11 +214,11 @@ def _syntax_error_lines(run: CheckRun, cell: CellOutcome, number: str) -> list[s
     if origin.line and 0 < origin.line <= len(lines):
         out.append("       " + _("line {line}: {text}").format(line=origin.line, text=lines[origin.line - 1].strip()))
     out.append(f"       {ename}: {message}")
-    out.append(f"       {_('hint:')} " + _(
+    out.append("       " + hint_line(_(
         "Python reads a whole cell before running any of it, so nothing in that cell ran (and the "
         "cells after it could not use its names). Look at that line and the one before it: a missing `:`, "
         "`)`, `]` or quote, or an indentation that does not line up, is the usual cause. Fix it, run the "
-        "cell in JupyterLab to see it work, then `course check {number}` again.").format(number=number))
+        "cell in JupyterLab to see it work, then `course check {number}` again.").format(number=number)))
     return out
 
 
@@ -245,7 +247,9 @@ def _error_lines(run: CheckRun, cell: CellOutcome, after_syntax_error: bool) -> 
 
 
 def _stub_again() -> str:
-    return f"       {_('hint:')} " + _("the exercise's stub is still in place (⚠️ above).")
+    from ..checks import hint_line
+
+    return "       " + hint_line(_("the exercise's stub is still in place (⚠️ above)."))
 
 
 def report_lines(run: CheckRun, number: str, more_help: str | None = None) -> list[str]:
@@ -259,7 +263,7 @@ def report_lines(run: CheckRun, number: str, more_help: str | None = None) -> li
         more_help: replaces the "need a nudge?" line of failed check cells (the hints pointer computed
             from the learner's own state, :meth:`course_lib.hints.Hints.pointer`); None keeps the cell's.
     """
-    from ..checks import grouped_lines
+    from ..checks import grouped_lines, hint_line
 
     out: list[str] = []
     first_problem = None  # the symbol of the first problem listed: the verdict points at it
@@ -270,7 +274,8 @@ def report_lines(run: CheckRun, number: str, more_help: str | None = None) -> li
             out.append(f"[{cell.check['exercise']}]")
             lines = grouped_lines(cell.check["results"], indent="  ")
             if stub_said:
-                lines = [_stub_again() if l.lstrip().startswith(_("hint:")) and "# YOUR CODE HERE" in l else l
+                said_hint = hint_line("").rstrip()  # "hint:", "提示："
+                lines = [_stub_again() if l.lstrip().startswith(said_hint) and "# YOUR CODE HERE" in l else l
                          for l in lines]
             out += lines
             if not all(r["passed"] for r in cell.check["results"]):
@@ -312,6 +317,33 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
+def rerun_arguments(path: Path, folder: Path) -> str:
+    """What follows ``course check`` to check ``path`` again, as short as the English ``01``.
+
+    Args:
+        path: the notebook just checked.
+        folder: the exercises' (or solutions') folder of the course, ``exercises/``.
+
+    Returns:
+        ``"01"`` for ``exercises/01_x.ipynb``; ``"01 --lang zh"`` for the edition's ``exercises/zh/01_x.ipynb``
+        (``--lang`` finds that file from any working directory, see :func:`~course_lib.commands.edition_of`,
+        and a path from elsewhere would print long and absolute); any other notebook by its path, relative to
+        the working directory when inside it.
+
+    Example:
+        >>> rerun_arguments(Path("exercises/zh/01_tool_call_loop.ipynb"), Path("exercises"))
+        '01 --lang zh'
+    """
+    from ..i18n import LANGUAGES
+
+    number, parent = path.name.split("_", 1)[0], path.resolve().parent
+    if parent.name == Path(folder).name:
+        return number
+    if parent.name in LANGUAGES and parent.parent.name == Path(folder).name:
+        return f"{number} --lang {parent.name}"
+    return _shown(path)
+
+
 def _run(args: argparse.Namespace) -> int:
     from .. import exercises, progress
 
@@ -322,11 +354,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..hints import hints_for
 
     hints = None if args.solutions else hints_for(path)
-    # "run `course check NN` again": NN is what finds this very file again (a language edition's file by its path)
-    again = path.name.split("_", 1)[0]
-    if path.resolve().parent.name != folder.name:
-        again = _shown(path)
-    print("\n".join(report_lines(run, again, hints.pointer(terminal=True) if hints else None)))
+    print("\n".join(report_lines(run, rerun_arguments(path, folder), hints.pointer(terminal=True) if hints else None)))
     if not args.solutions:
         progress.record(path.stem, run.passed, run.checks)
     return 0 if run.passed else 1
