@@ -950,3 +950,25 @@ def test_with_before_names_fills_no_people_list_of_a_tool_that_is_no_meeting(cli
                    "required": ["product"]}}}
     reply = calls(client, "Compare prices of the Kindle with Alice and Bob", [compare])
     assert not isinstance(reply, str) and "people" not in reply[0][1]
+
+
+@pytest.mark.parametrize("text, title, people", [
+    ("12月10日安排一个周会，和张三、李四一起", "周会", ["张三", "李四"]),               # 和…一起
+    ("12月10日安排一个周会，邀请欧阳娜娜、老王和小李", "周会", ["欧阳娜娜", "老王", "小李"]),  # 邀请, 、 and 和
+    ("12月10日创建一个例会，邀请王小明", "例会", ["王小明"]),
+    ("12月10日安排一个会议，跟张三和李四讨论预算", "会议", ["张三", "李四"]),
+])
+def test_chinese_names_after_yaoqing_or_he_yiqi_fill_the_list_of_people(client, text, title, people):
+    want = {"title": title, "date": f"{dt.date.today().year}-12-10", "attendees": people}
+    assert calls(client, text, [MEETING]) == [("schedule_meeting", want)]
+
+
+@pytest.mark.parametrize("text", ["明天和张三、李四一起开会", "明天跟王小明开个会"])
+def test_a_chinese_meeting_without_its_title_asks_for_it(client, text):
+    assert calls(client, text, [MEETING]) == "要调用 schedule_meeting，我还需要知道：title。请补充一下？"
+
+
+@pytest.mark.parametrize("text", ["Schedule a team sync for one week", "安排一个周会，邀请张三和李四"])
+def test_a_length_of_time_is_no_date_written_as_yyyy_mm_dd(client, text):
+    reply = calls(client, text, [MEETING])
+    assert isinstance(reply, str) and "date" in reply                  # asked for, not "one week" / 一个周

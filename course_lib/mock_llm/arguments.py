@@ -25,6 +25,7 @@ and named after the kind of phrase it reads. Taught in lessons 01 and 02.
 from __future__ import annotations
 
 import bisect
+from importlib import resources
 import json
 import re
 from dataclasses import dataclass, field
@@ -1172,6 +1173,9 @@ def _number_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[
         return None  # "45 minutes", 一个小时: a length of time is no id, place or name
     if role in ("country", "place") and not m.unit:
         return None  # "in their respective countries for year 2023": a bare figure names no place
+    if role == "date" and m.dim == "time" and (slot.spec.get("format") in ("date", "date-time") or _FORMAT_RX.search(
+            str(slot.spec.get("description", "")))):
+        return None  # "for one week", 一个周: a length of time is no day written as YYYY-MM-DD
     if role == "id" or ctx >= 2.0 and not m.unit:
         base += 1.0 if role == "id" else 0.0
         value = m.text.strip() if m.get("int") else str(m.value)
@@ -1834,14 +1838,39 @@ _PEOPLE_WORDS = frozenset(lang.stem(w) for w in ("people", "person", "persons", 
                                                   "members", "who"))
 
 
-def _invited(slot: Slot, text: str, start: int, tool_vocab: frozenset[str]) -> bool:
-    """Whether the names starting at ``start`` are the people of a meeting and ``slot`` is its list of people.
+@lru_cache(maxsize=1)
+def _zh_people() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """How a Chinese request invites people (``course_lib/data/zh_people.json``): the pattern of a run of names
+    after an inviting word (group 1: the names with their separators), and the pattern of a separator."""
+    data = json.loads(resources.files("course_lib").joinpath("data/zh_people.json").read_text(encoding="utf-8"))
+    surname = "|".join(data["two_character_surnames"] + [f"[{data['surnames']}]"])
+    name = f"(?:(?:{surname})[\u4e00-\u9fff]{{1,2}}?|[{data['familiar_prefixes']}][\u4e00-\u9fff])"
+    sep = f"[{re.escape(data['separators'])}]"
+    run = f"(?:{'|'.join(data['before'])})({name}(?:{sep}{name})*)(?={'|'.join(data['after'])})"
+    return re.compile(run), re.compile(sep)
 
-    The slot is recognised by what its name or description means (``attendees``, ``participants``, ``guests``,
-    "People to invite"), the tool by its calendar words (:data:`_ITEM_TOOLS`), the names by the word before them
-    (:data:`_WITH_PEOPLE`)."""
+
+def _zh_invited_names(text: str) -> list[tuple[list[str], str]]:
+    """Each run of invited names in ``text`` as ``(names, words read)``.
+
+    ``"明天和张三、李四一起开会"`` -> ``[(["张三", "李四"], "和张三、李四")]``; ``"邀请王小明参加"`` -> ``[(["王小明"], ...)]``.
+    A name is a common surname and one or two characters, or 小/老 and one (:func:`_zh_people`)."""
+    run, sep = _zh_people()
+    return [([n for n in sep.split(m.group(1)) if n], m.group(0)) for m in run.finditer(text)]
+
+
+def _people_slot(slot: Slot, tool_vocab: frozenset[str]) -> bool:
+    """Whether ``slot`` is the list of people of a meeting: recognised by what its name or description means
+    (``attendees``, ``participants``, ``guests``, "People to invite"), the tool by its calendar words
+    (:data:`_ITEM_TOOLS`)."""
     people = slot.role == "person" or bool((slot.keys | slot.desc_keys) & _PEOPLE_WORDS)
-    return people and bool(tool_vocab & _ITEM_TOOLS) and bool(_WITH_PEOPLE.search(text[max(0, start - 12):start]))
+    return people and bool(tool_vocab & _ITEM_TOOLS)
+
+
+def _invited(slot: Slot, text: str, start: int, tool_vocab: frozenset[str]) -> bool:
+    """Whether the names starting at ``text[start]`` are the people of a meeting whose list of people ``slot`` is:
+    :func:`_people_slot`, and the word before the names (:data:`_WITH_PEOPLE`)."""
+    return _people_slot(slot, tool_vocab) and bool(_WITH_PEOPLE.search(text[max(0, start - 12):start]))
 
 
 def _array_candidates(slot: Slot, reading: Reading, mentions: list[Mention], tool_vocab: frozenset[str]
@@ -1879,6 +1908,9 @@ def _array_candidates(slot: Slot, reading: Reading, mentions: list[Mention], too
                 re.I) else 0.5
             vals = [float(lo), float(hi)] if ik == "number" else [lo, hi]
             out.append((bonus + ctx, vals, [i], Evidence("range", m.text)))
+    if ik in ("string", "") and lang.is_chinese(reading.text) and _people_slot(slot, tool_vocab):
+        for names, words in _zh_invited_names(reading.text):  # names the reader does not know: 邀请张三和李四
+            out.append((3.0, names, [], Evidence("list", words)))
     grouped = {k for g in reading.groups for k in g}
     for k, m in enumerate(reading.mentions):  # one person: "a call with Ann", 邀请王五
         if k not in grouped and m.kind == "name" and ik in ("string", "") and m in mentions and \

@@ -56,6 +56,7 @@ ZH_LEXICON: dict[str, str] = {
     "政策": "policy", "制度": "policy", "规定": "policy",
     "标题": "title", "名称": "name title", "内容": "content text", "收件人": "recipient",
     # 查/找 alone ask for a search (查一下, 找一下); the longer words that hold them do not (see chinese_concepts)
+    "开会": "meeting meet", "开个会": "meeting meet", "周会": "meeting", "例会": "meeting", "邀请": "invite",
     "查": "search", "找": "search find", "检查": "check", "调查": "investigate", "查看": "view show",
 }
 
