@@ -972,3 +972,50 @@ def test_a_chinese_meeting_without_its_title_asks_for_it(client, text):
 def test_a_length_of_time_is_no_date_written_as_yyyy_mm_dd(client, text):
     reply = calls(client, text, [MEETING])
     assert isinstance(reply, str) and "date" in reply                  # asked for, not "one week" / 一个周
+
+
+# --------------------------------------------------------------------------- conversions into free unit strings
+FREE_CONVERT = {"type": "function", "function": {
+    "name": "convert", "description": "Convert a quantity between units.",
+    "parameters": {"type": "object", "properties": {
+        "value": {"type": "number"}, "from_unit": {"type": "string", "description": "unit of the value"},
+        "to_unit": {"type": "string", "description": "target unit"}}, "required": ["value", "from_unit", "to_unit"]}}}
+
+
+@pytest.mark.parametrize("text, value, src, dst", [
+    ("What's 12 pounds in kg?", 12, "pounds", "kg"),             # question-shaped: "what is X in Y"
+    ("What is 5 feet in meters?", 5, "feet", "meters"),
+    ("How many kilograms is 10 pounds?", 10, "pounds", "kilograms"),
+    ("30摄氏度等于多少华氏度", 30, "摄氏度", "华氏度"),                # Chinese unit names kept as written
+    ("把5英里换算成公里", 5, "英里", "公里"),
+    ("10磅是多少公斤", 10, "磅", "公斤"),
+    ("100米是多少英尺", 100, "米", "英尺"),
+    ("5千克是多少磅", 5, "千克", "磅"),
+])
+def test_free_unit_strings_keep_the_units_as_written(client, text, value, src, dst):
+    assert calls(client, text, [FREE_CONVERT]) == [("convert", {"value": value, "from_unit": src, "to_unit": dst})]
+
+
+def test_degrees_by_symbol_choose_the_converter_and_ask_rather_than_guess_a_free_unit(client):
+    assert calls(client, "what is 30 C in F?", [CONVERT]) == [
+        ("convert_units", {"value": 30, "from_unit": "C", "to_unit": "F"})]
+    assert calls(client, "what is 30 C in F?", [FREE_CONVERT]) == \
+        "To use convert I need the unit to convert from. Could you tell me?"
+
+
+MONEY_CONVERT = {"type": "function", "function": {
+    "name": "convert_currency", "description": "Convert an amount of money from one currency to another.",
+    "parameters": {"type": "object", "properties": {
+        "amount": {"type": "number"}, "from_currency": {"type": "string", "description": "ISO code, e.g. USD"},
+        "to_currency": {"type": "string", "description": "ISO code, e.g. EUR"}},
+        "required": ["amount", "from_currency", "to_currency"]}}}
+
+
+@pytest.mark.parametrize("text, want", [
+    ("What's 12 pounds in kg?", ("convert_units", {"value": 12, "from_unit": "lb", "to_unit": "kg"})),
+    ("How many kilograms is 10 pounds?", ("convert_units", {"value": 10, "from_unit": "lb", "to_unit": "kg"})),
+    ("Convert 20 pounds to dollars", ("convert_currency", {"amount": 20, "from_currency": "GBP",
+                                                           "to_currency": "USD"})),
+])
+def test_pounds_beside_a_weight_are_lb_and_beside_money_gbp(client, text, want):
+    assert calls(client, text, [MONEY_CONVERT, CONVERT]) == [want]

@@ -1486,8 +1486,10 @@ def _after_amount(text: str, pos: int) -> bool:
 
 
 def _unit_surface(reading: Reading, m: Mention) -> str:
-    """The unit as written after a number: "4 inches" -> "inches"."""
+    """The unit as written after a number: "4 inches" -> "inches", "5英里" -> "英里"."""
     text = m.text
+    if lang.is_chinese(text):  # the longest Chinese unit name that ends it (5千克, 五英里, 100米): as written
+        return next((text[k:] for k in range(len(text)) if lang.is_chinese(text[k]) and text[k:] in gz.UNITS), "")
     num = re.match(r"[^A-Za-z°%µ]*", text)
     return text[num.end():].strip() if num else ""
 

@@ -145,7 +145,11 @@ def _described_names(description: str) -> frozenset[str]:
 
 
 #: "How many ounces in 2 pounds", "how much is 100 euro in USD": a conversion asked without the word.
-_HOW_MANY_IN = re.compile(r"\b(?:[Hh]ow (?:many|much)|worth|equals?)\b|\d.*\bin\s+[A-Z]{3}\b|等于|多少")
+_HOW_MANY_IN = re.compile(r"\b(?:[Hh]ow (?:many|much)|worth|equals?)\b|\b[Ww]hat(?:'s| is| are)\s.*\d.*\sin\s+\S|\d.*\bin\s+[A-Z]{3}\b|等于|多少")
+
+
+#: An amount in degrees by symbol and the other scale: "30 C in F", "100°F to °C".
+_DEGREES_PAIR = re.compile(r"\d\s*°?\s*([CF])\b.*?\b(?:in|to|into)\s+°?([CF])\b", re.I)
 
 
 #: What a question word asks for: "When did X happen?" asks for a date.
@@ -170,6 +174,8 @@ def _conversion_asked(text: str) -> set[str]:
     """
     if not _HOW_MANY_IN.search(text):
         return set()
+    if (pair := _DEGREES_PAIR.search(text)) and pair.group(1).upper() != pair.group(2).upper():
+        return {"convert", "conversion", "unit", "temperatur"}  # "what is 30 C in F?": degrees, not a name
     mentions = read(text).mentions
     currencies = {m.value for m in mentions if m.kind == "currency"} | {
         m.unit for m in mentions if m.kind == "unit" and m.dim == "money"}  # "how many yen is 1 CNY"

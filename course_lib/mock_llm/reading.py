@@ -1168,7 +1168,7 @@ def _extends_place(text: str, place: Mention, name: Mention) -> bool:
 
 
 def _units_alone(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
-    """Units named without a number: "in miles", "to km/h", "in Celsius", "grams/mole"."""
+    """Units named without a number: "in miles", "to km/h", "in Celsius", "grams/mole", 换算成公里."""
     out = []
     for m in re.finditer(r"\b(?:in|into|to|as|using|per|how many|how much)\s+(?:the\s+)?([A-Za-z°%/^²³]+(?:/[A-Za-z]+)?)",
                          text, re.I):
@@ -1182,6 +1182,9 @@ def _units_alone(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         if hit is None:
             continue
         out.append(Mention("unit", word, word, s, s + len(word), unit=hit[0], dim=hit[1]))
+    for word, (unit, dim), s in gz.chinese_units(text):  # 换算成公里, 多少华氏度: the Chinese name, as written
+        if not any(a <= s < b for a, b in taken):
+            out.append(Mention("unit", word, word, s, s + len(word), unit=unit, dim=dim))
     return out
 
 
