@@ -188,3 +188,80 @@ def test_an_acronym_or_a_name_with_no_persons_argument_is_context():
 def _mention(kind, text):
     from course_lib.mock_llm.reading import Mention
     return Mention(kind, text, text, 0, len(text))
+
+
+# ---- free words that are no value (issue 13: on BFCL's live requests 54 of 68 such single calls were wrong)
+MOVIES = [tool("find_movies", "Find movies showing in a city", {
+              "city": {"type": "string"},
+              "genre": {"type": "string", "enum": ["Drama", "Mystery", "Comedy"]}}, ["city"]),
+          tool("get_movie_times", "Get the show times for a movie in a city",
+               {"movie_name": {"type": "string", "description": "The title of the movie"},
+                "city": {"type": "string"}}, ["movie_name", "city"])]
+
+
+def _weakest(e):
+    return e.confidence.arguments[e.confidence.weakest][1] if e.confidence.weakest else None
+
+
+def test_free_words_another_argument_lists_as_an_option_are_no_value():
+    e = explain("Show me the times for a drama movie in Berkeley", *MOVIES)
+    assert e.tool_calls == [] and e.confidence.weakest == (0, "movie_name") and _weakest(e) == "guess"
+    assert e.content == "To use get_movie_times I need the movie name. Could you tell me?"  # not "drama"
+    sure = explain("Show me the times for the movie Oppenheimer in Berkeley", *MOVIES)
+    assert [(c.name, c.arguments) for c in sure.tool_calls] == [
+        ("get_movie_times", {"movie_name": "Oppenheimer", "city": "Berkeley"})]
+
+
+COUNTDOWN = tool("set_countdown", "Set a countdown timer",
+                 {"duration": {"type": "string", "description": "The duration, in the format 'MM:SS'"}}, ["duration"])
+
+
+def test_free_words_without_the_format_the_description_asks_for_are_no_value():
+    assert confidence._off_format("minute", {"description": "The duration, in the format 'MM:SS'"})
+    assert not confidence._off_format("01:00", {"description": "The duration, in the format 'MM:SS'"})
+    assert confidence._off_format("Ha Noi", {"description": "in the format of 'City, Country' (e.g. 'Paris, France')"})
+    assert not confidence._off_format("Hanoi, Vietnam", {"description": "in the format of 'City, Country'"})
+    assert not confidence._off_format("minute", {"description": "How long the countdown runs"})
+    e = explain("Set a countdown for the meeting in a minute", COUNTDOWN)
+    assert e.tool_calls == [] and _weakest(e) == "guess"
+
+
+def test_a_verb_a_greeting_or_a_sentences_first_word_is_no_value():
+    call = type("Call", (), {"name": "make_payment"})()
+    doubt = confidence._free_words_doubt
+    assert doubt("receiver", "Hello", "best reading: words", call, "Hello, I need to pay Svetlana $31", []) != ""
+    assert doubt("receiver", "Initiate", "best reading: words", call, "Initiate a payment for $43", []) != ""
+    assert doubt("region", "produces", "words", call, "the neuron in the brain that produces GABA", []) != ""
+    assert doubt("track", "hear", "words", call, "I would love to hear songs from Cry Pretty", []) != ""
+    # a word before "and", "another": no object after it, no verb ("the molecule ATP in the mitochondria and ...")
+    assert doubt("organelle", "mitochondria", "words", call, "ATP in the mitochondria and does it", []) == ""
+    assert doubt("receiver", "Mary", "best reading: place", call, "Send a payment request to Mary for $200", []) == ""
+    # a place for a clock time is no value; for a time zone it is how the zone is read
+    assert doubt("pickup_time", "New York", "best reading: place", call, "rent a car from New York", []) != ""
+    assert doubt("timezone", "Asia/Tokyo", "best reading: place", call, "What time is it in Tokyo?", []) == ""
+
+
+def test_a_greeting_taken_as_the_receiver_holds_the_payment_back():
+    e = explain("Hello, could you send the amount of $31 using my app balance", PAY)
+    assert e.tool_calls == [] and e.confidence.weakest == (0, "receiver") and _weakest(e) == "guess"
+    sure = explain("Please make a payment of $31 to Svetlana", PAY)
+    assert [(c.name, c.arguments) for c in sure.tool_calls] == [("make_payment", {"receiver": "Svetlana", "amount": 31})]
+
+
+PLAY = tool("play_song", "Play a song on the speaker",
+            {"query": {"type": "string", "description": "The song to look for"}}, ["query"])
+SUPPORT = tool("transfer_to_human_agent", "Hand the conversation to a human agent",
+               {"statement": {"type": "string", "description": "The user's message describing the issue"}},
+               ["statement"])
+
+
+def test_a_query_that_still_holds_the_tools_own_words_is_no_query():
+    assert confidence._framing_left("query", "play baby shark song", type("C", (), {"name": "play_song"})())
+    assert confidence._framing_left("query", "seacrh apple using your tools", type("C", (), {"name": "search_web_tool"})())
+    assert not confidence._framing_left("query", "baby shark", type("C", (), {"name": "play_song"})())
+    # a statement carries the user's words: the tool's words inside it are fine, at its start they are the verb
+    agent = type("C", (), {"name": "transfer_to_human_agent"})()
+    assert not confidence._framing_left("statement", "I would like to discuss my complaint with a human agent", agent)
+    assert confidence._framing_left("text", "Translate Hello from English", type("C", (), {"name": "translate"})())
+    e = explain("I've submitted a complaint and would like to discuss its status with a human agent.", SUPPORT)
+    assert [c.name for c in e.tool_calls] == ["transfer_to_human_agent"]

@@ -673,8 +673,9 @@ def test_options_named_as_identifiers_in_the_description():
     deck = tool("card_odds", "Odds of drawing a suit", obj(["suit", "deck_type"], suit=S, deck_type={
         "type": "string", "description": "Type of deck: standard deck has 52 cards, with_jokers deck has 54.",
         "default": "standard"}))
-    got, _ = calls("What are the odds of drawing a spade from a deck with jokers?", deck)
-    assert got[0][1]["deck_type"] == "with_jokers"
+    # (the suit quoted: "drawing a spade" gave suit "drawing", a verb the confidence now holds back)
+    got, _ = calls("What are the odds of drawing the suit 'spades' from a deck with jokers?", deck)
+    assert got[0][1] == {"suit": "spades", "deck_type": "with_jokers"}
 
 
 def test_an_x_of_y_name_is_kept_whole_when_its_head_names_the_argument():

@@ -26,7 +26,7 @@ category, "dev"), as one rule for all: per-argument accuracy by class there was 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import language as lang
@@ -68,7 +68,7 @@ RULE_CLASSES: dict[str, str] = {
 #: One class down: a value taken as the best reading of a required argument nothing points at.
 _DOWN = {"said": "read", "read": "free words", "free words": "free words", "guess": "guess"}
 #: A word used as a verb: after "to", or before an object ("transfer $250", "establish a new server").
-_VERB_USE = r"(?:\bto\s+{w}\b|\b{w}\s+(?:a|an|the|my|our|some|any|it|them|me|\$|\d))"
+_VERB_USE = r"(?:\bto\s+{w}\b|\b{w}\s+(?:(?:a|an|the|my|our|some|any|it|them|me)\b|\$|\d))"
 #: Mentions whose value a request states: one no call uses lowers the confidence.
 _STATED_KINDS = frozenset({"number", "quoted", "date", "time", "place", "name"})
 _NOW = frozenset({"today", "tonight", "now", "今天", "今晚", "今日", "现在"})
@@ -235,6 +235,139 @@ def _reused_or_verb(name: str, value: Any, call: Any, request: str) -> bool:
     return " " not in low and value == low and re.search(_VERB_USE.format(w=re.escape(low)), request) is not None
 
 
+#: The format a description asks for: "in the format 'City, State'", "format of 'MM:SS'", "formatted as 'YYYY-MM-DD'".
+_FORMAT = re.compile(r"\bformat(?:ted)?(?:\s+(?:of|as|like))?\s*[:(]?\s*['\"`]([^'\"`]{2,30})['\"`]", re.I)
+#: Placeholders of a date, a time or a number in a format ("HH:MM", "YYYY-MM-DD", "MM:SS").
+_PLACEHOLDER = re.compile(r"\b(?:Y{2,4}|M{1,2}|D{1,2}|H{1,2}|h{1,2}|m{2}|S{1,2}|s{2})\b|\d")
+#: A word used as a verb in free words: after a relative pronoun ("the brain that produces GABA", "any song that
+#: came out"), before an object ("ensure the transaction"), or after "to" with its object ("love to hear songs";
+#: not "send it to wang", a recipient).
+_FREE_VERB = (r"\b(?:that|which|who)\s+{w}\b|\b{w}\s+(?:(?:a|an|the|my|our|some|any|it|them|me)\b|\$|\d)"
+              r"|\bto\s+{w}\s+(?!(?:please|now|for|at|on|in|by|and|or|with|from|about|too)\b)[a-z]")
+#: Arguments that take a time, a date or a duration (not a time zone: a place gives that).
+_TIME_NAMES = re.compile(r"time(?!_?zone)|date|day|duration|hour|when", re.I)
+_QUERY_NAMES = re.compile(r"query|keyword|search|term|^q$|prompt", re.I)
+
+
+def _spec(call: Any, name: str, tools: list | None) -> dict:
+    """The schema of argument ``name`` of the called tool (empty when unknown)."""
+    for t in tools or []:
+        if getattr(t, "name", None) == call.name:
+            spec = ((getattr(t, "parameters", None) or {}).get("properties") or {}).get(name)
+            return spec if isinstance(spec, dict) else {}
+    return {}
+
+
+def _other_options(call: Any, name: str, tools: list | None) -> set[str]:
+    """Every enum value of the offered tools' arguments other than ``name`` of the called tool, normalised."""
+    out = set()
+    for t in tools or []:
+        for prop, spec in ((getattr(t, "parameters", None) or {}).get("properties") or {}).items():
+            if isinstance(spec, dict) and not (getattr(t, "name", None) == call.name and prop == name):
+                out.update(_norm(v) for v in spec.get("enum") or [] if isinstance(v, str))
+    return out
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s_\-]+", " ", text.strip().lower())
+
+
+def _off_format(value: str, spec: dict) -> bool:
+    """Whether ``value`` lacks the shape of the format the argument's description asks for: no comma for
+    'City, State', no digit for 'MM:SS' or 'YYYY-MM-DD'."""
+    m = _FORMAT.search(str(spec.get("description", "")))
+    if not m:
+        return False
+    pattern = m.group(1)
+    if "," in pattern and "," not in value:
+        return True
+    return bool(_PLACEHOLDER.search(pattern)) and not re.search(r"\d", value)
+
+
+def _tool_words(tool_name: str) -> set[str]:
+    """The words of a tool's name ("search_web_tool" -> search, web, tool), three letters or more, weak verbs left out."""
+    return {w for w in lang.split_identifier(tool_name) if len(w) >= 3 and lang.stem(w) not in lang.WEAK}
+
+
+def _framing_left(name: str, value: str, call: Any) -> bool:
+    """A text taken as the request without its framing that still holds the words that asked for the tool
+    ("play baby shark song" for play_song, "trigger web search; where is ..." for web_search): a query with
+    them in it, or any text that starts with one (the request's verb: "Translate Hello ...")."""
+    tool = {lang.stem(t) for t in _tool_words(call.name)}
+    words = [lang.stem(w) for w in re.findall(r"[A-Za-z]+", value)]  # "tools" for search_web_tool
+    hit = [i for i, w in enumerate(words) if any(w == t or (len(w) >= 4 and t.startswith(w)) for t in tool)]
+    return bool(hit) and (bool(_QUERY_NAMES.search(name)) or hit[0] == 0)
+
+
+def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str, tools: list | None) -> str:
+    """Why a value read from free words is no value at all, or "" when nothing speaks against it.
+
+    * ``"an option of another argument"``: the value is an enum value another argument (of this or another
+      offered tool) lists ("cheap" as a location while price_range offers "cheap", "drama" as a movie's name
+      while a genre offers "Drama"): the words answer that argument, or another tool is meant;
+    * ``"not in its format"``: the description asks for a format the value lacks ("Ha Noi" for 'City, Country',
+      "minute" for 'MM:SS');
+    * ``"a verb or a greeting"``: one word the request uses as a verb ("that produces", "to watch", "ensure
+      the"), a stop word ("Hi") or the capitalised word that opens a sentence ("Initiate a payment ...");
+    * ``"a place for a time"``: a place read for an argument that takes a time or a date;
+    * ``"the framing left in"``: the request without its framing still holds the tool's own words
+      (:func:`_framing_left`).
+    """
+    if not isinstance(value, str) or not value.strip():
+        return ""
+    text, spec = value.strip(), _spec(call, name, tools)
+    if _norm(text) in _other_options(call, name, tools):
+        return "an option of another argument"
+    if _off_format(text, spec):
+        return "not in its format"
+    if rule == _WHOLE_REQUEST:
+        return "the framing left in" if _framing_left(name, text, call) else ""
+    if " " not in text:
+        low = text.lower()
+        # a capitalised word that opens a sentence before its object: the imperative ("Initiate a payment ...");
+        # not a bare answer ("Dentist on 2026-12-03")
+        opener = re.search(rf"(?:^|[.!?;]\s+){re.escape(text)}\s+(?:a|an|the|my|our|some|me)\b", request)
+        verb = text == low and re.search(_FREE_VERB.format(w=re.escape(low)), request)
+        if low in lang.STOPWORDS or opener or verb:
+            return "a verb or a greeting"
+    if rule.endswith("place") and _TIME_NAMES.search(name):
+        return "a place for a time"
+    return ""
+
+
+def _required(call: Any, tools: list | None) -> set[str]:
+    """The required arguments of the called tool (all of them when the tool is unknown)."""
+    for t in tools or []:
+        if getattr(t, "name", None) == call.name:
+            return set((getattr(t, "parameters", None) or {}).get("required") or [])
+    return set(call.arguments)
+
+
+def without_doubtful_options(calls: list, request: str, tools: list | None = None) -> list:
+    """The calls without the optional arguments whose free-words value is no value (:func:`_free_words_doubt`):
+    a model leaves out an optional value it cannot read rather than hold the call back for it ("Remind me at 7:30
+    to water the plants" keeps its time and drops a note that would be "Remind me at 7:30 ...").
+
+    Args:
+        calls: the planned calls (:class:`~.engine.PlannedCall`); ``request``: the user's words;
+        tools: the request's tools (their ``required`` lists).
+
+    Returns:
+        The same list when nothing is dropped, else new calls with those arguments (and their evidence) left out.
+    """
+    out = []
+    for call in calls:
+        required = _required(call, tools)
+        drop = [name for name, value in call.arguments.items() if name not in required and (
+            ev := call.evidence.get(name)) is not None and rule_class(ev.rule) == "free words"
+            and _free_words_doubt(name, value, ev.rule, call, request, tools)]
+        if drop:
+            call = replace(call, arguments={k: v for k, v in call.arguments.items() if k not in drop},
+                           evidence={k: v for k, v in call.evidence.items() if k not in drop})
+        out.append(call)
+    return out
+
+
 def rate(calls: list, scores: dict[str, float], reading: Any, request: str, tools: list | None = None) -> Confidence:
     """Rate planned calls (:class:`~.engine.PlannedCall`) for the request they answer.
 
@@ -268,6 +401,8 @@ def rate(calls: list, scores: dict[str, float], reading: Any, request: str, tool
                 kind = "guess"
             elif rule == _WHOLE_REQUEST and (not str(value).strip() or _words(context) > LONG_REQUEST_WORDS):
                 kind = "guess"  # a long message (a pasted prompt, a story) is no search query as it stands
+            if kind == "free words" and _free_words_doubt(name, value, rule, call, request, tools):
+                kind = "guess"
             conf.arguments[(i, name)] = (CLASSES[kind], kind, rule)
             if CLASSES[kind] < lowest:
                 lowest, conf.weakest = CLASSES[kind], (i, name)

@@ -166,6 +166,8 @@ def _ask_or_call(req: ChatRequest, turn, plan: list[PlannedCall], decision: Deci
         decision.content = _clarify(incomplete[0], turn.question, req.tools)
         decision.reason = f"required argument(s) {incomplete[0].missing} not in the request: ask"
         return decision
+    if req.tool_choice == "auto":
+        plan = confidence.without_doubtful_options(plan, turn.question, req.tools)
     if req.tool_choice == "auto" and _held_back(decision, plan, turn.question, req.tools):
         return decision
     reason = decision.reason or f"best match: {plan[0].name} (score {scores[plan[0].name]})"
