@@ -1019,3 +1019,24 @@ MONEY_CONVERT = {"type": "function", "function": {
 ])
 def test_pounds_beside_a_weight_are_lb_and_beside_money_gbp(client, text, want):
     assert calls(client, text, [MONEY_CONVERT, CONVERT]) == [want]
+
+
+# --------------------------------------------------------------------------- "there": the place said before
+TIME_AT = {"type": "function", "function": {
+    "name": "get_time", "description": "Gets the time in a given location",
+    "parameters": {"type": "object", "properties": {"location": {"type": "string", "description": "The city"}},
+                   "required": ["location"]}}}
+TIME_ZONE = {"type": "function", "function": {
+    "name": "get_time", "description": "Get the current time in a given time zone",
+    "parameters": {"type": "object", "properties": {"timezone": {
+        "type": "string", "description": "The IANA time zone name, e.g. America/Los_Angeles"}}, "required": ["timezone"]}}}
+
+
+@pytest.mark.parametrize("text, tool_, want", [
+    ("What is the weather like right now in Paris? Also what time is it there?", TIME_ZONE,
+     [("get_weather", {"city": "Paris"}), ("get_time", {"timezone": "Europe/Paris"})]),
+    ("北京天气怎么样？那里现在几点？", TIME_AT, [("get_weather", {"city": "北京"}), ("get_time", {"location": "北京"})]),
+    ("上海天气如何？另外那边几点了？", TIME_AT, [("get_weather", {"city": "上海"}), ("get_time", {"location": "上海"})]),
+])
+def test_a_second_question_about_there_asks_its_tool_about_the_place_said_before(client, text, tool_, want):
+    assert calls(client, text, [WEATHER, tool_]) == want

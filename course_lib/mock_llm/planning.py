@@ -276,6 +276,28 @@ def resolve_own_places(text: str) -> str:
     return text
 
 
+#: "there" pointing back at a place ("what time is it there?"), not "there is/are"; 那里, 那儿, 那边.
+_THERE = re.compile(r"\bthere\b(?!\s*(?:is|are|was|were|'s|will be|be)\b)|那里|那儿|那边", re.I)
+
+
+def places_said_again(clauses: list[str]) -> list[str]:
+    """``clauses`` with a later "there" (那里) replaced by the place an earlier clause named last.
+
+    ``["What is the weather like in New York", "what time is it there"]`` ->
+    ``[..., "what time is it in New York"]``: the second question is about New York, as a model reads it.
+    A clause that names a place of its own, or "there is/are", is left as it is."""
+    out: list[str] = []
+    last: str | None = None
+    for clause in clauses:
+        places = lang.find_cities(clause)
+        if last and not places and _THERE.search(clause):
+            zh = lang.is_chinese(clause)
+            clause = _THERE.sub(lambda m: last if zh else f"in {last}", clause)
+        out.append(clause)
+        last = places[-1][0] if places else last
+    return out
+
+
 def _calls_for(tool: ToolSpec, text: str) -> list[PlannedCall]:
     """The calls of ``tool`` that ``text`` asks for: one, or several from lists, pairs or clauses."""
     text = resolve_own_places(text)
@@ -714,7 +736,7 @@ def plan_calls(text: str, tools: list[ToolSpec]
     picks: list[tuple[ToolSpec, str]] = []
     planned: dict[str, list[PlannedCall]] = {}  # the whole request's calls of each tool tried, planned once
     if len(clauses) > 1 and len(tools) > 1 and len(tools) <= 64:
-        for clause in clauses:
+        for clause in places_said_again(clauses):
             if states_a_detail(clause):
                 continue  # a value for the request around it, not a request of its own
             best = score_tools(clause, tools)[0]
@@ -748,25 +770,41 @@ def plan_calls(text: str, tools: list[ToolSpec]
                 calls.append(call)
     calls += [PlannedCall(t.name, a, clause=len(picks)) for t, a in arithmetic.unserved(  # "7 + 5, and 20 - 8"
         tools, text, [(c.name, c.arguments) for c in calls])]
-    return without_bare_calls(calls, tools, text), scores, matched, ""
+    asked_by = [clause if clause != text else "" for _, clause in picks]
+    return without_bare_calls(calls, tools, text, asked_by), scores, matched, ""
 
 
 #: The evidence rule of a text argument that is its clause without the clause's framing.
 _OWN_CLAUSE = "the request without its framing"
 
 
-def _own_values(call: PlannedCall, others: list[PlannedCall], text: str) -> list[str]:
+def _own_values(call: PlannedCall, others: list[PlannedCall], text: str, clauses: list[str] | None = None
+                ) -> list[str]:
     """The arguments of ``call`` that the request said or that were read from its words (not free words, not
     a guess; a clause of its own as the text, "ask the agent for X, then ...", is said) with a value no other
-    call carries."""
-    theirs = {json.dumps(v, sort_keys=True, default=str) for c in others for v in c.arguments.values()}
+    call carries, or that every call carrying it read in the clause that asked for it (``clauses``, by
+    :attr:`PlannedCall.clause`): "北京天气怎么样？那里现在几点？" asks both tools about 北京, each in its own clause;
+    a value one call only copied from the rest of the request stays a copy."""
+    def key(v: Any) -> str:
+        return json.dumps(v, sort_keys=True, default=str)
+    theirs = {key(v) for c in others for v in c.arguments.values()}
     def strong(k: str, v: Any) -> bool:
         rule = getattr(call.evidence.get(k), "rule", "") or ""
         return rule == _OWN_CLAUSE or rule_class(rule, v, text) in ("said", "read")
-    return [k for k, v in call.arguments.items() if strong(k, v) and json.dumps(v, sort_keys=True, default=str) not in theirs]
+    def in_own_clause(c: PlannedCall, k: str) -> bool:
+        words = getattr(c.evidence.get(k), "words", "") or ""
+        clause = _clause_of(c, clauses)
+        return bool(words) and bool(clause) and words in clause
+    def own(k: str, v: Any) -> bool:
+        if key(v) not in theirs:
+            return True
+        holders = [(c, j) for c in others for j, w in c.arguments.items() if key(w) == key(v)]
+        return isinstance(v, str) and in_own_clause(call, k) and all(in_own_clause(c, j) for c, j in holders)
+    return [k for k, v in call.arguments.items() if strong(k, v) and own(k, v)]
 
 
-def without_bare_calls(calls: list[PlannedCall], tools: list[ToolSpec], text: str) -> list[PlannedCall]:
+def without_bare_calls(calls: list[PlannedCall], tools: list[ToolSpec], text: str,
+                       clauses: list[str] | None = None) -> list[PlannedCall]:
     """The calls without those that carry nothing of their own beside the others.
 
     A model calls a second tool for a second thing the user said: a call of another tool whose every value is
@@ -786,9 +824,14 @@ def without_bare_calls(calls: list[PlannedCall], tools: list[ToolSpec], text: st
         earlier = [c for c in calls[:i] if c.name == call.name and c in kept]  # (a later one may vary an earlier)
         if any(call.arguments.items() <= c.arguments.items() for c in earlier) or (
                 not same and takes.get(call.name, True) and not call.from_results
-                and not _own_values(call, others, text)):
+                and not _own_values(call, others, text, clauses)):
             kept = others
     return kept
+
+
+def _clause_of(call: PlannedCall, clauses: list[str] | None) -> str:
+    """The clause that asked for ``call`` (its own tool's pick), or "" when the whole request did."""
+    return clauses[call.clause] if clauses and 0 <= call.clause < len(clauses) else ""
 
 
 #: Words by which a clause points back at what earlier clauses produce ("save *it*", "*a summary*").
