@@ -73,6 +73,7 @@ from .diagrams import figure
 from .examples import FINANCE_ROWS, FINANCE_TABLES, FINANCE_UNIT
 from .servers import LocalServer, free_port, start_server
 from .sql_guard import MAX_SECONDS, QueryCancelled, QueryResult, read_only_query, safe_message
+from .i18n import N_, _
 from .text_table import pad
 from .tracing import Trace
 
@@ -92,9 +93,10 @@ YEARS = sorted({row[0] for row in FINANCE_ROWS})
 # --------------------------------------------------------------------------- the three layers
 
 LAYERS = [  # (protocol, who talks to whom, the seed's analogy, where the course teaches it)
-    ("Function calling", "LLM ↔ framework", "an instruction set: the CPU tells the board what to do", "lessons 01–06"),
-    ("MCP", "agent ↔ tool", "USB: one plug for every device", "lessons 08–10"),
-    ("A2A", "agent ↔ agent", "HTTP: servers talking to servers", "lesson 11"),
+    ("Function calling", N_("LLM ↔ framework"), N_("an instruction set: the CPU tells the board what to do"),
+     N_("lessons 01–06")),
+    ("MCP", N_("agent ↔ tool"), N_("USB: one plug for every device"), N_("lessons 08–10")),
+    ("A2A", N_("agent ↔ agent"), N_("HTTP: servers talking to servers"), N_("lesson 11")),
 ]
 
 
@@ -102,17 +104,20 @@ def protocol_layers() -> CourseFigure:
     """Seed 000 §4.1/§4.3 as a picture: function calling up to the LLM, MCP down to tools, A2A across.
 
     Returns:
-        A :class:`~course_lib.diagrams.CourseFigure`; its text fallback is :data:`LAYERS` as a table.
+        A :class:`~course_lib.diagrams.CourseFigure`; its text fallback is :data:`LAYERS` as a table (columns
+        padded by display width). Texts in the learner's language; protocol names stay as they are spelled.
 
     Taught in lesson 11 (and used again in lesson 12).
     """
-    text = "\n".join(f"{pad(p, 17)} {pad(who, 16)} like {analogy} ({where})" for p, who, analogy, where in LAYERS)
+    text = "\n".join(pad(p, 17) + " " + pad(_(who), 16) + " " + _("like {analogy} ({where})").format(
+        analogy=_(analogy), where=_(where)) for p, who, analogy, where in LAYERS)
     fig = figure(9.0, 4.6, text=text)
     ax = fig.add_axes((0.0, 0.0, 1.0, 0.92))
-    boxes = {"LLM": (1.5, 3.3), "Agent A\n(orchestrator)": (1.5, 1.8), "Agent B\n(finance DB agent)": (6.0, 1.8),
-             "MCP server 1\n(database)": (0.4, 0.2), "MCP server 2\n(files, wiki)": (2.6, 0.2)}
-    for label, (x, y) in boxes.items():
-        ax.text(x, y, label, ha="center", va="center", fontsize=10,
+    boxes = {"LLM": (1.5, 3.3), "A": (1.5, 1.8), "B": (6.0, 1.8), "MCP1": (0.4, 0.2), "MCP2": (2.6, 0.2)}
+    labels = {"LLM": "LLM", "A": _("Agent A\n(orchestrator)"), "B": _("Agent B\n(finance DB agent)"),
+              "MCP1": _("MCP server 1\n(database)"), "MCP2": _("MCP server 2\n(files, wiki)")}
+    for key, (x, y) in boxes.items():
+        ax.text(x, y, labels[key], ha="center", va="center", fontsize=10,
                 bbox={"boxstyle": "round,pad=0.5", "fc": "#f3f3f3", "ec": "#777777"})
 
     def link(a: str, b: str, colour: str, label: str, dx: float = 0.0, dy: float = 0.0) -> None:
@@ -122,15 +127,14 @@ def protocol_layers() -> CourseFigure:
         ax.text((x1 + x2) / 2 + dx, (y1 + y2) / 2 + dy, label, color=colour, fontsize=9, ha="center", va="center",
                 bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none"})
 
-    link("LLM", "Agent A\n(orchestrator)", "#1f5fa8", "function calling: tool_calls\n(an instruction set)", dx=-1.25)
-    link("Agent A\n(orchestrator)", "Agent B\n(finance DB agent)", "#c2185b",
-         "A2A: Agent Card, Task, streaming\n(HTTP between servers)", dy=0.45)
-    link("Agent A\n(orchestrator)", "MCP server 1\n(database)", "#00796b", "MCP", dx=-0.35)
-    link("Agent A\n(orchestrator)", "MCP server 2\n(files, wiki)", "#00796b", "MCP\n(USB)", dx=0.45)
+    link("LLM", "A", "#1f5fa8", _("function calling: tool_calls\n(an instruction set)"), dx=-1.25)
+    link("A", "B", "#c2185b", _("A2A: Agent Card, Task, streaming\n(HTTP between servers)"), dy=0.45)
+    link("A", "MCP1", "#00796b", "MCP", dx=-0.35)
+    link("A", "MCP2", "#00796b", _("MCP\n(USB)"), dx=0.45)
     ax.set_xlim(-0.6, 7.4)
     ax.set_ylim(-0.4, 3.9)
     ax.axis("off")
-    fig.suptitle("Three protocols, three directions: up to the model, down to tools, across to agents", fontsize=11)
+    fig.suptitle(_("Three protocols, three directions: up to the model, down to tools, across to agents"), fontsize=11)
     return fig
 
 

@@ -169,7 +169,7 @@ class Agent:
             messages = [as_dict(m) for m in prompt]
         if self.system and not (messages and messages[0].get("role") == "system"):
             messages.insert(0, {"role": "system", "content": self.system})
-        trace = trace if trace is not None else Trace(f"{self.name} run")
+        trace = trace if trace is not None else Trace(_("{name} run").format(name=self.name))
         last_user = next((m for m in reversed(messages) if m.get("role") == "user"), None)
         if last_user is not None:
             trace.add("User", self.name, _short(last_user.get("content") or ""), layer="app", payload=last_user)
