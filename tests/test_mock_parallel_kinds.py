@@ -654,3 +654,18 @@ def test_each_quadratic_equation_written_out_gives_a_b_and_c():
                 roots)
     assert got == [("quadratic_roots", {"a": 2, "b": 5, "c": -3}), ("quadratic_roots", {"a": 1, "b": -4, "c": 4})]
     assert calls("求一元二次方程 3x^2 - 7x + 2 = 0 的根", roots) == [("quadratic_roots", {"a": 3, "b": -7, "c": 2})]
+
+
+FORECAST = tool("get_forecast", "Get the weather forecast for a city on a date",
+                obj(["city", "date"], city=s("The name of the city"), date=s("The date, YYYY-MM-DD")))
+METAL = tool("get_metal_price", "Get the current price per ounce of a metal", obj(["metal"], metal=s("The metal")))
+
+
+def test_a_place_and_its_region_a_comma_apart_is_one_place_not_two_calls():
+    assert calls("What is the forecast for Lagunitas, CA on 2031-04-15?", FORECAST) == [
+        ("get_forecast", {"city": "Lagunitas, CA", "date": "2031-04-15"})]
+    # a list a comma apart stays a list: every item its own call
+    assert calls("What is the forecast for Lyon, Nice and Geneva on 2031-04-15?", FORECAST) == [
+        ("get_forecast", {"city": c, "date": "2031-04-15"}) for c in ("Lyon", "Nice", "Geneva")]
+    assert calls("What is the price per ounce of gold, silver, platinum, and palladium?", METAL) == [
+        ("get_metal_price", {"metal": m}) for m in ("gold", "silver", "platinum", "palladium")]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -771,7 +772,7 @@ def plan_calls(text: str, tools: list[ToolSpec]
     calls += [PlannedCall(t.name, a, clause=len(picks)) for t, a in arithmetic.unserved(  # "7 + 5, and 20 - 8"
         tools, text, [(c.name, c.arguments) for c in calls])]
     asked_by = [clause if clause != text else "" for _, clause in picks]
-    return without_bare_calls(calls, tools, text, asked_by), scores, matched, ""
+    return without_bare_calls(one_place_as_written(calls, text), tools, text, asked_by), scores, matched, ""
 
 
 #: The evidence rule of a text argument that is its clause without the clause's framing.
@@ -801,6 +802,47 @@ def _own_values(call: PlannedCall, others: list[PlannedCall], text: str, clauses
         holders = [(c, j) for c in others for j, w in c.arguments.items() if key(w) == key(v)]
         return isinstance(v, str) and in_own_clause(call, k) and all(in_own_clause(c, j) for c, j in holders)
     return [k for k, v in call.arguments.items() if strong(k, v) and own(k, v)]
+
+
+def _differ_in_one(a: PlannedCall, b: PlannedCall) -> str | None:
+    """The one argument two calls of the same tool differ in, or None (another tool, or more than one)."""
+    if a.name != b.name or a.arguments.keys() != b.arguments.keys():
+        return None
+    diff = [k for k in a.arguments if a.arguments[k] != b.arguments[k]]
+    return diff[0] if len(diff) == 1 else None
+
+
+#: After two values a comma apart, what makes them items of a list ("navy, purple and maroon", "New York, Los
+#: Angeles, London and Tokyo", "gold, silver, platinum, and palladium"), not a place and its region.
+_LIST_GOES_ON = re.compile(r"\s*(?:,\s*)?(?:and|or|&)\b|\s*,\s*[^,.?!;]{1,30}?(?:\s(?:and|or)\b|,)", re.I)
+
+
+def _in_a_list(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` ("A, B") is part of a longer list: an item before it or after it."""
+    return bool(re.search(r",\s*$|\band\s*$", text[:start])) or bool(_LIST_GOES_ON.match(text, end))
+
+
+def one_place_as_written(calls: list[PlannedCall], text: str) -> list[PlannedCall]:
+    """Two calls of one tool that differ only in a text value the request writes as one place, its parts a comma
+    apart ("Lagunitas, CA", "Vancouver, BC", "London, England"), become one call: the place is one value, not
+    two ("the weather in Lagunitas, CA" asks for one forecast). The first call stays with the place as written,
+    or as it is when it already holds a region ("London, UK" for "London, England" in a 'City, Country' format).
+    """
+    out = list(calls)
+    for i, a in enumerate(calls):
+        for b in calls[i + 1:]:
+            key = _differ_in_one(a, b) if a in out and b in out else None
+            va, vb = (a.arguments.get(key), b.arguments.get(key)) if key else (None, None)
+            if not (isinstance(va, str) and isinstance(vb, str) and va and vb):
+                continue
+            head = va.split(",")[0].strip()
+            written = re.search(rf"(?<!\w){re.escape(head)},\s*{re.escape(vb)}(?!\w)", text, re.I)
+            if not written or (not re.fullmatch(r"[A-Z]{2,3}", vb) and _in_a_list(text, *written.span())):
+                continue  # "navy, purple and maroon": a list; "Vancouver, BC": a place and its region
+            value = va if "," in va else written.group(0)
+            out[out.index(a)] = replace(a, arguments={**a.arguments, key: value})
+            out.remove(b)
+    return out
 
 
 def without_bare_calls(calls: list[PlannedCall], tools: list[ToolSpec], text: str,
