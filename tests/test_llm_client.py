@@ -179,3 +179,17 @@ def test_a_first_cell_imports_neither_the_mock_engine_nor_jsonschema_until_the_f
     assert facts["after"] == {"course_lib.mock_llm.engine": True, "course_lib.mock_llm.wire": True,
                               "jsonschema": True}
     assert (facts["call"], facts["mock_is_MockLLM"]) == ("get_weather", True)
+
+
+def test_the_mock_engine_facade_hands_out_each_modules_own_name_at_every_use(monkeypatch):
+    """server._engine: every name it lists is that module's object, looked up at use (a patch is seen)."""
+    import importlib
+
+    from course_lib.mock_llm import server, structured_output
+
+    for name, home in server._Engine.HOMES.items():
+        assert getattr(server._engine, name) is getattr(importlib.import_module(f"course_lib.mock_llm.{home}"), name)
+    monkeypatch.setattr(structured_output, "answer", "patched")
+    assert server._engine.answer == "patched"
+    with pytest.raises(AttributeError, match="no 'handle'"):
+        server._engine.handle

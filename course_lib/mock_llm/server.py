@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib
 import json
+import sys
 import threading
 import time
 from collections import deque
@@ -32,9 +34,46 @@ if TYPE_CHECKING:
     from .engine import Decision
     from .wire import ChatRequest
 
-# The engine, the wire checks (jsonschema) and the reply builders are imported by the methods that answer
-# a request, not here: creating a MockLLM (every lesson's first cell) then costs no engine import (~0.35 s
-# of CPU: its readers compile hundreds of regular expressions); the first request pays it once.
+
+
+class _Engine:
+    """The engine, the wire checks (jsonschema) and the reply builders, imported on first use.
+
+    Creating a MockLLM (every lesson's first cell) then costs no engine import (~0.35 s of CPU: its
+    readers compile hundreds of regular expressions); the first request pays it once. ``_engine.NAME``
+    is ``NAME`` of the module :attr:`HOMES` names, looked up at every use (a ``sys.modules`` hit once
+    imported), so a test that patches, say, ``structured_output.answer`` is seen.
+
+    Raises:
+        AttributeError: for a name that is not in :attr:`HOMES`.
+    """
+
+    #: name -> the module of this package that defines it
+    HOMES = {
+        "decide": "engine", "Decision": "engine", "PlannedCall": "engine",
+        "parse_chat_request": "wire", "tools_key": "wire",
+        "chat_completion": "completions", "count_tokens": "completions", "cut_calls": "completions",
+        "cut_text": "completions", "seeded_id": "completions", "sse_lines": "completions",
+        "stream_chunks": "completions", "tool_calls_json": "completions",
+        "answer": "structured_output", "Explanation": "explain",
+        "as_responses_error": "responses_api", "output_items": "responses_api",
+        "parse_responses_request": "responses_api", "response_object": "responses_api",
+        "stream_events": "responses_api",
+    }
+
+    def __getattr__(self, name: str) -> Any:
+        home = self.HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"the mock's engine facade has no {name!r}")
+        qualified = f"{__package__}.{home}"
+        module = sys.modules.get(qualified) or importlib.import_module(qualified)  # a dict hit once imported
+        return getattr(module, name)
+
+    def __repr__(self) -> str:
+        return f"<mock engine facade: {len(self.HOMES)} names from {len(set(self.HOMES.values()))} modules>"
+
+
+_engine = _Engine()
 
 DEFAULT_MODEL = "mock-llm"
 LOG_LIMIT = Limits().log_limit  # exchanges kept in MockLLM.log; older ones are dropped (also a byte cap)
@@ -151,21 +190,19 @@ def _seed(body: Any, tools_json: str | None = None) -> str:
 
 def _within_budget(output: list[dict], options: Any) -> tuple[list[dict], str | None]:
     """Responses output cut to ``max_tool_calls`` and ``max_output_tokens``; the reason when it was cut."""
-    from .completions import cut_calls, cut_text
-
     calls = [o for o in output if o["type"] == "function_call"]
     if calls:
         if options.max_tool_calls is not None:
             calls = calls[: options.max_tool_calls]
         chat_calls = [{"function": {"arguments": c["arguments"]}} for c in calls]
-        kept, cut = cut_calls(chat_calls, options)
+        kept, cut = _engine.cut_calls(chat_calls, options)
         calls = [dict(c, arguments=k["function"]["arguments"], status="incomplete" if cut and c is calls[len(kept) - 1]
                       else c["status"]) for c, k in zip(calls, kept)]
         return calls, "max_output_tokens" if cut else None
     part = output[0]["content"][0]
     if part["type"] != "output_text":
         return output, None
-    text, ended = cut_text(part["text"], options)
+    text, ended = _engine.cut_text(part["text"], options)
     if ended is None:
         return output, None
     item = dict(output[0], content=[dict(part, text=text)], status="incomplete" if ended == "length" else "completed")
@@ -174,9 +211,7 @@ def _within_budget(output: list[dict], options: Any) -> tuple[list[dict], str | 
 
 def decide(req: ChatRequest) -> Decision:
     """The engine's decision for ``req`` (:func:`.engine.decide`, imported on the first request)."""
-    from .engine import decide as engine_decide
-
-    return engine_decide(req)
+    return _engine.decide(req)
 
 
 def _decision_bytes(decision: Decision) -> int:
@@ -265,14 +300,11 @@ class MockLLM:
         Raises:
             MockAPIError: for a request the API would reject.
         """
-        from .explain import Explanation
-        from .wire import parse_chat_request
-
         body = {"model": self.model, "messages": messages, **({"tools": tools} if tools else {}), **options}
-        req = parse_chat_request(body)
+        req = _engine.parse_chat_request(body)
         last_user = next((m for m in reversed(req.messages) if m["role"] == "user"), {})
         text = last_user.get("content") if isinstance(last_user.get("content"), str) else ""
-        return Explanation.of(decide(req), text or "")
+        return _engine.Explanation.of(decide(req), text or "")
 
     @property
     def last(self) -> Exchange | None:
@@ -339,12 +371,10 @@ class MockLLM:
             return _json_reply(200, {"id": response_id, "object": "response", "deleted": True})
         if method != "GET":
             raise MockAPIError(f"Method {method} not allowed for /v1/responses/{rest}; use GET or DELETE.", status=405)
-        from .completions import seeded_id
-
         entry = self.store.get(response_id)
         if not sub:
             return _json_reply(200, entry.response)
-        items = [dict(it, id=it.get("id") or seeded_id("item_", f"{response_id}/{i}"))
+        items = [dict(it, id=it.get("id") or _engine.seeded_id("item_", f"{response_id}/{i}"))
                  for i, it in enumerate(entry.history[: entry.input_count])][::-1]  # newest first, as the API lists
         return _json_reply(200, {"object": "list", "data": items, "first_id": items[0]["id"] if items else None,
                                  "last_id": items[-1]["id"] if items else None, "has_more": False})
@@ -357,8 +387,6 @@ class MockLLM:
         return fault
 
     def _decide(self, req: ChatRequest, seed: str = "") -> tuple[Decision, list[dict] | None]:
-        from .engine import Decision, PlannedCall
-
         if not self._script:
             # The engine is a pure function of the request: the same request (same seed) is
             # answered from memory, which is also what keeps re-run notebooks fast.
@@ -371,77 +399,67 @@ class MockLLM:
         content, calls, error = scripted_decision_parts(self._script.popleft())
         if error is not None:
             raise error
-        decision = Decision(content=content, reason="scripted")
+        decision = _engine.Decision(content=content, reason="scripted")
         if calls is None:
             return decision, None
-        decision.tool_calls = [PlannedCall(c["name"], {}) for c in calls]
+        decision.tool_calls = [_engine.PlannedCall(c["name"], {}) for c in calls]
         seed = _seed({"script": calls, "n": len(req.messages)})
         return decision, [{"id": f"call_{seed[:24]}{i}", "type": "function",
                            "function": {"name": c["name"], "arguments": c["arguments"]}}
                           for i, c in enumerate(calls)]
 
     def _chat(self, data: Any, fault) -> tuple[HTTPReply, dict, Decision]:
-        from .completions import chat_completion, count_tokens, sse_lines, stream_chunks, tool_calls_json
-        from .structured_output import answer as structured_answer
-        from .wire import parse_chat_request, tools_key
-
         # the tools are serialised once per request: their key finds the validated tools and their seed text
-        key = tools_key(data["tools"]) if isinstance(data, dict) and data.get("tools") is not None else None
-        req = parse_chat_request(data, tools_key=key)
-        check_context(count_tokens(_prompt_text(req)) + (len(key) // 4 if key else 0), self.limits)
+        key = _engine.tools_key(data["tools"]) if isinstance(data, dict) and data.get("tools") is not None else None
+        req = _engine.parse_chat_request(data, tools_key=key)
+        check_context(_engine.count_tokens(_prompt_text(req)) + (len(key) // 4 if key else 0), self.limits)
         seed = _seed(data, _canonical_tools(data["tools"], key) if key is not None else None)
         with _ENGINE_LOCK:
             decision, calls = self._decide(req, seed)
             if calls is None and decision.tool_calls:
-                calls = tool_calls_json(decision, seed)
+                calls = _engine.tool_calls_json(decision, seed)
             if fault is not None and calls:
                 calls = corrupt_tool_calls(fault.kind, calls, req.tools)
             structured = None
             if req.response_format is not None and not calls:
-                structured = structured_answer(req.response_format, req.messages, decision.content)
-        completion = chat_completion(decision, model=req.model, seed=seed, prompt_text=_prompt_text(req),
+                structured = _engine.answer(req.response_format, req.messages, decision.content)
+        completion = _engine.chat_completion(decision, model=req.model, seed=seed, prompt_text=_prompt_text(req),
                                      tool_calls=calls or [], options=req.options, structured=structured)
         if not req.stream:
             reply = _json_reply(200, completion)
         else:
             reply = HTTPReply(200, {"content-type": "text/event-stream", "cache-control": "no-cache"},
-                              chunks=list(sse_lines(stream_chunks(completion, include_usage=req.include_usage))))
+                              chunks=list(_engine.sse_lines(_engine.stream_chunks(completion, include_usage=req.include_usage))))
         return reply, completion, decision
 
     def _responses(self, data: Any, fault) -> tuple[HTTPReply, dict, Decision]:
-        from .completions import count_tokens
-        from .responses_api import (as_responses_error, output_items, parse_responses_request, response_object,
-                                    stream_events)
-        from .structured_output import answer as structured_answer
-        from .wire import parse_chat_request
-
-        rreq = parse_responses_request(data, self.store, self.limits.max_context_tokens)
+        rreq = _engine.parse_responses_request(data, self.store, self.limits.max_context_tokens)
         try:
-            req = parse_chat_request(rreq.chat_body)
+            req = _engine.parse_chat_request(rreq.chat_body)
         except MockAPIError as e:
-            raise as_responses_error(e) from None
-        check_context(count_tokens(_prompt_text(req)), self.limits, "input")
+            raise _engine.as_responses_error(e) from None
+        check_context(_engine.count_tokens(_prompt_text(req)), self.limits, "input")
         seed = _seed(data)  # the response's ids; the decision is remembered by the whole resolved conversation
         with _ENGINE_LOCK:
             decision, calls = self._decide(req, _seed(rreq.chat_body) if rreq.new_items < len(rreq.items) else seed)
             if rreq.text_format is not None and not decision.tool_calls:
-                sa = structured_answer(rreq.text_format, req.messages, decision.content)
-                output = output_items(decision, seed, text=sa.content, refusal=sa.refusal)
+                sa = _engine.answer(rreq.text_format, req.messages, decision.content)
+                output = _engine.output_items(decision, seed, text=sa.content, refusal=sa.refusal)
             else:
-                output = output_items(decision, seed)
+                output = _engine.output_items(decision, seed)
         if calls is not None:  # scripted calls keep their raw arguments
             output = [{"type": "function_call", "id": f"fc_{c['id'][5:]}", "call_id": c["id"],
                        "name": c["function"]["name"], "arguments": c["function"]["arguments"], "status": "completed"}
                       for c in calls]
         output, incomplete = _within_budget(output, rreq.options)
-        response = response_object(decision, body=data, seed=seed, prompt_text=_prompt_text(req), output=output,
+        response = _engine.response_object(decision, body=data, seed=seed, prompt_text=_prompt_text(req), output=output,
                                    text_format=rreq.text_format_sent, incomplete=incomplete)
         if rreq.store:
             self.store.put(response, tuple(rreq.items), rreq.new_items)
         if not rreq.chat_body["stream"]:
             return _json_reply(200, response), response, decision
         return HTTPReply(200, {"content-type": "text/event-stream", "cache-control": "no-cache"},
-                         chunks=list(stream_events(response))), response, decision
+                         chunks=list(_engine.stream_events(response))), response, decision
 
     # ------------------------------------------------------------------ adapters
     def client(self, **kwargs: Any):
