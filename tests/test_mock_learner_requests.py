@@ -1040,3 +1040,33 @@ TIME_ZONE = {"type": "function", "function": {
 ])
 def test_a_second_question_about_there_asks_its_tool_about_the_place_said_before(client, text, tool_, want):
     assert calls(client, text, [WEATHER, tool_]) == want
+
+
+# --------------------------------------------------------------------------- names given with "called X"
+TASK_CREATE = {"type": "function", "function": {
+    "name": "create_task", "description": "Create a task in the to-do list.",
+    "parameters": {"type": "object", "properties": {
+        "title": {"type": "string", "description": "Task title"}, "due": {"type": "string", "description": "YYYY-MM-DD"}},
+        "required": ["title"]}}}
+PLAYLIST = {"type": "function", "function": {
+    "name": "create_playlist", "description": "Create a music playlist.",
+    "parameters": {"type": "object", "properties": {"name": {"type": "string", "description": "Playlist name"}},
+                   "required": ["name"]}}}
+DOCUMENT = {"type": "function", "function": {
+    "name": "create_document", "description": "Create a new document.",
+    "parameters": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}}}
+
+
+@pytest.mark.parametrize("text, tool_, want", [
+    ("Set up a meeting called Budget review on 2026-12-10", MEETING, {"title": "Budget review", "date": "2026-12-10"}),
+    ("Schedule a meeting named Sprint planning on 2026-12-10", MEETING,
+     {"title": "Sprint planning", "date": "2026-12-10"}),
+    ("Create a task called buy milk", TASK_CREATE, {"title": "buy milk"}),                  # was "milk"
+    ("Add a task named Call the bank due 2026-12-10", TASK_CREATE, {"title": "Call the bank", "due": "2026-12-10"}),
+    ("Make a playlist named chill vibes", PLAYLIST, {"name": "chill vibes"}),
+    ("Create a document titled Quarterly report", DOCUMENT, {"title": "Quarterly report"}),  # was "report"
+    ("创建一个名为周报的文档", DOCUMENT, {"title": "周报"}),
+])
+def test_the_name_after_called_or_named_is_the_title_whole(client, text, tool_, want):
+    name = tool_["function"]["name"]
+    assert calls(client, text, [tool_]) == [(name, want)]

@@ -844,6 +844,16 @@ _ITEM_AFTER_VERB = re.compile(
     r"(?=\s+(?:in|into|to|on|at|for|tomorrow|today|tonight|next|this|every)\b|\s*[,.;!?]|\s*$)", re.I)
 _ZH_ITEM_AFTER_VERB = re.compile(r"(?:加|添加|安排|创建|新建|建)(?:一个|一场|一次|个|场|次)?([\u4e00-\u9fff]{2,8}?)(?=[，,。；;！!？?]|$|在)")
 _ITEM_TOOLS = frozenset({"event", "meet", "appointment", "calendar"})
+#: "a meeting called Budget review on ...", "a task named Call the bank", "a document titled Q3 report",
+#: 一个名为周报的文档: the name given, up to where, when, for whom or the end of the clause.
+_CALLED_STOP = (r"(?:on|at|for|due|by|with|in|into|from|to|tomorrow|today|tonight|next|this|every|and|that|which|is|are|"
+                r"was|were|has|have|had|will|would|can|could|should|sounds?|seems?|looks?)\b")
+_CALLED = re.compile(
+    r"\b(?:called|named|titled|entitled)\s+(?![\"'“‘])((?:(?!" + _CALLED_STOP + r")[\w][\w'&/.-]*\s?){1,6}?)"
+    r"(?=\s+" + _CALLED_STOP + r"|\s*[,;!?]|\.\s|\.?\s*$)"
+    r"|(?:名为|名叫|叫做|标题为|标题是|题为)([^\s，,。；;！!？?“”\"']{1,20}?)(?=的|[，,。；;！!？?]|$)", re.I)
+#: Slots that take the name given: a title, or a name that is not a person's ("name", "playlist_name").
+_CALLED_SLOT_WORDS = frozenset({"title", "name", "summary", "subject", "label"})
 
 
 _QUARTER = re.compile(r"\bQ([1-4])\b|\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\b|第?([一二三四1-4])季度", re.I)
@@ -2212,6 +2222,12 @@ def _scalar_candidates(st: _FillState) -> None:
                 for m in _ZH_VENUE_LAST.finditer(reading.text):
                     if _ZH_BOOKING.search(reading.text[:m.start()]) and not gz.PLACE_ZH.fullmatch(m.group(1)):
                         cands.append((3.0, s, m.group(1), (), Evidence("venue", m.group(0))))
+            if s.role == "title" or lang.split_identifier(s.name)[-1:] and \
+                    lang.split_identifier(s.name)[-1] in _CALLED_SLOT_WORDS:
+                for m in _CALLED.finditer(reading.text):  # "called Budget review": the name given, whole
+                    a, b = m.span(1) if m.group(1) else m.span(2)
+                    inside = tuple(i for i, n in enumerate(mentions) if n.start < b and a < n.end)
+                    cands.append((5.0, s, reading.text[a:b].strip(), inside, Evidence("called", m.group(0))))
             if s.role == "title" and tool_words & _ITEM_TOOLS:
                 for rx in (_ITEM_AFTER_VERB, _ZH_ITEM_AFTER_VERB):
                     for m in rx.finditer(reading.text):
