@@ -669,3 +669,33 @@ def test_a_place_and_its_region_a_comma_apart_is_one_place_not_two_calls():
         ("get_forecast", {"city": c, "date": "2031-04-15"}) for c in ("Lyon", "Nice", "Geneva")]
     assert calls("What is the price per ounce of gold, silver, platinum, and palladium?", METAL) == [
         ("get_metal_price", {"metal": m}) for m in ("gold", "silver", "platinum", "palladium")]
+
+
+SERVER = tool("add_db_server", "Add a database server configuration",
+              obj(["host", "database", "password"], host=s("The host address"), database=s("The database name"),
+                  password=s("The password")))
+STATUS = tool("check_booking", "Check the status of a booking",
+              obj(["person_name", "booking_code"], person_name=s("The full name of the traveller"),
+                  booking_code=s("The booking code")))
+
+
+def test_of_two_readings_of_one_value_the_weak_one_goes():
+    from course_lib.mock_llm.decision import PlannedCall
+    from course_lib.mock_llm.planning import without_competing_values
+    from course_lib.mock_llm.wire import ToolSpec
+    # the password read twice: once as the database's name again, once as said
+    server = ToolSpec("add_db_server", "", SERVER["function"]["parameters"])
+    echo, said = (PlannedCall("add_db_server", {"host": "db.example.org", "database": "maindb", "password": p})
+                  for p in ("maindb", "hunter22"))
+    assert without_competing_values([echo, said], [server]) == [said]
+    # "Karan" beside "Karan Sharma": the part loses to the whole; a date "JFK" loses to one in the format asked
+    status = ToolSpec(STATUS["function"]["name"], "", STATUS["function"]["parameters"])
+    short, full = (PlannedCall("check_booking", {"person_name": n, "booking_code": "BK4567"})
+                   for n in ("Karan", "Karan Sharma"))
+    assert without_competing_values([short, full], [status]) == [full]
+    flight = ToolSpec("search_flight", "", obj(["date"], date=s("Departure date, in the format 'YYYY-MM-DD'")))
+    jfk, day = (PlannedCall("search_flight", {"date": d}) for d in ("JFK", "2031-04-15"))
+    assert without_competing_values([jfk, day], [flight]) == [day]
+    # two sound values both stay
+    paris, tokyo = (PlannedCall("check_booking", {"person_name": n, "booking_code": "BK4567"}) for n in ("Ada", "Bo"))
+    assert without_competing_values([paris, tokyo], [status]) == [paris, tokyo]

@@ -21,7 +21,7 @@ from . import language as lang
 from . import purpose
 from . import specialists
 from .arguments import Evidence, fill_arguments, labelled
-from .confidence import rule_class
+from .confidence import _off_format, rule_class
 from .choosing import NAMESPACE_WEIGHT, THRESHOLD, _DISTINCT, _best, _profile, _user_concepts, score_tools
 from .decision import PlannedCall
 from .reading import AT_REST, read
@@ -772,7 +772,8 @@ def plan_calls(text: str, tools: list[ToolSpec]
     calls += [PlannedCall(t.name, a, clause=len(picks)) for t, a in arithmetic.unserved(  # "7 + 5, and 20 - 8"
         tools, text, [(c.name, c.arguments) for c in calls])]
     asked_by = [clause if clause != text else "" for _, clause in picks]
-    return without_bare_calls(one_place_as_written(calls, text), tools, text, asked_by), scores, matched, ""
+    calls = without_competing_values(one_place_as_written(calls, text), tools)
+    return without_bare_calls(calls, tools, text, asked_by), scores, matched, ""
 
 
 #: The evidence rule of a text argument that is its clause without the clause's framing.
@@ -842,6 +843,39 @@ def one_place_as_written(calls: list[PlannedCall], text: str) -> list[PlannedCal
             value = va if "," in va else written.group(0)
             out[out.index(a)] = replace(a, arguments={**a.arguments, key: value})
             out.remove(b)
+    return out
+
+
+def _weak_value(call: PlannedCall, key: str, other: PlannedCall, spec: dict) -> bool:
+    """Whether ``call``'s value of ``key`` loses to ``other``'s: it is the value another of its own arguments holds
+    (a password that is the database's name; text values only), it lacks the format the description asks for (a departure date
+    "JFK" for 'YYYY-MM-DD'), or it is part of the other value ("Karan" beside "Karan Sharma")."""
+    mine, theirs = call.arguments[key], other.arguments[key]
+    if not (isinstance(mine, str) and isinstance(theirs, str)):
+        return False  # (a number may well equal another: a charge of 2 at 2 meters)
+    if any(v == mine for k, v in call.arguments.items() if k != key):
+        return True
+    if _off_format(mine, spec) and not _off_format(theirs, spec):
+        return True
+    return len(mine) < len(theirs) and re.search(rf"(?<!\w){re.escape(mine)}(?!\w)", theirs) is not None
+
+
+def without_competing_values(calls: list[PlannedCall], tools: list[ToolSpec]) -> list[PlannedCall]:
+    """Of two calls of one tool that differ in one argument, the call whose value there is weak
+    (:func:`_weak_value`) while the other's is not: the request states one value, the reading found two
+    candidates for it ("the database 'maindb' ... the password 'securepassword123'" read a password twice).
+    Two sound values ("Paris and Tokyo") both stay."""
+    specs = {t.name: ((t.parameters or {}).get("properties") or {}) for t in tools}
+    out = list(calls)
+    for i, a in enumerate(calls):
+        for b in calls[i + 1:]:
+            key = _differ_in_one(a, b) if a in out and b in out else None
+            if key is None:
+                continue
+            spec = specs.get(a.name, {}).get(key) or {}
+            weak_a, weak_b = _weak_value(a, key, b, spec), _weak_value(b, key, a, spec)
+            if weak_a != weak_b:
+                out.remove(a if weak_a else b)
     return out
 
 
