@@ -263,5 +263,9 @@ def test_a_query_that_still_holds_the_tools_own_words_is_no_query():
     agent = type("C", (), {"name": "transfer_to_human_agent"})()
     assert not confidence._framing_left("statement", "I would like to discuss my complaint with a human agent", agent)
     assert confidence._framing_left("text", "Translate Hello from English", type("C", (), {"name": "translate"})())
+    # a Chinese text whose first Latin word is a tool word does not start with it (lesson 12's Chinese request)
+    finance = type("C", (), {"name": "ask_finance_db_agent_finance_report"})()
+    assert not confidence._framing_left("message", "从财务 Agent 获取公司 2024 年的营收", finance)
+    assert confidence._framing_left("message", "Agent: 获取公司 2024 年的营收", finance)
     e = explain("I've submitted a complaint and would like to discuss its status with a human agent.", SUPPORT)
     assert [c.name for c in e.tool_calls] == ["transfer_to_human_agent"]

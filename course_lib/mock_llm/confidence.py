@@ -292,11 +292,13 @@ def _tool_words(tool_name: str) -> set[str]:
 def _framing_left(name: str, value: str, call: Any) -> bool:
     """A text taken as the request without its framing that still holds the words that asked for the tool
     ("play baby shark song" for play_song, "trigger web search; where is ..." for web_search): a query with
-    them in it, or any text that starts with one (the request's verb: "Translate Hello ...")."""
+    them in it, or any text that starts with one (the request's verb: "Translate Hello ..."; the text's own first
+    word, so "从财务 Agent 获取..." whose first Latin word is a tool word does not start with it)."""
     tool = {lang.stem(t) for t in _tool_words(call.name)}
     words = [lang.stem(w) for w in re.findall(r"[A-Za-z]+", value)]  # "tools" for search_web_tool
     hit = [i for i, w in enumerate(words) if any(w == t or (len(w) >= 4 and t.startswith(w)) for t in tool)]
-    return bool(hit) and (bool(_QUERY_NAMES.search(name)) or hit[0] == 0)
+    starts = hit and hit[0] == 0 and re.match(r"[A-Za-z]", value.lstrip()) is not None
+    return bool(hit) and (bool(_QUERY_NAMES.search(name)) or bool(starts))
 
 
 def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str, tools: list | None) -> str:
