@@ -269,3 +269,10 @@ def test_a_query_that_still_holds_the_tools_own_words_is_no_query():
     assert confidence._framing_left("message", "Agent: 获取公司 2024 年的营收", finance)
     e = explain("I've submitted a complaint and would like to discuss its status with a human agent.", SUPPORT)
     assert [c.name for c in e.tool_calls] == ["transfer_to_human_agent"]
+
+
+def test_a_word_of_the_amount_is_no_receiver():
+    # "a ninety dollar payment": "dollar" is the amount's, the receiver is not said: ask for it
+    e = explain("Could you initiate a ninety dollar payment using my card?", PAY)
+    assert e.tool_calls == [] and e.content == "To use make_payment I need the receiver. Could you tell me?"
+    assert e.confidence.weakest == (0, "receiver") and _weakest(e) == "guess"

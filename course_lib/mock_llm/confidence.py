@@ -313,7 +313,9 @@ def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str,
       the"), a stop word ("Hi") or the capitalised word that opens a sentence ("Initiate a payment ...");
     * ``"a place for a time"``: a place read for an argument that takes a time or a date;
     * ``"the framing left in"``: the request without its framing still holds the tool's own words
-      (:func:`_framing_left`).
+      (:func:`_framing_left`);
+    * ``"the words of another value"``: a best reading inside the words another argument was read from
+      (:func:`_inside_another`).
     """
     if not isinstance(value, str) or not value.strip():
         return ""
@@ -334,7 +336,20 @@ def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str,
             return "a verb or a greeting"
     if rule.endswith("place") and _TIME_NAMES.search(name):
         return "a place for a time"
+    if rule.startswith("best reading") and _inside_another(name, text, call):
+        return "the words of another value"
     return ""
+
+
+def _inside_another(name: str, value: str, call: Any) -> bool:
+    """Whether a best reading is a word of the span another argument was read from ("dollar" as the receiver
+    when the amount was read from "a ninety dollar"): those words are that value's, not a second one."""
+    for other, ev in (getattr(call, "evidence", None) or {}).items():
+        words = str(getattr(ev, "words", "") or "")
+        span = re.search(r"\[([^\]]+)\]", words)
+        if other != name and span and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", span.group(1), re.I):
+            return True
+    return False
 
 
 def _required(call: Any, tools: list | None) -> set[str]:
