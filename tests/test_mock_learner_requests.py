@@ -911,8 +911,7 @@ def test_jiancha_and_diaocha_are_no_searches(client, text):
 
 
 def test_a_check_request_holding_cha_picks_the_check_tool(client):
-    (name, _), = calls(client, "检查订单A123的状态", [DOC_SEARCH, ORDER_STATUS])
-    assert name == "check_status"
+    assert calls(client, "检查订单A123的状态", [DOC_SEARCH, ORDER_STATUS]) == [("check_status", {"order_id": "A123"})]
 
 
 # --------------------------------------------------------------------------- the people of a meeting
@@ -1070,3 +1069,20 @@ DOCUMENT = {"type": "function", "function": {
 def test_the_name_after_called_or_named_is_the_title_whole(client, text, tool_, want):
     name = tool_["function"]["name"]
     assert calls(client, text, [tool_]) == [(name, want)]
+
+
+# --------------------------------------------------------------------------- ids glued to Chinese words
+USER_BY_ID = {"type": "function", "function": {
+    "name": "get_user", "description": "Look up a user by id.",
+    "parameters": {"type": "object", "properties": {"user_id": {"type": "string", "description": "The user's id, e.g. u-12"}},
+                   "required": ["user_id"]}}}
+
+
+@pytest.mark.parametrize("text, tool_, want", [
+    ("查一下用户u-77的资料", USER_BY_ID, {"user_id": "u-77"}),          # whole (not 77), and not u-77的资料
+    ("用户u-77是谁", USER_BY_ID, {"user_id": "u-77"}),
+    ("查询订单A-1234的状态", ORDER_STATUS, {"order_id": "A-1234"}),
+    ("订单ORD_55现在什么状态", ORDER_STATUS, {"order_id": "ORD_55"}),
+])
+def test_an_id_written_against_chinese_words_is_read_whole_and_alone(client, text, tool_, want):
+    assert calls(client, text, [tool_]) == [(tool_["function"]["name"], want)]

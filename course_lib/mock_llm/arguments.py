@@ -2084,9 +2084,10 @@ def _zh_labelled(text: str, keys: frozenset[str]) -> list[tuple[str, str, str]]:
     for label, concepts in lang.ZH_LEXICON.items():
         if len(label) < 2 or label not in text or not {lang.stem(c) for c in concepts.split()} & keys:
             continue
-        for m in re.finditer(re.escape(label) + r"\s*(?:是|为|：|:)?\s*([\u4e00-\u9fffA-Za-z0-9_@.-]{1,12}?)"
-                             r"(?=[，,。；;！!？?\s]|$)", text):
-            out.append((label, m.group(1), m.group(0)))
+        # an id in Latin letters and digits ends where the Chinese starts (用户u-77的资料: u-77, not u-77的资料)
+        for m in re.finditer(re.escape(label) + r"\s*(?:是|为|：|:)?\s*(?:([A-Za-z0-9_@.-]*[A-Za-z0-9])(?![\w@.-]*[A-Za-z0-9])"
+                             r"|([\u4e00-\u9fffA-Za-z0-9_@.-]{1,12}?)(?=[，,。；;！!？?\s]|$))", text):
+            out.append((label, m.group(1) or m.group(2), m.group(0)))
     return out
 
 

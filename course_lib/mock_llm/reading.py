@@ -926,9 +926,14 @@ _CODE_RX = re.compile(r"(?<![\w@./-])(?:\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?!
                       r"\d+/[A-Za-z]+\d+|[A-Za-z]+[-_]?\d[\w-]*|\d+[-_][A-Za-z][\w-]*|[A-Za-z]+_[\w]+)(?![\w@/])")
 
 
+#: Chinese characters and punctuation, which ``\\w`` would join to a code (用户u-77的资料): blanked for codes.
+_CJK_CHAR = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
 def _codes(text: str) -> list[Mention]:
     out = []
-    for m in _CODE_RX.finditer(text):
+    latin = _CJK_CHAR.sub(" ", text) if not text.isascii() else text  # same positions, codes end at Chinese
+    for m in _CODE_RX.finditer(latin):
         raw = m.group(0).rstrip(".")
         if raw.startswith(("http://", "https://")):  # "...on https://example.com?": the question mark ends the sentence
             raw = raw.rstrip(".,;:!?)]}'\"")
