@@ -34,10 +34,13 @@ else
 endif
 
 # install EXTRAS: uv on PATH, else uv bootstrapped into the venv (one wheel from PyPI), else plain pip.
+# --compile-bytecode: uv, unlike pip, writes no .pyc by default, and where PYTHONDONTWRITEBYTECODE is set
+# (containers, shared machines) Python never writes them either, so every kernel and stdio server would
+# compile the SDKs' sources at each start (lesson 12's code cells: 6.1 -> 4.6 s CPU; ~13 s CPU once here).
 define install
-	@if [ -n "$(UV)" ] && uv pip install --python $(PY) -c $(LOCK) -e '.[$(1)]'; then :; \
+	@if [ -n "$(UV)" ] && uv pip install --compile-bytecode --python $(PY) -c $(LOCK) -e '.[$(1)]'; then :; \
 	elif { [ -x $(VENV)/bin/uv ] || $(PY) -m pip install --quiet "uv==$(UV_VERSION)"; } \
-	  && $(VENV)/bin/uv pip install --python $(PY) -c $(LOCK) -e '.[$(1)]'; then :; \
+	  && $(VENV)/bin/uv pip install --compile-bytecode --python $(PY) -c $(LOCK) -e '.[$(1)]'; then :; \
 	else echo "uv did not work here: installing with pip (slower)"; \
 	  $(PY) -m ensurepip --upgrade >/dev/null 2>&1; $(PY) -m pip install --quiet --upgrade pip \
 	  && $(PY) -m pip install --quiet -c $(LOCK) -e '.[$(1)]'; fi

@@ -24,7 +24,8 @@ def _pip_args(command: str) -> list[str]:
     """The arguments after ``pip install``, without flags that change only output, caching or the target."""
     words = shlex.split(command)
     i = words.index("install")
-    args = [w for w in words[i + 1:] if w not in ("--quiet", "-q", "--no-cache-dir")]
+    # --compile-bytecode: uv's way to write the .pyc files pip writes by default (not what is installed)
+    args = [w for w in words[i + 1:] if w not in ("--quiet", "-q", "--no-cache-dir", "--compile-bytecode")]
     if "--python" in args:  # uv pip install --python PATH: which interpreter, not what is installed
         j = args.index("--python")
         del args[j:j + 2]
@@ -59,6 +60,16 @@ def test_make_bootstraps_uv_with_pip_and_keeps_pip_as_the_fallback(tmp_path):
     line = next(l for l in out.splitlines() if " -e " in l)
     assert re.search(rf"{re.escape(str(tmp_path))}/bin/python -m pip install --quiet \"uv==[0-9.]+\"", line)
     assert line.index("uv==") < line.index(f"{tmp_path}/bin/uv pip install") < line.index("-m pip install --quiet -c")
+
+
+def test_make_has_uv_write_bytecode_as_pip_does(tmp_path):
+    """uv writes no .pyc unless asked; with PYTHONDONTWRITEBYTECODE set, every start would compile the SDKs."""
+    out = subprocess.run(["make", "-n", "-B", "setup", f"VENV={tmp_path}", "UV="], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    line = next(l for l in out.splitlines() if " -e " in l)
+    uv_installs = re.findall(r"uv pip install [^;|&]*?-e '[^']*'", line)
+    assert len(uv_installs) == 2 and all("--compile-bytecode" in c for c in uv_installs), uv_installs
+    assert "--no-compile" not in line  # pip's fallback keeps its default: it compiles
 
 
 def test_make_installs_the_course_from_the_lock(make_install):
