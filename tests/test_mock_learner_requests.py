@@ -1086,3 +1086,26 @@ USER_BY_ID = {"type": "function", "function": {
 ])
 def test_an_id_written_against_chinese_words_is_read_whole_and_alone(client, text, tool_, want):
     assert calls(client, text, [tool_]) == [(tool_["function"]["name"], want)]
+
+
+# --------------------------------------------------------------------------- a temperature unit nobody said
+def _weather_with_unit(unit: dict, required: list[str]) -> dict:
+    return {"type": "function", "function": {
+        "name": "get_weather", "description": "Get the current weather in a given location",
+        "parameters": {"type": "object", "properties": {"location": {"type": "string"}, "unit": unit},
+                       "required": required}}}
+
+
+CELSIUS_OR_F = {"type": "string", "enum": ["celsius", "fahrenheit"]}
+
+
+@pytest.mark.parametrize("text, city", [("What's the weather in Boston?", "Boston"), ("北京天气怎么样", "北京")])
+def test_a_temperature_unit_is_never_guessed_from_the_place(client, text, city):
+    zh = city == "北京"
+    assert calls(client, text, [_weather_with_unit(CELSIUS_OR_F, ["location"])]) == [
+        ("get_weather", {"location": city})]                                          # optional: left out
+    assert calls(client, text, [_weather_with_unit({**CELSIUS_OR_F, "default": "celsius"}, ["location", "unit"])]) == [
+        ("get_weather", {"location": city, "unit": "celsius"})]                       # the schema's default
+    inferred = {**CELSIUS_OR_F, "description": "The temperature unit to use. Infer this from the users location."}
+    assert calls(client, text, [_weather_with_unit(inferred, ["location", "unit"])]) == (
+        "要调用 get_weather，我还需要知道：unit。请补充一下？" if zh else "To use get_weather I need the unit. Could you tell me?")
