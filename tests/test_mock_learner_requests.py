@@ -1109,3 +1109,14 @@ def test_a_temperature_unit_is_never_guessed_from_the_place(client, text, city):
     inferred = {**CELSIUS_OR_F, "description": "The temperature unit to use. Infer this from the users location."}
     assert calls(client, text, [_weather_with_unit(inferred, ["location", "unit"])]) == (
         "要调用 get_weather，我还需要知道：unit。请补充一下？" if zh else "To use get_weather I need the unit. Could you tell me?")
+
+
+@pytest.mark.parametrize("text, city, place", [            # (get_time's description asks for a city alone)
+    ("What's the weather and time in San Francisco?", "San Francisco, CA", "San Francisco"), ("北京的天气和时间", "北京", "北京")])
+def test_two_things_asked_of_one_place_call_both_tools(client, text, city, place):
+    weather = {"type": "function", "function": {
+        "name": "get_weather", "description": "Gets the weather for in a given location",
+        "parameters": {"type": "object", "properties": {"location": {
+            "type": "string", "description": "The city and state, e.g. San Francisco, CA"}}, "required": ["location"]}}}
+    assert calls(client, text, [weather, TIME_AT]) == [("get_weather", {"location": city}),
+                                                       ("get_time", {"location": place})]

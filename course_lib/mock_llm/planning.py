@@ -743,6 +743,8 @@ def plan_calls(text: str, tools: list[ToolSpec]
             best = score_tools(clause, tools)[0]
             if best[1] >= THRESHOLD:
                 picks.append((best[0], clause))
+    if len({t.name for t, _ in picks}) <= 1 and len(tools) > 1:
+        picks = _two_things_asked(text, tools) or picks
     if len({t.name for t, _ in picks}) <= 1:
         picks = [(_fillable_choice(ranked, _best(ranked, distinct, text), text, planned), text)]
     calls: list[PlannedCall] = []
@@ -774,6 +776,30 @@ def plan_calls(text: str, tools: list[ToolSpec]
     asked_by = [clause if clause != text else "" for _, clause in picks]
     calls = without_competing_values(one_place_as_written(calls, text), tools)
     return without_bare_calls(calls, tools, text, asked_by), scores, matched, ""
+
+
+#: "the weather and time in San Francisco", 北京的天气和时间: two things asked of one place.
+_TWO_THINGS = re.compile(r"\b(?:the\s+)?([a-z]+)\s+and\s+(?:the\s+)?([a-z]+)(?=\s+(?:in|for|at|of)\s+\S)"
+                         r"|的([\u4e00-\u9fff]{2})(?:和|与|跟)([\u4e00-\u9fff]{2})", re.I)
+
+
+def _two_things_asked(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, str]]:
+    """Two tools for one clause that asks two things of one place, each its tool's own word: "What's the weather
+    and time in San Francisco?" -> get_weather for "weather in San Francisco", get_time for "time in ...".
+    Each reading is the request with one of the two words left out; both must pick a tool, not the same one."""
+    m = _TWO_THINGS.search(text)
+    if m is None:
+        return []
+    a, b = (1, 2) if m.group(1) else (3, 4)
+    first = text[:m.start(a)] + text[m.start(a):m.end(a)] + text[m.end(b):]
+    second = text[:m.start(a)] + text[m.start(b):m.end(b)] + text[m.end(b):]
+    picks = []
+    for clause in (first, second):
+        best = score_tools(clause, tools)[0]
+        if best[1] < THRESHOLD:
+            return []
+        picks.append((best[0], clause))
+    return picks if picks[0][0].name != picks[1][0].name else []
 
 
 #: The evidence rule of a text argument that is its clause without the clause's framing.
