@@ -206,11 +206,36 @@ def template(english: Path, root: Path = ROOT, code: set[str] | bool = False):
 
 
 def read_catalog(path: Path, lang: str):
-    """Read a ``.po`` file with Babel; raises ``FileNotFoundError`` when it does not exist."""
+    """Read a ``.po`` file with Babel; raises ``FileNotFoundError`` when it does not exist.
+
+    Babel's ``read_po`` does not parse the previous English (``#| msgid "..."``) that ``write_po`` writes: it keeps
+    those lines as translator comments starting with ``|``, and the next write turns them into ``# | msgid``
+    comments that stay forever. They are turned back into the message's ``previous_id`` while it is fuzzy (the
+    translator still needs the old English) and dropped once the translation is done.
+    """
     from babel.messages.pofile import read_po
 
     with open(path, "rb") as fh:
-        return read_po(fh, locale=lang, abort_invalid=True)
+        cat = read_po(fh, locale=lang, abort_invalid=True)
+    for msg in cat:
+        _restore_previous_id(msg)
+    return cat
+
+
+def _restore_previous_id(msg: Any) -> None:
+    """Move ``| msgid "..."`` comments of ``msg`` (see :func:`read_catalog`) into ``msg.previous_id`` if fuzzy."""
+    from babel.messages.pofile import unescape
+
+    previous = [c[1:].strip() for c in msg.user_comments if c.startswith("|")]
+    if not previous:
+        return
+    msg.user_comments = [c for c in msg.user_comments if not c.startswith("|")]
+    if msg.fuzzy and not msg.previous_id:
+        text = " ".join(previous)
+        if text.startswith("msgid "):
+            text = text[len("msgid "):]
+        quoted = re.findall(r'"(?:[^"\\]|\\.)*"', text)
+        msg.previous_id = ["".join(unescape(q) for q in quoted) if quoted else text.strip('"')]  # Babel: a list of ids
 
 
 def write_catalog(cat: Any, path: Path) -> None:

@@ -305,3 +305,20 @@ def test_chinese_solution_passes_and_chinese_stub_fails(solution, tmp_path):
     stub.write_text(tr.rendered(tr.build(exercise, "zh")), encoding="utf-8")
     failed = run_check(stub)
     assert failed.checks and not failed.passed, "the Chinese exercise passes its checks: a check that cannot fail"
+
+
+def test_the_previous_english_survives_a_read_and_write_while_fuzzy_and_goes_once_translated(tmp_path):
+    """Babel's read_po keeps `#| msgid` as a `|` comment; without the fix each write added a `# | msgid` line."""
+    src = tmp_path / "a.po"
+    src.write_text('#, fuzzy\n#| msgid "Old \\"text\\""\nmsgid "New text"\nmsgstr "旧译文"\n\n'
+                   '# | msgid "Older"\nmsgid "Done"\nmsgstr "完成"\n', encoding="utf-8")
+    cat = tr.read_catalog(src, "zh")
+    assert cat.get("New text").previous_id == ['Old "text"']
+    assert cat.get("Done").user_comments == [] and not cat.get("Done").previous_id
+    out = tmp_path / "b.po"
+    tr.write_catalog(cat, out)
+    text = out.read_text(encoding="utf-8")
+    assert '#| msgid "Old \\"text\\""' in text and "# |" not in text and "Older" not in text
+    again = tmp_path / "c.po"
+    tr.write_catalog(tr.read_catalog(out, "zh"), again)
+    assert again.read_text(encoding="utf-8") == text
