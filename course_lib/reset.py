@@ -10,6 +10,11 @@ before the exercise changes. ``course reset NN --list`` shows the saved versions
 ``--restore`` brings one back (backing up the current version first, too).
 
 When the exercise is already pristine there is nothing to save and nothing is written.
+
+The Chinese edition's exercises (``exercises/zh/``) are reset the same way, when the learner works in Chinese
+(``COURSE_LANG=zh``, ``--lang zh``, a working directory in ``exercises/zh``) or names the notebook by its path:
+their pristine version is what ``course notebooks build --lang zh`` generates from the English exercise and its
+catalog, and their backups go to ``exercises/zh/backups/``.
 """
 from __future__ import annotations
 
@@ -56,9 +61,29 @@ def backups(exercise: Path) -> list[Path]:
     return sorted(backup_dir(exercise).glob(f"{exercise.stem}.*.ipynb"))
 
 
-def pristine_text(solution: Path) -> str:
-    """The exercise generated from ``solution``, as the text ``course exercises generate`` writes."""
-    return exercises.exercise_text(solution)
+def pristine_text(solution: Path, exercise: Path | None = None) -> str:
+    """The pristine text of ``exercise``: generated from ``solution`` as ``course exercises generate`` writes it,
+    or, for an exercise of a translated edition (``exercises/zh/NN_x.ipynb``), built from the English exercise
+    and its catalog as ``course notebooks build --lang zh`` writes it.
+
+    Raises:
+        course_lib.translation.TranslationError: the edition's catalog is not complete.
+    """
+    lang = _edition_language(exercise.parent) if exercise is not None else None
+    if lang is None:
+        return exercises.exercise_text(solution)
+    from . import translation
+
+    english = exercise.parent.parent / exercise.name
+    return translation.rendered(translation.build(english, lang, english.parent.parent))
+
+
+def _edition_language(folder: Path) -> str | None:
+    """The language of a translated edition's folder (``exercises/zh`` -> ``"zh"``), None for the English one."""
+    from .i18n import LANGUAGES, SOURCE_LANGUAGE
+
+    name = folder.name
+    return name if name in LANGUAGES and name != SOURCE_LANGUAGE else None
 
 
 def locate(number: str, root: Path | None = None) -> tuple[Path, Path]:
@@ -71,6 +96,9 @@ def locate(number: str, root: Path | None = None) -> tuple[Path, Path]:
     """
     sol_dir = (root / "solutions") if root else exercises.SOLUTIONS
     ex_dir = (root / "exercises") if root else exercises.EXERCISES
+    lang = _learners_edition(number, ex_dir)
+    if lang:
+        sol_dir, ex_dir = sol_dir / lang, ex_dir / lang
     try:
         solution = exercises.find(Path(number).name.split("_", 1)[0] if number.endswith(".ipynb") else number, sol_dir)
     except FileNotFoundError:
@@ -79,6 +107,16 @@ def locate(number: str, root: Path | None = None) -> tuple[Path, Path]:
         have = ", ".join(p.stem for p in numbered(sol_dir)) or "none"
         raise ResetError(f"no exercise {number!r} (available: {have})") from None
     return ex_dir / solution.name, solution
+
+
+def _learners_edition(number: str, ex_dir: Path) -> str | None:
+    """The translated edition to reset in: the folder of a notebook path (``exercises/zh/01_x.ipynb``), else
+    the learner's language when its edition has the exercise (:func:`course_lib.commands.edition_of`)."""
+    if number.endswith(".ipynb"):
+        return _edition_language(Path(number).resolve().parent)
+    from .commands import edition_of
+
+    return _edition_language(edition_of(ex_dir, number))
 
 
 def _stamp(now: float | None) -> str:
@@ -123,7 +161,7 @@ def reset_exercise(number: str, *, root: Path | None = None, now: float | None =
         ResetError: unknown exercise.
     """
     exercise, solution = locate(number, root)
-    fresh = pristine_text(solution)
+    fresh = pristine_text(solution, exercise)
     if exercise.exists():
         if exercise.read_text(encoding="utf-8") == fresh:
             return ResetResult(exercise, None, False)
@@ -157,7 +195,7 @@ def restore_backup(number: str, which: str, *, root: Path | None = None, now: fl
     if exercise.exists():
         current = exercise.read_text(encoding="utf-8")
         # a pristine exercise holds no work of the learner's: no need to save it
-        if current not in (text, pristine_text(solution)):
+        if current not in (text, pristine_text(solution, exercise)):
             backup = save_backup(exercise, now)
     atomic_write_text(exercise, text)
     return ResetResult(exercise, backup, True)

@@ -197,3 +197,34 @@ def test_the_progress_table_is_aligned_by_display_width_with_chinese_titles(monk
     lines = progress_text(rows).splitlines()[1:3]
     ends = [display_width(line[:line.index("/3") + 2]) for line in lines]
     assert ends[0] == ends[1], lines
+
+
+@pytest.fixture
+def zh_course(course):
+    """The course copy with the Chinese edition's exercises and catalogs (exercises/zh, translations/zh)."""
+    shutil.copytree(ROOT / "translations", course / "translations")
+    shutil.copytree(ROOT / "exercises" / "zh", course / "exercises" / "zh", ignore=shutil.ignore_patterns("backups"))
+    for path in (course / "exercises" / "zh").glob("*.ipynb"):
+        path.write_text(ex_mod.committed_text(ROOT / "exercises" / "zh" / path.name), encoding="utf-8")
+    return course
+
+
+def test_reset_of_a_chinese_exercise_restores_the_chinese_one(zh_course, monkeypatch):
+    """`course reset 01` in Chinese (COURSE_LANG=zh, or the zh notebook's path) resets exercises/zh/, not the
+    English exercise (it used to answer "already pristine" about exercises/01 and leave the Chinese file edited)."""
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    exercise, solution = reset.locate("01", zh_course)
+    assert exercise == zh_course / "exercises" / "zh" / "01_tool_call_loop.ipynb"
+    assert solution == zh_course / "solutions" / "zh" / "01_tool_call_loop.ipynb"
+    pristine = exercise.read_text(encoding="utf-8")
+    assert reset.pristine_text(solution, exercise) == pristine
+    mine = _edit(exercise, "我的代码")
+    result = reset.reset_exercise("01", root=zh_course, now=1_700_000_000)
+    assert result.changed and result.backup.parent == exercise.parent / "backups"
+    assert result.backup.read_text(encoding="utf-8") == mine
+    assert exercise.read_text(encoding="utf-8") == pristine
+    english = zh_course / "exercises" / "01_tool_call_loop.ipynb"
+    assert reset.locate("01", zh_course)[0] != english
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert reset.locate("01", zh_course)[0] == english
+    assert reset.locate(str(exercise), zh_course)[0] == exercise, "a path in exercises/zh/ names the Chinese one"
