@@ -530,7 +530,8 @@ def sync_problems(lang: str, root: Path = ROOT) -> list[str]:
     expected |= {(root / "notebooks" / lang / "interview" / name).resolve() for name in _interview_edition(lang, root)}
     for folder in SOURCE_FOLDERS:
         for stray in sorted((root / folder / lang).rglob("*.ipynb")):
-            if ".ipynb_checkpoints" not in stray.parts and stray.resolve() not in expected:
+            # backups/: the versions `course reset` saved of a learner's exercise (course_lib.reset)
+            if not {".ipynb_checkpoints", "backups"} & set(stray.parts) and stray.resolve() not in expected:
                 problems.append(f"{stray.relative_to(root)} is not in translations/{lang}/edition.txt")
     if root == ROOT:  # the Q&A notebooks link to the lessons: a lesson joining the edition re-points their links
         from .interview.build import translated_sync_problems
