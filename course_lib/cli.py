@@ -168,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     except (FileNotFoundError, ValueError, RuntimeError) as e:
         print(f"course {args.command}: {e}", file=sys.stderr)
         return 2
+    except LookupError as e:  # an unknown topic or question id: its message, not a traceback (str() would quote it)
+        print(f"course {args.command}: {e.args[0] if e.args else e}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

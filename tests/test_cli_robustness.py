@@ -45,3 +45,17 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "course interview: no topic 'foo'; topics: function-calling, schemas,"),
+    ("zh", "course interview: 没有主题 'foo'；可选主题：function-calling, schemas,"),
+])
+@pytest.mark.parametrize("action", ["cards", "mock"])
+def test_an_unknown_interview_topic_is_one_line_in_the_learners_language(action, lang, expected, capsys, tmp_path,
+                                                                         monkeypatch):
+    """`course interview mock --topic foo` ended in a KeyError traceback."""
+    monkeypatch.setenv("COURSE_DATA_DIR", str(tmp_path))
+    assert cli.main(["--lang", lang, "interview", action, "--topic", "foo"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(expected) and err.count("\n") == 1 and "Traceback" not in err

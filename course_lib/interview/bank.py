@@ -26,6 +26,7 @@ from typing import Iterator
 
 import jsonschema
 
+from ..i18n import _
 from ..text_table import pad
 
 BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "interview.json"
@@ -220,14 +221,16 @@ class Bank:
         try:
             return self._by_id[question_id]
         except KeyError:
-            raise KeyError(f"no question {question_id!r}; ids look like {self.questions[0].id!r}") from None
+            raise KeyError(_("no question {id!r}; ids look like {example!r} (`course interview list` shows them)")
+                           .format(id=question_id, example=self.questions[0].id)) from None
 
     def topic(self, topic_id: str) -> Topic:
         """The :class:`Topic` with this id (``KeyError`` if unknown)."""
         for t in self.topics:
             if t.id == topic_id:
                 return t
-        raise KeyError(f"no topic {topic_id!r}; topics: {', '.join(t.id for t in self.topics)}")
+        raise KeyError(_("no topic {topic!r}; topics: {topics}").format(
+            topic=topic_id, topics=", ".join(t.id for t in self.topics)))
 
     def select(self, *, topics: str | list[str] | None = None, difficulty: str | list[str] | None = None,
                ids: list[str] | None = None) -> list[Question]:
