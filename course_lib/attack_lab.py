@@ -37,6 +37,7 @@ from typing import Any, Callable
 
 from .security import (ApprovalPolicy, AuditLog, CommandPolicy, Limits, PathPolicy, as_untrusted, guard_tool,
                        make_read_file, make_run_command, make_write_file, require_approval, run_sandboxed)
+from .i18n import _
 from .text_table import pad
 
 SECRET = "TOP SECRET: the launch code is 0000"
@@ -300,7 +301,7 @@ class AttackLab:
 
 def outcomes_table(outcomes: list[AttackOutcome]) -> str:
     """The outcomes as a text table with a last line of totals."""
-    lines = [f"   {'attack':<20} {'stopped by':<26} detail"] + [repr(o) for o in outcomes]
+    lines = [f"   {pad(_('attack'), 20)} {pad(_('stopped by'), 26)} {_('detail')}"] + [repr(o) for o in outcomes]
     ok, skipped = sum(o.ok for o in outcomes), sum(o.skipped for o in outcomes)
     lines.append(f"{ok}/{len(outcomes) - skipped} attacks blocked and reported, {sum(o.leaked for o in outcomes)} leaks"
                  + (f" ({skipped} not run on this OS)" if skipped else ""))

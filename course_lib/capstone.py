@@ -762,7 +762,9 @@ class Capstone:
     # ------------------------------------------------------------------ looking at it
     def describe(self) -> str:
         """One line per tool: name, where it comes from, permission, retries, approval, untrusted output."""
-        rows = [f"{'tool':<38} {'layer':<8} {'from':<18} {'permission':<10} {'retried':<8} {'approval':<9} output"]
+        # headings padded by display width like the cells: a Chinese heading takes two columns a character
+        rows = [f"{pad(_('tool'), 38)} {pad(_('layer'), 8)} {pad(_('from'), 18)} {pad(_('permission'), 10)} "
+                f"{pad(_('retried'), 8)} {pad(_('approval'), 9)} {_('output')}"]
         for t in self.tools.values():
             rows.append(f"{pad(t.name, 38)} {pad(t.layer, 8)} {pad(t.source, 18)} {pad(t.permission, 10)} "
                         f"{pad('yes' if t.retried else 'no', 8)} {pad('needed' if t.needs_approval else '-', 9)} "

@@ -53,6 +53,7 @@ from typing import Any, Callable, Iterable, Sequence
 import jsonschema
 
 from .tool_registry import ToolError
+from .i18n import _
 from .text_table import pad
 from .widgets import WithFallback, widgets_available
 
@@ -802,7 +803,8 @@ class Permissions:
         return self.table[name]
 
     def text(self) -> str:
-        rows = [f"{'tool':<16} {'read':<28} {'write':<28} {'programs':<10} approval"]
+        rows = [f"{pad(_('tool'), 16)} {pad(_('read'), 28)} {pad(_('write'), 28)} {pad(_('programs'), 10)} "
+                f"{_('approval')}"]
         for name, p in self.table.items():
             progs = "-" if p.programs is None else f"{len(p.programs)} allowed"
             rows.append(f"{pad(name, 16)} {pad(', '.join(p.read) or '-', 28)} {pad(', '.join(p.write) or '-', 28)} "

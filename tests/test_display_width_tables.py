@@ -97,3 +97,32 @@ def test_interview_overview_lines_up_with_chinese_topic_titles():
     chinese = load_bank(lang="zh").overview().splitlines()
     assert any(any("\u4e00" <= ch <= "\u9fff" for ch in line) for line in chinese[1:-1])
     assert {display_width(line) for line in chinese} == {display_width(english[0])} == {63}
+
+
+def test_column_headings_are_english_as_before_and_chinese_in_the_edition(monkeypatch):
+    """The headings go through _() (the bank's: its language): English byte for byte as the literal f-strings
+    wrote them on main before, Chinese under COURSE_LANG=zh, padded by display width like the cells."""
+    from types import SimpleNamespace
+
+    from course_lib.attack_lab import outcomes_table
+    from course_lib.capstone import Capstone
+    from course_lib.interview.bank import load_bank
+    from course_lib.security import Permissions
+
+    def headings() -> list[str]:
+        return [Capstone.describe(SimpleNamespace(tools={})), outcomes_table([]).splitlines()[0],
+                Permissions({}).text()]
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert headings() == [
+        "tool                                   layer    from               permission retried  approval  output",
+        "   attack               stopped by                 detail",
+        "tool             read                         write                        programs   approval"]
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert headings() == [
+        "工具                                   层       来源               权限       重试     审批      输出",
+        "   攻击                 拦截层                     详情",
+        "工具             可读                         可写                         程序       审批"]
+    overview = load_bank(lang="zh").overview().splitlines()
+    assert overview[0] == "主题                      题数  简单    中等  困难         高频"
+    assert overview[-1] == "合计                        51     6      28    17           17"

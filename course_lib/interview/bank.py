@@ -256,14 +256,22 @@ class Bank:
 
     def overview(self) -> str:
         """A text table: questions per topic, by difficulty, and how many are asked often."""
-        lines = [f"{'topic':<20} {'questions':>9} {'easy':>5} {'medium':>7} {'hard':>5} {'asked often':>12}"]
+        from .localize import _t
+
+        # headings in the bank's language (as its topic titles), padded by display width like the cells;
+        # one _t() per heading, outside the f-string (Babel's extractor does not look inside one)
+        heads = [_t("topic", self.lang), _t("questions", self.lang), _t("easy", self.lang), _t("medium", self.lang),
+                 _t("hard", self.lang), _t("asked often", self.lang)]
+        widths, aligns = (20, 9, 5, 7, 5, 12), "<>>>>>"
+        lines = [" ".join(pad(h, w, a) for h, w, a in zip(heads, widths, aligns))]
         for t in self.topics:
             qs = self.select(topics=t.id)
             counts = [sum(q.difficulty == d for q in qs) for d in DIFFICULTIES]
             often = sum(q.frequency == "high" for q in qs)
             lines.append(f"{pad(t.title, 20)} {len(qs):>9} {counts[0]:>5} {counts[1]:>7} {counts[2]:>5} {often:>12}")
         total = [sum(q.difficulty == d for q in self.questions) for d in DIFFICULTIES]
-        lines.append(f"{'all':<20} {len(self.questions):>9} {total[0]:>5} {total[1]:>7} {total[2]:>5} "
+        every = _t("all", self.lang)
+        lines.append(f"{pad(every, 20)} {len(self.questions):>9} {total[0]:>5} {total[1]:>7} {total[2]:>5} "
                      f"{sum(q.frequency == 'high' for q in self.questions):>12}")
         return "\n".join(lines)
 
