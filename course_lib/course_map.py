@@ -151,7 +151,8 @@ def _goal(text: str) -> str:
     if not m:
         return ""
     para = " ".join(m.group(1).split())
-    sentence = re.split(r"(?<=[.!?])\s|(?<=[。！？])", para, maxsplit=1)[0]
+    # a Chinese stop ends the sentence unless a closing quote or emphasis follows it (*"上海天气怎么样？"* is quoted)
+    sentence = re.split(r"(?<=[.!?])\s|(?<=[。！？])(?![\"'”’」』）)*])", para, maxsplit=1)[0]
     return sentence
 
 

@@ -64,3 +64,13 @@ def test_map_text_and_html(monkeypatch, tmp_path):
 ])
 def test_minutes_in(text, minutes):
     assert minutes_in(text) == minutes
+
+
+def test_a_goal_sentence_runs_past_a_quoted_question():
+    """zh lesson 01's goal quotes *"上海天气怎么样？"*: the map cut it there (`在课程的贯穿示例 *"上海天气怎么样？`)."""
+    from course_lib.course_map import _goal
+
+    assert _goal('**目标。** 在示例 *"上海天气怎么样？"* 上走完五个步骤。然后是别的。') == '在示例 *"上海天气怎么样？"* 上走完五个步骤。'
+    assert _goal("**目标。** 第一句。第二句。") == "第一句。"
+    assert _goal('**Goal.** Walk through *"What is the weather?"* by hand. Then more.') == \
+        'Walk through *"What is the weather?"* by hand.'
