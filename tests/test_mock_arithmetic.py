@@ -78,6 +78,8 @@ def conversation(client, text: str, tools: list[dict], rounds: int = 5) -> tuple
     ("3乘以4", "3 * 4", 12),
     ("十除以二", "10 / 2", 5),
     ("80的百分之十五", "15 / 100 * 80", 12),
+    ("一百二十乘以三点五是多少", "120 * 3.5", 420),              # 点 between digits: the decimal point
+    ("零点五加零点二五", "0.5 + 0.25", 0.75),
 ])
 def test_expressions_in_words_and_symbols(text, expression, value):
     found = ar.find(text)
@@ -90,6 +92,7 @@ def test_expressions_in_words_and_symbols(text, expression, value):
     "3x^2 + 2x - 1",            # algebra: a variable beside the numbers
     "f(x) = 2x + 3", "call +1 555-1234", "I have 3 apples and 4 oranges", "加拿大的首都",
     "add 2 eggs to the list", "Find the area with base 10 and height 5",
+    "下午三点提醒我开会",          # 三点 alone is three o'clock, no number 3.x
 ])
 def test_no_arithmetic_where_there_is_none(text):
     assert ar.find(text) == ()

@@ -118,7 +118,9 @@ class _Tok:
     pct: bool = False  # a number written as a percent ("15%", 百分之十五)
 
 
-_ZH_NUMERAL = r"[零〇一二两三四五六七八九十百千万]+"
+#: A Chinese numeral, with its decimal part when one is written (三点五 = 3.5, 零点二五 = 0.25): in arithmetic a
+#: 点 between digits is the decimal point (outside it, 三点 is three o'clock: the time readers handle that).
+_ZH_NUMERAL = r"[零〇一二两三四五六七八九十百千万]+(?:点[零〇一二三四五六七八九]+)?"
 _SCAN = re.compile(
     r"(?P<num>(?<![A-Za-z0-9_.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d])|(?<![A-Za-z0-9_.])\.\d+)"
     r"|(?P<zhpct>百分之(?:\d+(?:\.\d+)?|" + _ZH_NUMERAL + r"))"
@@ -150,6 +152,18 @@ def _number_words(text: str, pos: int) -> tuple[float, int] | None:
     return value, pos + words[used - 1].end()
 
 
+def _chinese_decimal(raw: str) -> int | float | None:
+    """A Chinese numeral with an optional decimal part: ``"三点五"`` -> 3.5, ``"十五"`` -> 15, None if unreadable."""
+    whole, _, frac = raw.partition("点")
+    value = lang.chinese_number(whole)
+    if value is None or not frac:
+        return value
+    digits = [lang.chinese_number(ch) if ch not in "零〇" else 0 for ch in frac]
+    if any(d is None for d in digits):
+        return None
+    return float(f"{value}." + "".join(str(d) for d in digits))
+
+
 @lru_cache(maxsize=2048)
 def _tokens(text: str) -> tuple[_Tok, ...]:
     out: list[_Tok] = []
@@ -166,14 +180,14 @@ def _tokens(text: str) -> tuple[_Tok, ...]:
             out.append(_Tok("num", int(v) if v.is_integer() and "." not in raw else v, m.start(), m.end()))
         elif kind == "zhpct":
             inner = raw[3:]
-            v = float(inner) if inner[0].isdigit() else lang.chinese_number(inner)
+            v = float(inner) if inner[0].isdigit() else _chinese_decimal(inner)
             if v is not None:
                 out.append(_Tok("num", int(v) if float(v).is_integer() else v, m.start(), m.end(), pct=True))
         elif kind == "zhnum":
             if raw == "一" and text[m.end():m.end() + 1] in _YI_WORDS:
                 out.append(_Tok("word", raw, m.start(), m.end()))
                 continue
-            v = lang.chinese_number(raw)
+            v = _chinese_decimal(raw)
             out.append(_Tok("num", v, m.start(), m.end()) if v is not None else _Tok("word", raw, m.start(), m.end()))
         elif kind == "sym":
             k, v = _SYMBOLS[raw]
