@@ -7,12 +7,13 @@ Heavy imports happen inside the commands, so ``course --help`` is instant.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import re
 import sys
 
-from .i18n import _
+from .i18n import N_, _
 
 COMMAND_MODULES = [
     "course_lib.commands.check",
@@ -85,6 +86,28 @@ class CourseHelpFormatter(argparse.HelpFormatter):
         return "\n".join(indent + line for line in wrap_columns(text, width - len(indent)))
 
 
+#: argparse's own error texts as Python 3.11's argparse writes them (its gettext msgids), translated in
+#: course_lib.po while a CourseParser parses; a text argparse words otherwise, or any other, prints in English.
+ARGPARSE_ERRORS = (
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("argument %(argument_name)s: %(message)s"),
+)
+
+
+@contextlib.contextmanager
+def _argparse_speaks_course_language():
+    """While parsing, argparse's module-level ``_`` (gettext, the ``argparse`` domain the course ships no
+    ``.mo`` for) looks up :data:`ARGPARSE_ERRORS` in the course catalog; restored afterwards."""
+    english = argparse._
+    argparse._ = lambda message: _(message) if message in ARGPARSE_ERRORS else english(message)
+    try:
+        yield
+    finally:
+        argparse._ = english
+
+
 class CourseParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose own headings speak the learner's language ("positional arguments",
     "options", the ``-h`` help, "error:"); its sub-parsers are made of the same class (argparse's
@@ -102,6 +125,14 @@ class CourseParser(argparse.ArgumentParser):
         for action in self._actions:
             if isinstance(action, argparse._HelpAction):
                 action.help = _("show this help message and exit")
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
+        with _argparse_speaks_course_language():
+            return super().parse_known_args(args, namespace)
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
+        with _argparse_speaks_course_language():  # "unrecognized arguments" is written here, not in parse_known_args
+            return super().parse_args(args, namespace)
 
     def error(self, message: str):  # type: ignore[no-untyped-def]
         self.print_usage(sys.stderr)

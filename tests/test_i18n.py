@@ -269,12 +269,33 @@ def test_argparse_headings_speak_chinese_and_chinese_help_fits_the_terminal(monk
     assert "位置参数:" in out
     with pytest.raises(SystemExit):
         course(["--lang", "zh", "frob"])
-    assert "course：错误：argument COMMAND: invalid choice: 'frob'" in capsys.readouterr().err
+    assert "course：错误：参数 COMMAND：无效的选项：'frob'（可选：'check', " in capsys.readouterr().err
     monkeypatch.setenv("COURSE_LANG", "en")
     with pytest.raises(SystemExit):
         course(["--lang", "en", "check", "--help"])
     out = capsys.readouterr().out
     assert out.startswith("usage: course check") and "\noptions:\n" in out and "positional arguments:" in out
+
+
+@pytest.mark.parametrize("argv, english, chinese", [
+    (["interview", "list", "--nope"], "course: error: unrecognized arguments: --nope", "course：错误：无法识别的参数：--nope"),
+    ([], "course: error: the following arguments are required: COMMAND", "course：错误：缺少以下必需的参数：COMMAND"),
+    (["interview", "frob"], "course interview: error: argument ACTION: invalid choice: 'frob' (choose from 'list', ",
+     "course interview：错误：参数 ACTION：无效的选项：'frob'（可选：'list', "),
+])
+def test_argparse_error_texts_speak_the_learners_language(argv, english, chinese, monkeypatch, capsys):
+    """argparse's own errors after "error:" go through the course catalog while a CourseParser parses:
+    English as argparse writes it, Chinese with --lang zh; argparse's own ``_`` is restored afterwards."""
+    import argparse
+
+    before = argparse._
+    monkeypatch.setenv("COURSE_LANG", "en")
+    for lang, expected in (("en", english), ("zh", chinese)):
+        with pytest.raises(SystemExit) as stop:
+            course(["--lang", lang, *argv])
+        assert stop.value.code == 2
+        assert capsys.readouterr().err.splitlines()[-1].startswith(expected)
+    assert argparse._ is before
 
 
 def test_wrap_columns_keeps_english_as_textwrap_and_breaks_chinese_by_columns():
