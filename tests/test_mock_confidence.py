@@ -276,3 +276,20 @@ def test_a_word_of_the_amount_is_no_receiver():
     e = explain("Could you initiate a ninety dollar payment using my card?", PAY)
     assert e.tool_calls == [] and e.content == "To use make_payment I need the receiver. Could you tell me?"
     assert e.confidence.weakest == (0, "receiver") and _weakest(e) == "guess"
+
+
+def test_a_described_example_another_argument_already_holds_is_a_guess():
+    """'Convert 72 F to C' read to_unit 'C' and then from_unit 'C' from its description's example ('C'): a wrong
+    call at 0.85; one mention cannot be both units, so the engine asks instead."""
+    units = [{"type": "function", "function": {
+        "name": "convert_units", "description": "Convert a quantity from one unit to another (length, mass, temperature).",
+        "parameters": {"type": "object", "required": ["value", "from_unit", "to_unit"], "properties": {
+            "value": {"type": "number"},
+            "from_unit": {"type": "string", "description": "unit to convert from, e.g. 'km', 'lb', 'C'"},
+            "to_unit": {"type": "string", "description": "unit to convert to, e.g. 'mi', 'kg', 'F'"}}}}}]
+    e = explain("Convert 72 F to C", *units)
+    assert e.tool_calls == [] and "from_unit" in e.reason
+    assert confidence._held_by_another("from_unit", "C", type("C", (), {"arguments": {"to_unit": "c", "value": 72}})())
+    assert not confidence._held_by_another("from_unit", "km", type("C", (), {"arguments": {"to_unit": "mi"}})())
+    assert [c.arguments for c in explain("convert 5 km to mi", *units).tool_calls] == [
+        {"value": 5, "from_unit": "km", "to_unit": "mi"}]

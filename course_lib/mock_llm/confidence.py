@@ -235,6 +235,15 @@ def _reused_or_verb(name: str, value: Any, call: Any, request: str) -> bool:
     return " " not in low and value == low and re.search(_VERB_USE.format(w=re.escape(low)), request) is not None
 
 
+def _held_by_another(name: str, value: Any, call: Any) -> bool:
+    """Whether another argument of ``call`` holds the same text (a described example matched the words that
+    argument was read from: one mention cannot be both units of a conversion)."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    low = value.strip().lower()
+    return any(other != name and isinstance(v, str) and v.strip().lower() == low for other, v in call.arguments.items())
+
+
 #: The format a description asks for: "in the format 'City, State'", "format of 'MM:SS'", "formatted as 'YYYY-MM-DD'".
 _FORMAT = re.compile(r"\bformat(?:ted)?(?:\s+(?:of|as|like))?\s*[:(]?\s*['\"`]([^'\"`]{2,30})['\"`]", re.I)
 #: Placeholders of a date, a time or a number in a format ("HH:MM", "YYYY-MM-DD", "MM:SS").
@@ -416,6 +425,8 @@ def rate(calls: list, scores: dict[str, float], reading: Any, request: str, tool
             kind = rule_class(rule, value, request)
             if rule.startswith("best reading") and _reused_or_verb(name, value, call, request):
                 kind = "guess"
+            elif rule == "example in the description" and _held_by_another(name, value, call):
+                kind = "guess"  # "Convert 72 F to C": the 'C' to_unit read is no from_unit because an example says C
             elif rule == _WHOLE_REQUEST and (not str(value).strip() or _words(context) > LONG_REQUEST_WORDS):
                 kind = "guess"  # a long message (a pasted prompt, a story) is no search query as it stands
             if kind == "free words" and _free_words_doubt(name, value, rule, call, request, tools):
