@@ -100,3 +100,15 @@ def test_typical_mistakes_get_their_own_hint(attempt, words):
 
 def test_a_measure_that_never_runs_serially_is_named():
     assert "once one by one" in hints_of(solution, measure_parallel_twice)
+
+
+def test_contents_out_of_order_follow_from_the_order_failure():
+    """Reversed messages fail the order check, and so the contents compared call by call (twice): those ❌ say so."""
+    with pytest.raises(CheckFailed) as e:
+        check_parallel_calls(reversed_order, measure)
+    failed = [r for r in e.value.report.results if not r.passed]
+    assert [r.name for r in failed] == ["one tool message per call, in call order",
+                                        "each content is the tool's result as JSON text",
+                                        "the failing call becomes an error message, the others their results"]
+    assert failed[1].follows == failed[2].follows == failed[0].name
+    assert failed[2].hint == "this follows from “one tool message per call, in call order” above: fix that one first."

@@ -135,3 +135,45 @@ def test_str_result_content_is_named_as_python_repr_not_json():
         check_tool_call_loop(str_content)
     hint = next(r.hint for r in e.value.report.results if r.name.startswith("tool contents"))
     assert "`str(result)` is Python's repr" in hint and "single quotes" in hint and "json.dumps(result)" in hint
+
+
+def _failed(attempt):
+    with pytest.raises(CheckFailed) as e:
+        check_tool_call_loop(attempt)
+    return [r for r in e.value.report.results if not r.passed]
+
+
+@pytest.mark.parametrize("attempt, cause", [
+    (str_content, "tool contents are the real get_weather results (JSON text)"),
+    (no_second_request, "the model was asked again with the results (2 requests)"),
+])
+def test_a_failure_that_follows_from_an_earlier_one_says_so(attempt, cause):
+    """The answer cannot state the temperatures when the results were unreadable or never sent: its ❌ names the
+    first failure instead of sending the learner after the second response."""
+    first, then = _failed(attempt)
+    assert first.name == cause and not first.follows and "follows" not in first.hint
+    assert then.name == "the final answer states both cities' temperatures" and then.follows == cause
+    assert then.hint == f"this follows from “{cause}” above: fix that one first."
+    assert "final.choices[0].message.content" not in then.hint
+
+
+def test_a_failure_of_its_own_keeps_its_hint():
+    def first_reply_returned(client, question):   # a second request, but the first reply's text returned
+        messages, msg = _first(client, question)
+        messages.append(as_dict(msg))
+        for c in msg.tool_calls:
+            messages.append({"role": "tool", "tool_call_id": c.id,
+                             "content": json.dumps(get_weather(**json.loads(c.function.arguments)))})
+        client.chat.completions.create(model="m", messages=messages, tools=[WEATHER_TOOL])
+        return msg.content, messages
+    [only] = _failed(first_reply_returned)
+    assert only.follows == "" and only.hint == "Return the text of the *second* response: `final.choices[0].message.content`."
+
+
+def test_the_follow_line_speaks_chinese(monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    with pytest.raises(CheckFailed) as e:
+        check_tool_call_loop(no_second_request)
+    text = e.value.report.text()
+    assert "❌ 最终回答给出了两个城市的气温\n     提示：这一项没通过，是因为上面的“带着结果再次询问了模型（2 个请求）”没通过：先修好那一项。" in text
+    assert e.value.report.as_json()["results"][-1]["follows"] == "带着结果再次询问了模型（2 个请求）"

@@ -57,6 +57,8 @@ class CheckResult:
     hint: str = ""
     #: when the learner's code raised: what and where in one line, and the full traceback
     error: LearnerError | None = None
+    #: the name of the earlier failed sub-check this failure follows from (its hint then says so)
+    follows: str = ""
 
     def line(self) -> str:
         if self.passed:
@@ -147,20 +149,40 @@ class CheckReport:
     #: shown under a failed report, e.g. how to get the next hint (:mod:`course_lib.hints`)
     more_help: str = ""
 
-    def check(self, name: str, passed: Any, hint: str, *, error: BaseException | None = None) -> bool:
+    def check(self, name: str, passed: Any, hint: str, *, error: BaseException | None = None,
+              needs: tuple[str, ...] = ()) -> bool:
         """Record a sub-check; ``hint`` says what to change when ``passed`` is false.
 
         Args:
             error: the exception the learner's code raised, if that is why it failed: shown as one
                 line naming their function, line and cell, with the traceback one click away
                 (so ``hint`` should say what to change, not repeat the exception).
+            needs: names of earlier sub-checks this one can only pass after. When one of them failed and this
+                one fails too, its own hint would send the learner after a consequence: the line says instead
+                that it follows from that ❌ and to fix that one first (``follows`` in the JSON).
+
+        Example:
+            >>> r = CheckReport("demo")
+            >>> r.check("a tool message per call", False, "append one per call")
+            False
+            >>> r.check("the answer names both cities", False, "return the second reply", needs=("a tool message per call",))
+            False
+            >>> print(r.text())
+            demo: 0/2 checks pass
+            ❌ a tool message per call
+                 hint: append one per call
+            ❌ the answer names both cities
+                 hint: this follows from “a tool message per call” above: fix that one first.
         """
         info = learner_error(error) if error is not None and not passed else None
         if info is not None and info.stub:
             # the untouched stub is no error of the learner's: a calm hint (the check's own when it speaks of the
             # stub), and no "your code raised NotImplementedError" line
             hint, info = (hint if "YOUR CODE HERE" in hint else _(STUB_HINT)), None
-        self.results.append(CheckResult(name, bool(passed), hint, info))
+        follows = "" if passed else next((r.name for r in self.results if r.name in needs and not r.passed), "")
+        if follows:
+            hint = _("this follows from “{name}” above: fix that one first.").format(name=follows)
+        self.results.append(CheckResult(name, bool(passed), hint, info, follows))
         return bool(passed)
 
     def run(self, name: str, fn: Callable[[], Any], hint: str | Callable[[Exception], str]) -> Any:
@@ -194,6 +216,8 @@ class CheckReport:
             item = {"name": r.name, "passed": r.passed, "hint": r.hint}
             if r.error:
                 item["error"] = r.error.line
+            if r.follows:
+                item["follows"] = r.follows
             results.append(item)
         data = {"exercise": self.exercise, "passed": self.passed, "results": results}
         if self.more_help:

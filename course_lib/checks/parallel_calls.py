@@ -116,7 +116,8 @@ def check_parallel_calls(run_concurrently: Callable[..., Any], measure: Callable
         return report.finish()
     replies = [dict(r) if isinstance(r, dict) else r for r in (replies or [])]
     ids = [r.get("tool_call_id") if isinstance(r, dict) else None for r in replies]
-    report.check(_("one tool message per call, in call order"), ids == [c.id for c in calls],
+    in_order = _("one tool message per call, in call order")
+    report.check(in_order, ids == [c.id for c in calls],
                  _("Return a list with one `{{\"role\": \"tool\", \"tool_call_id\": call.id, "
                     "...}}` per call, in the order of `message.tool_calls` (`asyncio.gather` "
                     "keeps that order). Expected ids {value}, got {ids}.").format(value=[c.id for c in calls], ids=ids))
@@ -125,7 +126,8 @@ def check_parallel_calls(run_concurrently: Callable[..., Any], measure: Callable
     report.check(_("each content is the tool's result as JSON text"),
                  contents == expected and all(isinstance(r, dict) and r.get("role") == "tool" for r in replies),
                  _("Each message is `{\"role\": \"tool\", \"tool_call_id\": ..., \"content\": json.dumps(result)}`, "
-                 "with `result = await functions[call.function.name](**json.loads(call.function.arguments))`."))
+                 "with `result = await functions[call.function.name](**json.loads(call.function.arguments))`."),
+                 needs=(in_order,))   # contents are compared call by call: a missing or misordered message fails both
     waves = tools.waves
     report.check(_("the {n_calls} calls run concurrently (one wave: {n_calls}x faster than one by one)").format(n_calls=len(calls)),
                  tools.calls == len(calls) and waves == 1,
@@ -147,7 +149,8 @@ def check_parallel_calls(run_concurrently: Callable[..., Any], measure: Callable
                      len(contents) == 3 and isinstance(contents[1], dict) and "error" in contents[1]
                      and contents[0] == get_weather("Beijing") and contents[2] == get_weather("Paris"),
                      _("For the call that raised, send `{{\"error\": \"...\"}}` as its content; "
-                        "the two other calls must carry their results (got {contents}).").format(contents=contents))
+                        "the two other calls must carry their results (got {contents}).").format(contents=contents),
+                     needs=(in_order,))
 
     timing = WaveTools()
     measured = report.run(_("measure runs"), lambda: _run(measure, message, timing.functions()), _explain)

@@ -109,21 +109,26 @@ def check_tool_call_loop(answer_with_tools: Callable[[Any, str], Any]) -> CheckR
     messages = [as_dict(m) for m in messages]
     calls = [c for m in messages if m.get("role") == "assistant" for c in m.get("tool_calls") or []]
     tool_msgs = [m for m in messages if m.get("role") == "tool"]
-    report.check(_("the assistant's tool_calls message is in `messages`"), len(calls) == 2,
+    in_messages, per_call = _("the assistant's tool_calls message is in `messages`"), _("one tool message per tool_call_id")
+    contents, asked = _("tool contents are the real get_weather results (JSON text)"), \
+        _("the model was asked again with the results (2 requests)")
+    report.check(in_messages, len(calls) == 2,
                  _("Append the assistant message (with both `tool_calls`) to `messages`: "
                  "`messages.append(message)` or its dict form."))
-    report.check(_("one tool message per tool_call_id"),
+    report.check(per_call,
                  sorted(m.get("tool_call_id") for m in tool_msgs) == sorted(c["id"] for c in calls) and calls,
-                 _("Add one `{\"role\": \"tool\", \"tool_call_id\": call.id, \"content\": ...}` per call."))
+                 _("Add one `{\"role\": \"tool\", \"tool_call_id\": call.id, \"content\": ...}` per call."),
+                 needs=(in_messages,))
     expected = {c["id"]: get_weather(**json.loads(c["function"]["arguments"])) for c in calls}
-    report.check(_("tool contents are the real get_weather results (JSON text)"),
+    report.check(contents,
                  tool_msgs and all(json_or_none(m.get("content")) == expected.get(m.get("tool_call_id")) for m in tool_msgs),
-                 _content_hint(tool_msgs, expected))
+                 _content_hint(tool_msgs, expected), needs=(per_call,))
     chat_requests = [x for x in mock.log if x.path.endswith("/chat/completions") and x.status == 200]
-    report.check(_("the model was asked again with the results (2 requests)"), len(chat_requests) >= 2,
+    report.check(asked, len(chat_requests) >= 2,
                  _("After adding the tool messages, call `client.chat.completions.create(...)` again with the "
                  "whole `messages` list: the model writes the answer from the results."))
     report.check(_("the final answer states both cities' temperatures"),
                  isinstance(answer, str) and "Beijing: 22 °C" in answer and "Shanghai: 28 °C" in answer,
-                 _("Return the text of the *second* response: `final.choices[0].message.content`."))
+                 _("Return the text of the *second* response: `final.choices[0].message.content`."),
+                 needs=(contents, asked))   # unread results or no second request: no answer to state them
     return report.finish()
