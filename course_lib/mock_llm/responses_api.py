@@ -282,6 +282,42 @@ def _kept_from(items: list[dict], start: int) -> list[dict]:
     return kept[first:]
 
 
+def _check_top_level(body: Any) -> None:
+    """The request's own fields (``model``, ``input``, ``instructions``, the booleans), in the API's order."""
+    if not isinstance(body, dict):
+        raise _bad("We could not parse the JSON body of your request: expected a JSON object.", None, None)
+    if not body.get("model"):
+        raise _bad("Missing required parameter: 'model'.", "model", "missing_required_parameter")
+    _want(body["model"], str, "a string", "model")
+    if "input" not in body:
+        raise _bad("Missing required parameter: 'input'.", "input", "missing_required_parameter")
+    if body.get("instructions") is not None:
+        _want(body["instructions"], str, "a string", "instructions")
+    for name in ("store", "stream", "parallel_tool_calls"):
+        if body.get(name) is not None:
+            _want(body[name], bool, "a boolean", name)
+    if body.get("stream_options") is not None and not body.get("stream"):
+        raise _bad("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options")
+
+
+def _chat_body(body: dict[str, Any], items: list[dict], instructions: str | None) -> dict[str, Any]:
+    """The Chat Completions body the engine answers: the items as messages, the tools flattened back."""
+    tools = _tools(body.get("tools"))
+    chat: dict[str, Any] = {"model": body["model"], "messages": chat_messages(items, instructions) or
+                            [{"role": "user", "content": ""}], "stream": bool(body.get("stream"))}
+    if tools:
+        chat["tools"] = tools
+        choice = _tool_choice(body.get("tool_choice"))
+        if choice is not None:
+            chat["tool_choice"] = choice
+    elif body.get("tool_choice") not in (None, "auto", "none"):
+        raise _bad("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+                   "tool_choice")
+    if body.get("parallel_tool_calls") is not None:
+        chat["parallel_tool_calls"] = body["parallel_tool_calls"]
+    return chat
+
+
 def parse_responses_request(body: Any, store: ResponseStore, max_context_tokens: int | None = None
                             ) -> ResponsesRequest:
     """Check a Responses request and resolve its conversation (``previous_response_id`` included).
@@ -302,22 +338,9 @@ def parse_responses_request(body: Any, store: ResponseStore, max_context_tokens:
             (``previous_response_not_found``); and every parameter
             :func:`~.options.responses_options` refuses.
     """
-    if not isinstance(body, dict):
-        raise _bad("We could not parse the JSON body of your request: expected a JSON object.", None, None)
-    if not body.get("model"):
-        raise _bad("Missing required parameter: 'model'.", "model", "missing_required_parameter")
-    _want(body["model"], str, "a string", "model")
-    if "input" not in body:
-        raise _bad("Missing required parameter: 'input'.", "input", "missing_required_parameter")
+    _check_top_level(body)
     options = responses_options(body)
     instructions = body.get("instructions")
-    if instructions is not None:
-        _want(instructions, str, "a string", "instructions")
-    for name in ("store", "stream", "parallel_tool_calls"):
-        if body.get(name) is not None:
-            _want(body[name], bool, "a boolean", name)
-    if body.get("stream_options") is not None and not body.get("stream"):
-        raise _bad("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options")
     earlier: list[dict] = []
     if body.get("previous_response_id") is not None:
         prev = _want(body["previous_response_id"], str, "a string", "previous_response_id")
@@ -327,19 +350,7 @@ def parse_responses_request(body: Any, store: ResponseStore, max_context_tokens:
     _check_pairs(items)
     if options.truncation == "auto" and max_context_tokens:
         items = _truncated(items, instructions, max_context_tokens)
-    tools = _tools(body.get("tools"))
-    chat: dict[str, Any] = {"model": body["model"], "messages": chat_messages(items, instructions) or
-                            [{"role": "user", "content": ""}], "stream": bool(body.get("stream"))}
-    if tools:
-        chat["tools"] = tools
-        choice = _tool_choice(body.get("tool_choice"))
-        if choice is not None:
-            chat["tool_choice"] = choice
-    elif body.get("tool_choice") not in (None, "auto", "none"):
-        raise _bad("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
-                   "tool_choice")
-    if body.get("parallel_tool_calls") is not None:
-        chat["parallel_tool_calls"] = body["parallel_tool_calls"]
+    chat = _chat_body(body, items, instructions)
     sent = _text_format(body.get("text"))
     fmt = read_format(sent, where="text.format", flat=True)
     if fmt is not None and fmt.kind == "json_object" and not any(

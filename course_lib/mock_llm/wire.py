@@ -364,6 +364,32 @@ def _check_tool_choice(choice: Any, tools: list[ToolSpec]) -> tuple[str, str | N
                "{\"type\": \"function\", \"function\": {\"name\": ...}}.", "tool_choice", "invalid_value")
 
 
+def _check_model(body: Any) -> None:
+    if not isinstance(body, dict):
+        raise _bad("We could not parse the JSON body of your request: expected a JSON object.")
+    if not body.get("model"):
+        raise _bad("you must provide a model parameter", "model", "missing_required_parameter")
+    if not isinstance(body["model"], str):
+        raise _bad(f"Invalid type for 'model': expected a string, but got {_json_type(body['model'])} instead.",
+                   "model", "invalid_type")
+
+
+def _check_stream(body: dict[str, Any]) -> tuple[bool, bool]:
+    """``(stream, include_usage)`` of a Chat request; ``stream_options`` only goes with ``stream``."""
+    stream = body.get("stream", False)
+    if stream is None:
+        stream = False
+    if not isinstance(stream, bool):
+        raise _bad("Invalid type for 'stream': expected a boolean.", "stream", "invalid_type")
+    opts = body.get("stream_options")
+    if opts is not None and not stream:
+        raise _bad("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options",
+                   "invalid_value")
+    if opts is not None and not isinstance(opts, dict):
+        raise _bad("Invalid type for 'stream_options': expected an object.", "stream_options", "invalid_type")
+    return stream, bool((opts or {}).get("include_usage"))
+
+
 def parse_chat_request(body: Any, *, tools_key: str | None = None) -> ChatRequest:
     """Validate a Chat Completions request body and normalise it.
 
@@ -389,32 +415,15 @@ def parse_chat_request(body: Any, *, tools_key: str | None = None) -> ChatReques
         >>> parse_chat_request({"model": "m", "messages": [{"role": "user", "content": "hi"}]}).tool_choice
         'none'
     """
-    if not isinstance(body, dict):
-        raise _bad("We could not parse the JSON body of your request: expected a JSON object.")
-    if not body.get("model"):
-        raise _bad("you must provide a model parameter", "model", "missing_required_parameter")
-    if not isinstance(body["model"], str):
-        raise _bad(f"Invalid type for 'model': expected a string, but got {_json_type(body['model'])} instead.",
-                   "model", "invalid_type")
+    _check_model(body)
     messages = _check_messages(body.get("messages"))
     tools = _check_tools(body.get("tools"), tools_key)
     choice, forced = _check_tool_choice(body.get("tool_choice"), tools)
     parallel = body.get("parallel_tool_calls", True)
     if not isinstance(parallel, bool):
         raise _bad("Invalid type for 'parallel_tool_calls': expected a boolean.", "parallel_tool_calls", "invalid_type")
-    stream = body.get("stream", False)
-    if stream is None:
-        stream = False
-    if not isinstance(stream, bool):
-        raise _bad("Invalid type for 'stream': expected a boolean.", "stream", "invalid_type")
+    stream, include_usage = _check_stream(body)
     options = chat_options(body)
-    opts = body.get("stream_options")
-    if opts is not None and not stream:
-        raise _bad("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options",
-                   "invalid_value")
-    if opts is not None and not isinstance(opts, dict):
-        raise _bad("Invalid type for 'stream_options': expected an object.", "stream_options", "invalid_type")
-    opts = opts or {}
     fmt = read_format(body.get("response_format"))
     require_json_word(fmt, [_content_text(m.get("content")) for m in messages])
     return ChatRequest(
@@ -425,7 +434,7 @@ def parse_chat_request(body: Any, *, tools_key: str | None = None) -> ChatReques
         forced_tool=forced,
         parallel_tool_calls=parallel,
         stream=stream,
-        include_usage=bool(opts.get("include_usage")),
+        include_usage=include_usage,
         options=options,
         response_format=fmt,
     )
