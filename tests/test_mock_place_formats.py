@@ -54,3 +54,33 @@ def test_city_it_cannot_place_is_asked_for(client):
 def test_no_format_keeps_the_city_as_said(client):
     assert calls(client, "What's the weather in LA?", [PLAIN]) == [("city_weather", {"city": "LA"})]
     assert calls(client, "What's the weather in Springfield?", [PLAIN]) == [("city_weather", {"city": "Springfield"})]
+
+
+# The description's examples decide how a region is written: "Oslo, NO" writes a country as its ISO code.
+COTTAGE = tool("rent_cottage", "Rent a cottage for a holiday.", {
+    "place": {"type": "string",
+              "description": "Town of the cottage, as 'City, State' or 'City, Country'; for example 'Bergen, NO' or 'Aspen, CO'."}})
+GALLERY = tool("find_gallery", "Find art galleries in a city.", {
+    "city": {"type": "string", "description": "The city, in the format 'City, State' or 'City, Country', e.g. 'New York, NY'."}})
+SHOP = tool("find_bakery", "Find bakeries in a city.", {
+    "city": {"type": "string", "description": "The city and state, e.g. New York City, NY"}})
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Rent me a cottage near Lagos", "Lagos, NG"),                  # the country found in GeoNames, as its code
+    ("I want a cottage in Glasgow for June", "Glasgow, GB"),        # the United Kingdom's code is GB, not UK
+    ("a cottage in Nairobi, Kenya please", "Nairobi, KE"),          # the country as the user wrote it
+    ("rent a cottage in Gilroy", "Gilroy, CA"),                     # a US city keeps its state
+])
+def test_country_as_its_code_where_the_examples_write_one(client, text, value):
+    assert calls(client, text, [COTTAGE]) == [("rent_cottage", {"place": value})]
+
+
+def test_country_by_name_where_the_examples_write_no_code(client):
+    assert calls(client, "Search holiday homes in Glasgow", [STAY]) == [("search_stays", {"destination": "Glasgow, UK"})]
+    assert gz.country_code("UK") == "GB" and gz.country_code("Kenya") == "KE" and gz.country_code("Atlantis") is None
+
+
+def test_new_york_city_as_the_examples_spell_it(client):
+    assert calls(client, "Art galleries in New York City?", [GALLERY]) == [("find_gallery", {"city": "New York, NY"})]
+    assert calls(client, "Bakeries in New York City?", [SHOP]) == [("find_bakery", {"city": "New York City, NY"})]

@@ -928,8 +928,41 @@ def _lacks_region(slot: Slot, value: Any) -> bool:
     return gz.place_kind(value) not in ("state", "country") and gz.city_region(value) is None
 
 
+#: A description's example of a non-US place with a two-letter region: "Paris, FR" writes countries as their codes.
+_REGION_CODE_EXAMPLE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?, ([A-Z]{2})\b")
+
+
+def _country_as_code(desc: str) -> bool:
+    """Whether a place slot's description writes a country as its ISO code ('Paris, FR', not 'Paris, France'):
+    an example's two letters that are a country's code and no US state's ('CA' could be either)."""
+    return any(c not in gz.US_STATES and gz.is_country_code(c) for c in _REGION_CODE_EXAMPLE.findall(desc))
+
+
+def _in_described_form(value: str, desc: str) -> str:
+    """A "City, Region" value in the form the description's examples use: the country as its code where they
+    write one ("Nairobi, Kenya" -> "Nairobi, KE"), and a city without its "City" where an example writes it so
+    ("New York City, NY" -> "New York, NY" after "e.g. 'New York, NY'"; "e.g. New York City, NY" keeps it)."""
+    city, sep, region = value.rpartition(", ")
+    if not sep:
+        return value
+    if (code := gz.country_code(region)) and region not in gz.US_STATES.values() and _country_as_code(desc):
+        return f"{city}, {code}"
+    if city.endswith(" City") and re.search(rf"\b{re.escape(city[:-5])}, {re.escape(region)}\b", desc):
+        return f"{city[:-5]}, {region}"
+    return value
+
+
 def _place_value(slot: Slot, m: Mention) -> str:
-    """The place written the way the slot's description asks ("City, ST", full state...)."""
+    """The place written the way the slot's description asks ("City, ST", full state, "City, FR"...)."""
+    value = _place_written(slot, m)
+    if slot.role in ("place", "city") and isinstance(value, str) and _wants_region(desc := str(slot.spec.get(
+            "description", ""))):
+        return _in_described_form(value, desc)
+    return value
+
+
+def _place_written(slot: Slot, m: Mention) -> str:
+    """The place with the region the slot's description asks for ("City, ST", full state...)."""
     desc = str(slot.spec.get("description", ""))
     name = m.value
     state = m.get("state")

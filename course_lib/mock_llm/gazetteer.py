@@ -330,6 +330,23 @@ def city_region(city: str) -> tuple[str, str] | None:
     return None
 
 
+@functools.cache
+def _country_codes() -> dict[str, str]:
+    """``course_lib/data/country_codes.json`` (CLDR names -> ISO 3166-1 alpha-2), read on first use."""
+    data = json.loads(resources.files("course_lib").joinpath("data/country_codes.json").read_text(encoding="utf-8"))
+    return data["codes"]
+
+
+def country_code(name: str) -> str | None:
+    """``"France"`` -> ``"FR"``, ``"UK"`` -> ``"GB"``: a country's ISO 3166-1 alpha-2 code, else None."""
+    return _country_codes().get(name)
+
+
+def is_country_code(code: str) -> bool:
+    """Whether ``code`` is the ISO code of a country this module knows (``"FR"``, ``"KE"``)."""
+    return code in _country_codes().values()
+
+
 def state_code(name: str) -> str | None:
     """``"California"`` -> ``"CA"``; a code is returned as is (``"CA"`` -> ``"CA"``)."""
     if name.upper() in US_STATES and len(name) == 2:
