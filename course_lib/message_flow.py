@@ -19,7 +19,7 @@ from .i18n import N_, _
 if TYPE_CHECKING:  # matplotlib is imported on the first figure, not with this module
     from matplotlib.figure import Figure
 
-LANES = ["User", "App", "LLM", "Tool"]
+LANES = [N_("User"), N_("App"), N_("LLM"), N_("Tool")]  # English keys; drawn in the learner's language
 ROLE_COLOURS = {"system": "#777777", "developer": "#777777", "user": "#1f5fa8", "assistant": "#2e7d32",
                 "tool": "#b26a00"}
 
@@ -29,6 +29,19 @@ def _calls_text(message: dict) -> str:
                      for c in message.get("tool_calls") or [])
 
 
+def lanes() -> list[str]:
+    """The lane names User, App, LLM, Tool in the learner's language."""
+    return [_(lane) for lane in LANES]
+
+
+def _request_label(n: int) -> str:
+    """``POST /chat/completions (n messages + tools)``: one request and its size, in the learner's language
+    (singular for 1)."""
+    label = _("POST /chat/completions ({n} message + tools)") if n == 1 else \
+        _("POST /chat/completions ({n} messages + tools)")
+    return label.format(n=n)
+
+
 def conversation_arrows(messages: list[Any]) -> list[Arrow]:
     """The arrows of an exchange: each user turn, request, ``tool_calls``, execution and answer.
 
@@ -36,26 +49,27 @@ def conversation_arrows(messages: list[Any]) -> list[Arrow]:
     it produced (the request carries all messages so far: the model is stateless).
     """
     msgs = [as_dict(m) for m in messages]
+    user, app, llm, tool = lanes()
     arrows: list[Arrow] = []
     sent = 0  # messages already sent to the LLM in an earlier request
     for i, m in enumerate(msgs):
         role = m.get("role")
         if role == "user":
-            arrows.append(Arrow("User", "App", f"user: {m.get('content')}"))
+            arrows.append(Arrow(user, app, f"user: {m.get('content')}"))
         elif role == "assistant":
-            arrows.append(Arrow("App", "LLM", f"POST /chat/completions ({i} message{'s' if i != 1 else ''} + tools)"))
+            arrows.append(Arrow(app, llm, _request_label(i)))
             sent = i
             if m.get("tool_calls"):
-                arrows.append(Arrow("LLM", "App", f"tool_calls: {_calls_text(m)}", "response"))
+                arrows.append(Arrow(llm, app, f"tool_calls: {_calls_text(m)}", "response"))
             else:
-                arrows.append(Arrow("LLM", "App", f"content: {m.get('content')}", "response"))
-                arrows.append(Arrow("App", "User", str(m.get("content")), "response"))
+                arrows.append(Arrow(llm, app, f"content: {m.get('content')}", "response"))
+                arrows.append(Arrow(app, user, str(m.get("content")), "response"))
         elif role == "tool":
             call = _find_call(msgs[:i], m.get("tool_call_id"))
             name = call["function"]["name"] if call else "?"
             args = call["function"].get("arguments") if call else ""
-            arrows.append(Arrow("App", "Tool", f"{name}(**{args})", "local"))
-            arrows.append(Arrow("Tool", "App", f"role=tool {m.get('tool_call_id')}: {m.get('content')}", "response"))
+            arrows.append(Arrow(app, tool, f"{name}(**{args})", "local"))
+            arrows.append(Arrow(tool, app, f"role=tool {m.get('tool_call_id')}: {m.get('content')}", "response"))
     del sent
     return arrows
 
@@ -74,7 +88,7 @@ FLOW_TITLE = N_("Function calling, message by message")
 def draw_message_flow(messages: list[Any], *, title: str | None = FLOW_TITLE) -> Figure:
     """A sequence diagram of the exchange (User, App, LLM, Tool lanes); ``title`` is shown in the learner's language
     when the catalog has it (the default does)."""
-    return sequence_diagram(LANES, conversation_arrows(messages), title=_(title) if title else title)
+    return sequence_diagram(lanes(), conversation_arrows(messages), title=_(title) if title else title)
 
 
 def flow_text(messages: list[Any]) -> str:
