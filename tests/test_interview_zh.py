@@ -327,6 +327,27 @@ def test_the_widgets_speak_chinese(monkeypatch, tmp_path):
     assert "你的回答覆盖了 5 个框架要点中的 5 个" in verdict.value and "一句话回答。" in model.value
 
 
+def test_the_system_design_figures_speak_chinese_and_english_is_unchanged(monkeypatch):
+    """Titles, box and flow labels, the legend and the text fallback of course_lib.interview.design."""
+    from course_lib.interview.design import DIAGRAMS
+
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    fig = DIAGRAMS["tool_system"]()
+    assert fig._suptitle.get_text() == "Q1 · 工具系统：Agent 怎么知道该调用哪个工具"
+    drawn = [t.get_text() for t in fig.axes[0].texts]
+    assert "注册表\n工具集、check_fn、\n动态覆盖" in drawn and "结果或错误" in drawn and "tool_calls" in drawn
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["数据", "Function calling"]
+    assert "组件：" in fig.fallback_text and "  处理函数 -> 对话: 结果或错误" in fig.fallback_text
+    platform = DIAGRAMS["tool_platform"]()
+    assert "不要把 1,000 个定义全都发给模型：每次请求只检索出相关的几个" in platform.fallback_text
+    assert [t.get_text() for t in platform.legends[0].get_texts()] == ["数据", "Function calling", "MCP", "遥测"]
+    monkeypatch.setenv("COURSE_LANG", "en")
+    fig = DIAGRAMS["tool_system"]()
+    assert fig._suptitle.get_text() == "Q1 · a tool system: how the agent knows which tool to call"
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["data", "function calling"]
+    assert "components:" in fig.fallback_text and "  Handler -> Conversation: result or error" in fig.fallback_text
+
+
 def test_on_the_whole_bank_chinese_answers_score_their_own_question_and_not_others():
     """Each question's own one-sentence and follow-up answers (Chinese text, not its framework) against the
     answer + framework of the first question of each other topic: measured 78.9 vs 8.8 (the English bank, by

@@ -17,13 +17,15 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import FancyBboxPatch
 
 from ..diagrams import FONT_SMALL, FONT_TITLE, INK, MAX_WIDTH, CourseFigure, figure, text_width, wrap_to_width
+from .localize import N_, _t
 
 GRID_W, GRID_H = 12.0, 7.0
 # Light fills for boxes (black text stays above 4.5:1 on each), Okabe-Ito colours for flows.
 KIND_COLOURS = {"agent": "#DCEAF7", "llm": "#D5F0E6", "tool": "#FBEBC8", "store": "#EEEEEE", "infra": "#F3E0EC",
                 "user": "#FFFFFF", "a2a": "#F9DCCB"}
 FLOW_COLOURS = {"fc": "#0072B2", "mcp": "#009E73", "a2a": "#D55E00", "data": "#6B6B6B", "obs": "#CC79A7"}
-FLOW_NAMES = {"fc": "function calling", "mcp": "MCP", "a2a": "A2A", "data": "data", "obs": "telemetry"}
+# legend names: English keys, shown in the learner's language (_t)
+FLOW_NAMES = {"fc": N_("function calling"), "mcp": "MCP", "a2a": "A2A", "data": N_("data"), "obs": N_("telemetry")}
 
 
 @dataclass(frozen=True)
@@ -107,8 +109,8 @@ def block_diagram(boxes: list[Box], flows: list[Flow], *, title: str, notes: lis
     ax.set_ylim(0, GRID_H)
     ax.axis("off")
     styles = list(dict.fromkeys(f.style for f in flows))
-    handles = [Line2D([], [], color=FLOW_COLOURS.get(st, FLOW_COLOURS["data"]), lw=1.6, label=FLOW_NAMES.get(st, st))
-               for st in styles]
+    handles = [Line2D([], [], color=FLOW_COLOURS.get(st, FLOW_COLOURS["data"]), lw=1.6,
+                      label=_t(FLOW_NAMES.get(st, st))) for st in styles]
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, fontsize=FONT_SMALL,
                bbox_to_anchor=(0.5, (note_h + 0.02) / height))
     fig.suptitle(title, fontsize=FONT_TITLE, y=1 - 0.08 / height, va="top")
@@ -140,7 +142,7 @@ def _label_spot(a: "Box", b: "Box") -> tuple[float, float, float]:
 
 def _fallback(boxes: list[Box], flows: list[Flow], notes: list[str]) -> str:
     short = {b.id: b.label.split("\n")[0] for b in boxes}
-    lines = ["components:"] + [f"  {b.label.replace(chr(10), ' · ')}" for b in boxes] + ["flows:"]
+    lines = [_t("components:")] + [f"  {b.label.replace(chr(10), ' · ')}" for b in boxes] + [_t("flows:")]
     for f in flows:
         arrow = "<->" if f.both else "->"
         lines.append(f"  {short[f.src]} {arrow} {short[f.dst]}" + (f": {f.label}" if f.label else ""))
@@ -151,70 +153,71 @@ def _fallback(boxes: list[Box], flows: list[Flow], notes: list[str]) -> str:
 def tool_platform() -> CourseFigure:
     """A tool platform for 1,000 tools across teams (question ``sd-tool-platform``)."""
     boxes = [
-        Box("teams", "Team A / B / C\n(tool owners)", 1.6, 6.0, kind="user"),
-        Box("catalogue", "Tool catalogue\nnamespaced, versioned,\nowners, scopes", 5.2, 6.0, 2.8, 1.1, "store"),
-        Box("user", "User request", 1.6, 3.5, kind="user"),
-        Box("agent", "Agent\n(loop + registry)", 5.2, 3.5),
-        Box("retriever", "Tool retriever\ntop-k by relevance", 9.4, 6.0, kind="infra"),
-        Box("llm", "LLM\n(k tool definitions)", 9.4, 3.5, kind="llm"),
-        Box("gateway", "Gateway\nauth, quotas, timeouts", 5.2, 1.2, 2.8, 1.0, "infra"),
-        Box("servers", "MCP servers\nteam__tool …", 9.4, 1.2, kind="tool"),
-        Box("obs", "Tracing + metrics\nper tool, per team", 1.6, 1.2, kind="infra"),
+        Box("teams", _t("Team A / B / C\n(tool owners)"), 1.6, 6.0, kind="user"),
+        Box("catalogue", _t("Tool catalogue\nnamespaced, versioned,\nowners, scopes"), 5.2, 6.0, 2.8, 1.1, "store"),
+        Box("user", _t("User request"), 1.6, 3.5, kind="user"),
+        Box("agent", _t("Agent\n(loop + registry)"), 5.2, 3.5),
+        Box("retriever", _t("Tool retriever\ntop-k by relevance"), 9.4, 6.0, kind="infra"),
+        Box("llm", _t("LLM\n(k tool definitions)"), 9.4, 3.5, kind="llm"),
+        Box("gateway", _t("Gateway\nauth, quotas, timeouts"), 5.2, 1.2, 2.8, 1.0, "infra"),
+        Box("servers", _t("MCP servers\nteam__tool …"), 9.4, 1.2, kind="tool"),
+        Box("obs", _t("Tracing + metrics\nper tool, per team"), 1.6, 1.2, kind="infra"),
     ]
     flows = [
-        Flow("teams", "catalogue", "publish (CI lints schemas)"), Flow("user", "agent", "request"),
-        Flow("catalogue", "retriever", "index descriptions"), Flow("agent", "retriever", "which tools?"),
-        Flow("agent", "llm", "messages + top-k tools", "fc", both=True),
-        Flow("agent", "gateway", "tools/call", "mcp"), Flow("gateway", "servers", "scoped token", "mcp"),
-        Flow("gateway", "obs", "spans, errors, latency", "obs"),
+        Flow("teams", "catalogue", _t("publish (CI lints schemas)")), Flow("user", "agent", _t("request")),
+        Flow("catalogue", "retriever", _t("index descriptions")), Flow("agent", "retriever", _t("which tools?")),
+        Flow("agent", "llm", _t("messages + top-k tools"), "fc", both=True),
+        Flow("agent", "gateway", "tools/call", "mcp"), Flow("gateway", "servers", _t("scoped token"), "mcp"),
+        Flow("gateway", "obs", _t("spans, errors, latency"), "obs"),
     ]
-    return block_diagram(boxes, flows, title="A tool platform for 1,000 tools across teams",
-                         notes=["never send all 1,000 definitions: retrieve the few relevant ones per request"])
+    return block_diagram(boxes, flows, title=_t("A tool platform for 1,000 tools across teams"),
+                         notes=[_t("never send all 1,000 definitions: retrieve the few relevant ones per request")])
 
 
 def observability() -> CourseFigure:
     """Tracing an agent's tool calls across layers (question ``sd-observability``)."""
     boxes = [
-        Box("user", "User request\n(run id)", 1.6, 5.8, kind="user"),
-        Box("agent", "Agent loop", 5.0, 5.8),
-        Box("llm", "LLM calls\n(span per request)", 9.4, 5.8, kind="llm"),
-        Box("tools", "Tool calls\nargs (redacted), latency,\nerror, retries", 5.0, 3.4, 2.8, 1.2, "tool"),
-        Box("mcp", "MCP server\n(JSON-RPC spans)", 9.4, 3.4, kind="tool"),
-        Box("a2a", "A2A agent\n(task spans)", 9.4, 1.2, kind="a2a"),
-        Box("collector", "Trace collector\n(OpenTelemetry)", 1.6, 3.4, kind="infra"),
-        Box("dash", "Dashboards + alerts\nerror rate, p95, owner", 1.6, 1.2, 2.6, 1.0, "infra"),
+        Box("user", _t("User request\n(run id)"), 1.6, 5.8, kind="user"),
+        Box("agent", _t("Agent loop"), 5.0, 5.8),
+        Box("llm", _t("LLM calls\n(span per request)"), 9.4, 5.8, kind="llm"),
+        Box("tools", _t("Tool calls\nargs (redacted), latency,\nerror, retries"), 5.0, 3.4, 2.8, 1.2, "tool"),
+        Box("mcp", _t("MCP server\n(JSON-RPC spans)"), 9.4, 3.4, kind="tool"),
+        Box("a2a", _t("A2A agent\n(task spans)"), 9.4, 1.2, kind="a2a"),
+        Box("collector", _t("Trace collector\n(OpenTelemetry)"), 1.6, 3.4, kind="infra"),
+        Box("dash", _t("Dashboards + alerts\nerror rate, p95, owner"), 1.6, 1.2, 2.6, 1.0, "infra"),
     ]
     flows = [
-        Flow("user", "agent", "run id"), Flow("agent", "llm", "tool list + choice", "fc"),
+        Flow("user", "agent", "run id"), Flow("agent", "llm", _t("tool list + choice"), "fc"),
         Flow("agent", "tools", "tool_calls"),
-        Flow("tools", "mcp", "correlation id", "mcp"), Flow("tools", "a2a", "correlation id", "a2a"),
-        Flow("tools", "collector", "spans", "obs"), Flow("agent", "collector", "spans", "obs"),
-        Flow("collector", "dash", "metrics", "obs"),
+        Flow("tools", "mcp", _t("correlation id"), "mcp"), Flow("tools", "a2a", _t("correlation id"), "a2a"),
+        Flow("tools", "collector", _t("spans"), "obs"), Flow("agent", "collector", _t("spans"), "obs"),
+        Flow("collector", "dash", _t("metrics"), "obs"),
     ]
-    return block_diagram(boxes, flows, title="Observing tool calls in production")
+    return block_diagram(boxes, flows, title=_t("Observing tool calls in production"))
 
 
 def multi_agent() -> CourseFigure:
     """The enterprise assistant: function calling, MCP and A2A together (question ``sd-multi-agent``)."""
     boxes = [
-        Box("user", "User: 2024 revenue?\n+ open a review task", 1.7, 6.0, 3.0, 0.9, "user"),
-        Box("orch", "Orchestrator agent\nLLM + registry + loop", 5.9, 6.0, 2.8, 1.0),
+        Box("user", _t("User: 2024 revenue?\n+ open a review task"), 1.7, 6.0, 3.0, 0.9, "user"),
+        Box("orch", _t("Orchestrator agent\nLLM + registry + loop"), 5.9, 6.0, 2.8, 1.0),
         Box("llm", "LLM", 10.2, 6.0, 1.6, 0.8, "llm"),
-        Box("builtin", "Built-in tools\n(function calling)", 1.4, 3.0, kind="tool"),
-        Box("wiki", "Wiki\nMCP server", 4.3, 3.0, kind="tool"),
-        Box("pm", "Project-manager\nMCP server", 7.2, 3.0, kind="tool"),
-        Box("db_agent", "Database agent\n(Agent Card, Tasks)", 10.2, 3.0, kind="a2a"),
-        Box("db", "finance DB\n(SQL)", 10.2, 0.9, kind="store"),
+        Box("builtin", _t("Built-in tools\n(function calling)"), 1.4, 3.0, kind="tool"),
+        Box("wiki", _t("Wiki\nMCP server"), 4.3, 3.0, kind="tool"),
+        Box("pm", _t("Project-manager\nMCP server"), 7.2, 3.0, kind="tool"),
+        Box("db_agent", _t("Database agent\n(Agent Card, Tasks)"), 10.2, 3.0, kind="a2a"),
+        Box("db", _t("finance DB\n(SQL)"), 10.2, 0.9, kind="store"),
     ]
     flows = [
-        Flow("user", "orch", "request"), Flow("orch", "llm", "tools + tool_calls", "fc", both=True),
-        Flow("orch", "builtin", "call", "fc"), Flow("orch", "wiki", "resources/read", "mcp"),
+        Flow("user", "orch", _t("request")), Flow("orch", "llm", "tools + tool_calls", "fc", both=True),
+        Flow("orch", "builtin", _t("call"), "fc"), Flow("orch", "wiki", "resources/read", "mcp"),
         Flow("orch", "pm", "tools/call", "mcp"), Flow("orch", "db_agent", "SendMessage → Task", "a2a"),
         Flow("db_agent", "db", "SELECT … FROM finance"),
     ]
-    return block_diagram(boxes, flows, title="Enterprise assistant: function calling + MCP + A2A",
-                         notes=["the database agent streams 'working' status and returns the figures as an Artifact",
-                                "resilience (timeouts, retries) and security (permissions, approval) wrap every hop"])
+    return block_diagram(boxes, flows, title=_t("Enterprise assistant: function calling + MCP + A2A"),
+                         notes=[
+                             _t("the database agent streams 'working' status and returns the figures as an Artifact"),
+                             _t("resilience (timeouts, retries) and security (permissions, approval) wrap every hop")])
 
 
 def protocol_layers() -> CourseFigure:
@@ -227,19 +230,19 @@ def protocol_layers() -> CourseFigure:
 def tool_system() -> CourseFigure:
     """The tool system of Q1: definitions → registry → model → dispatch → result."""
     boxes = [
-        Box("defs", "Tool definitions\nname + description +\nJSON Schema", 1.8, 5.6, 2.8, 1.1, "tool"),
-        Box("registry", "Registry\ntoolsets, check_fn,\ndynamic overrides", 5.6, 5.6, 2.8, 1.1, "store"),
-        Box("llm", "LLM\nchooses by description", 9.8, 5.6, 2.6, 1.0, "llm"),
-        Box("dispatch", "Dispatch\nparse + validate", 9.8, 2.2, kind="agent"),
-        Box("handler", "Handler\n(runs the tool)", 5.6, 2.2, kind="tool"),
-        Box("messages", "Conversation\nrole=tool message", 1.8, 2.2, kind="agent"),
+        Box("defs", _t("Tool definitions\nname + description +\nJSON Schema"), 1.8, 5.6, 2.8, 1.1, "tool"),
+        Box("registry", _t("Registry\ntoolsets, check_fn,\ndynamic overrides"), 5.6, 5.6, 2.8, 1.1, "store"),
+        Box("llm", _t("LLM\nchooses by description"), 9.8, 5.6, 2.6, 1.0, "llm"),
+        Box("dispatch", _t("Dispatch\nparse + validate"), 9.8, 2.2, kind="agent"),
+        Box("handler", _t("Handler\n(runs the tool)"), 5.6, 2.2, kind="tool"),
+        Box("messages", _t("Conversation\nrole=tool message"), 1.8, 2.2, kind="agent"),
     ]
     flows = [
-        Flow("defs", "registry", "register"), Flow("registry", "llm", "definitions() now", "fc"),
-        Flow("llm", "dispatch", "tool_calls", "fc"), Flow("dispatch", "handler", "arguments"),
-        Flow("handler", "messages", "result or error"), Flow("messages", "llm", "next request", "fc"),
+        Flow("defs", "registry", _t("register")), Flow("registry", "llm", _t("definitions() now"), "fc"),
+        Flow("llm", "dispatch", "tool_calls", "fc"), Flow("dispatch", "handler", _t("arguments")),
+        Flow("handler", "messages", _t("result or error")), Flow("messages", "llm", _t("next request"), "fc"),
     ]
-    return block_diagram(boxes, flows, title="Q1 · a tool system: how the agent knows which tool to call")
+    return block_diagram(boxes, flows, title=_t("Q1 · a tool system: how the agent knows which tool to call"))
 
 
 DIAGRAMS: dict[str, Callable[[], CourseFigure]] = {
