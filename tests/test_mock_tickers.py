@@ -71,3 +71,31 @@ def test_docstring_examples():
 
     result = doctest.testmod(tickers)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("text, symbols", [
+    ("What is 0700.HK trading at?", ["0700.HK"]),              # a numeric code keeps its exchange suffix
+    ("港股 0700.HK 股价", ["0700.HK"]),
+    ("600519.SS 股价是多少", ["600519.SS"]),                    # never ticker="多少"
+    ("000001.SZ 行情", ["000001.SZ"]),
+    ("7203.T share price", ["7203.T"]),
+    ("How is HSBA.L doing?", ["HSBA.L"]),                       # a suffixed symbol needs no stock word
+    ("What's the price of RIO.AX and SHOP.TO?", ["RIO.AX", "SHOP.TO"]),
+    ("BRK.B stock price", ["BRK.B"]),
+    ("腾讯 0700.HK 今天怎么样", ["0700.HK"]),                    # the name beside its symbol is that symbol
+])
+def test_exchange_suffixes_are_kept(text, symbols):
+    assert [t.symbol for t in tickers.find(text)] == symbols
+
+
+@pytest.mark.parametrize("text", ["Born in the U.S.A.", "See section 2.F of the report"])
+def test_no_suffixed_ticker_in_abbreviations_or_section_numbers(text):
+    assert tickers.find(text) == ()
+
+
+def test_suffixed_tickers_reach_the_tool_whole(client):
+    assert calls(client, "Price of 0700.HK", [PRICE]) == [("get_stock_price", {"ticker": "0700.HK"})]
+    assert calls(client, "How is 9988.HK doing today?", [QUOTE, WEATHER]) == [("quote", {"symbol": "9988.HK"})]
+    assert calls(client, "Quotes for 0700.HK, VOD.L and 7203.T", [QUOTES]) == [
+        ("get_quotes", {"tickers": ["0700.HK", "VOD.L", "7203.T"]})]
+    assert calls(client, "腾讯 0700.HK 今天怎么样", [QUOTE, WEATHER]) == [("quote", {"symbol": "0700.HK"})]

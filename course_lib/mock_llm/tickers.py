@@ -12,9 +12,11 @@ names in :data:`.gazetteer.TICKERS`.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 from . import gazetteer as gz
@@ -34,7 +36,14 @@ NOT_TICKERS = frozenset("""I A AN OK US USA UK EU UN UAE CEO CFO CTO COO AI ML A
     PLC AG SA NV CO""".split()) | frozenset(gz.CURRENCIES.values())
 #: Tickers known by themselves (a company the gazetteer names, or a share class): no stock word needed.
 KNOWN = frozenset(gz.TICKERS.values()) | frozenset("GOOG BRK.B MSFT AAPL NVDA TSLA AMZN META NFLX".split())
-_TOKEN = re.compile(r"(?<![A-Za-z0-9$.])(\$)?([A-Z]{1,5}(?:\.[A-Z])?)(?![A-Za-z0-9])")
+#: Exchange suffixes ("0700.HK", "VOD.L", "600519.SS"): ``course_lib/data/exchange_suffixes.json``.
+EXCHANGE_SUFFIXES = frozenset(json.loads(resources.files("course_lib").joinpath(
+    "data/exchange_suffixes.json").read_text(encoding="utf-8"))["suffixes"])
+_SUFFIX = "|".join(sorted(EXCHANGE_SUFFIXES, key=len, reverse=True))
+#: A symbol: 1-5 capitals with a share class or an exchange suffix ("BRK.B", "VOD.L"), or a numeric code with its
+#: exchange suffix ("0700.HK", "7203.T"); a suffix is kept, it is part of the symbol.
+_TOKEN = re.compile(r"(?<![A-Za-z0-9$.])(\$)?([A-Z]{1,5}(?:\.(?:%s|[A-Z]))?|\d{3,6}\.(?:%s))(?![A-Za-z0-9])"
+                    % (_SUFFIX, _SUFFIX))
 _ZH_NAMES = sorted((k for k in gz.TICKERS if lang.is_chinese(k)), key=len, reverse=True)
 _ZH_RX = re.compile("|".join(map(re.escape, _ZH_NAMES))) if _ZH_NAMES else None
 _EN_NAMES = re.compile(r"(?<![\w-])(" + "|".join(sorted((re.escape(k) for k in gz.TICKERS if not lang.is_chinese(k)),
@@ -74,18 +83,36 @@ def find(text: str, for_ticker_slot: bool = False) -> tuple[Ticker, ...]:
     for m in _TOKEN.finditer(text):
         sym = m.group(2)
         cashtag = m.group(1) is not None
-        if sym in NOT_TICKERS and not cashtag or len(sym) == 1 and not cashtag:
+        suffixed = _exchange_suffixed(sym)
+        if (sym in NOT_TICKERS or len(sym) == 1) and not cashtag:
             continue
-        if cashtag or sym in KNOWN or (stocky or for_ticker_slot) and not _sentence_word(text, m.start(2)):
+        if cashtag or sym in KNOWN or suffixed or (stocky or for_ticker_slot) and not _sentence_word(text, m.start(2)):
             out.append(Ticker(sym, m.group(0), m.start(), m.end()))
     if stocky or for_ticker_slot:
         for rx in (_EN_NAMES, _ZH_RX):
             for m in rx.finditer(text) if rx is not None else ():
+                if _beside_a_symbol(text, m.start(), m.end(), out):  # "腾讯 0700.HK": the symbol as written
+                    continue
                 out.append(Ticker(gz.TICKERS[m.group(0).lower()] if m.group(0).isascii() else gz.TICKERS[m.group(0)],
                                   m.group(0), m.start(), m.end()))
     out.sort(key=lambda t: t.start)
     seen: set[str] = set()
     return tuple(t for t in out if not (t.symbol in seen or seen.add(t.symbol)))
+
+
+def _beside_a_symbol(text: str, start: int, end: int, symbols: list[Ticker]) -> bool:
+    """A company name right beside an exchange-suffixed symbol ("Tencent (0700.HK)", "0700.HK 腾讯") names it."""
+    for t in symbols:
+        if _exchange_suffixed(t.symbol) and (re.fullmatch(r"[\s(（:：]*", text[end:t.start])
+                                              or re.fullmatch(r"[\s)）]*", text[t.end:start])):
+            return True
+    return False
+
+
+def _exchange_suffixed(sym: str) -> bool:
+    """A symbol with an exchange suffix that makes it a ticker by itself: "0700.HK", "VOD.L" (never "U.S")."""
+    head, dot, suffix = sym.partition(".")
+    return bool(dot) and suffix in EXCHANGE_SUFFIXES and (head.isdigit() or len(head) >= 2)
 
 
 def _sentence_word(text: str, pos: int) -> bool:
