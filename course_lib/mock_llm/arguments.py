@@ -1529,12 +1529,15 @@ def _after_amount(text: str, pos: int) -> bool:
 
 
 def _unit_surface(reading: Reading, m: Mention) -> str:
-    """The unit as written after a number: "4 inches" -> "inches", "5英里" -> "英里"."""
+    """The unit as written after a number: "4 inches" -> "inches", "5英里" -> "英里"; of a compound quantity the
+    unit its value is in ("3 feet 6 inches", read as 42 inches: "inches")."""
     text = m.text
     if lang.is_chinese(text):  # the longest Chinese unit name that ends it (5千克, 五英里, 100米): as written
-        return next((text[k:] for k in range(len(text)) if lang.is_chinese(text[k]) and text[k:] in gz.UNITS), "")
+        surface = next((text[k:] for k in range(len(text)) if lang.is_chinese(text[k]) and text[k:] in gz.UNITS), "")
+        return surface if not m.unit or gz.UNITS.get(surface, ("",))[0] == m.unit else m.unit  # 华氏100度: °F
     num = re.match(r"[^A-Za-z°%µ]*", text)
-    return text[num.end():].strip() if num else ""
+    rest = text[num.end():].strip() if num else ""
+    return re.split(r"\d[\d.,]*\s*", rest)[-1].strip()  # "3 feet 6 inches" (read as 42 in): "inches"
 
 
 # ---------------------------------------------------------------------------- phrases

@@ -67,7 +67,9 @@ _CURRENCY_SIGNS = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "¥": "C
 _UNIT_KEYS = sorted(gz.UNITS, key=len, reverse=True)
 _AMBIGUOUS_UNITS = frozenset({"in", "a", "t", "l", "h", "g", "s", "m", "A", "C", "F", "H", "T", "V", "W", "N", "K", "L",
                               "degree", "degrees", "度", "year", "day"} - {"m", "s", "year", "day", "g"})
-_UNIT_RE = re.compile(r"\s?(" + "|".join(re.escape(u) for u in _UNIT_KEYS) + r")(?![A-Za-z0-9])")
+#: A unit after a number; a figure may follow a Chinese unit ("5英尺10英寸"), not a Latin one ("5 in3").
+_UNIT_RE = re.compile(r"\s?(" + "|".join(re.escape(u) for u in _UNIT_KEYS)
+                      + r")(?:(?<=[\u3400-\u9fff])|(?![A-Za-z0-9]))")
 _UNIT_RE_I = re.compile(_UNIT_RE.pattern, re.I)
 _PER_RE = re.compile(r"\s?(?:per|/|a|an|each)\s+(second|minute|hour|day|week|month|year|annum|person|unit|item|"
                      r"night|mile|km|kilometer|share|hectare|acre|square foot|kg)\b", re.I)

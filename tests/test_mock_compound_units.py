@@ -1,0 +1,41 @@
+"""Compound quantities and unit names as written: "3 feet 6 inches" is one length (42 inches), and the unit a
+conversion tool gets is the unit its value is in, never a piece of the phrase ("feet 6 inches", 华氏100度 → "度").
+
+Our own conversion tool with free-string units, through the real ``openai`` client.
+"""
+from __future__ import annotations
+
+import pytest
+
+from mock_support import calls, client, tool  # noqa: F401 (client: the module's fixture)
+
+CONVERT = tool("convert", "Convert a value from one unit to another.", {
+    "value": {"type": "number"}, "from_unit": {"type": "string"}, "to_unit": {"type": "string"}})
+
+
+@pytest.mark.parametrize("text, value, from_unit, to_unit", [
+    ("Convert 3 feet 6 inches to centimeters", 42, "inches", "centimeters"),
+    ("How many cm is 6 feet 2 inches?", 74, "inches", "cm"),
+    ("把5英尺10英寸换算成厘米", 70, "英寸", "厘米"),
+    ("身高6英尺2英寸是多少厘米", 74, "英寸", "厘米"),
+])
+def test_compound_length_is_one_value_in_its_last_unit(client, text, value, from_unit, to_unit):
+    assert calls(client, text, [CONVERT]) == [
+        ("convert", {"value": value, "from_unit": from_unit, "to_unit": to_unit})]
+
+
+def test_chinese_temperature_scale_before_the_figure(client):
+    """华氏100度: the unit is Fahrenheit (°F), not the bare 度 that ends the figure."""
+    assert calls(client, "把华氏100度换算成摄氏度", [CONVERT]) == [
+        ("convert", {"value": 100, "from_unit": "°F", "to_unit": "摄氏度"})]
+
+
+@pytest.mark.parametrize("text", ["5 ft 10 in to cm", "Convert 3 feet 6 inches to centimeters",
+                                  "把5英尺10英寸换算成厘米"])
+def test_never_a_piece_of_the_phrase_as_unit(client, text):
+    """Whatever the mock does, a call never carries 'feet 6 inches', 5 feet as 5, or 英尺 as the target."""
+    out = calls(client, text, [CONVERT])
+    if isinstance(out, list):
+        args = out[0][1]
+        assert not any(ch.isdigit() for ch in args["from_unit"]) and args["value"] not in (3, 5)
+        assert args["to_unit"] in ("cm", "centimeters", "厘米")
