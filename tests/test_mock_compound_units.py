@@ -39,3 +39,23 @@ def test_never_a_piece_of_the_phrase_as_unit(client, text):
         args = out[0][1]
         assert not any(ch.isdigit() for ch in args["from_unit"]) and args["value"] not in (3, 5)
         assert args["to_unit"] in ("cm", "centimeters", "厘米")
+
+
+@pytest.mark.parametrize("text, value, from_unit, to_unit", [
+    ("Convert 20 degrees Celsius to Fahrenheit", 20, "degrees Celsius", "Fahrenheit"),
+    ("72 F to C", 72, "F", "C"),                                  # bare scale letters, free-string units
+    ("What is 98.6 F in C?", 98.6, "F", "C"),
+    ("What is 300 K in C?", 300, "K", "C"),                       # 300 kelvin, never 300 thousand
+    ("How hot is 100 degrees Fahrenheit in Celsius?", 100, "degrees Fahrenheit", "Celsius"),
+])
+def test_temperature_scales_with_free_string_units(client, text, value, from_unit, to_unit):
+    assert calls(client, text, [CONVERT]) == [
+        ("convert", {"value": value, "from_unit": from_unit, "to_unit": to_unit})]
+
+
+def test_scale_letters_stay_other_units_outside_temperature_talk():
+    """A bare C or F is coulombs or farads where no scale is in question ("a charge of 5 C")."""
+    from course_lib.mock_llm.reading import read
+
+    units = [m.unit for m in read("A charge of 5 C flows through a 2 F capacitor").mentions if m.kind == "number"]
+    assert "°C" not in units and "°F" not in units

@@ -280,7 +280,8 @@ def test_a_word_of_the_amount_is_no_receiver():
 
 def test_a_described_example_another_argument_already_holds_is_a_guess():
     """'Convert 72 F to C' read to_unit 'C' and then from_unit 'C' from its description's example ('C'): a wrong
-    call at 0.85; one mention cannot be both units, so the engine asks instead."""
+    call at 0.85; one mention cannot be both units. Now that a bare scale letter beside a figure is read as
+    its unit ("72 F"), the right call is made; the guard against one mention filling both stays."""
     units = [{"type": "function", "function": {
         "name": "convert_units", "description": "Convert a quantity from one unit to another (length, mass, temperature).",
         "parameters": {"type": "object", "required": ["value", "from_unit", "to_unit"], "properties": {
@@ -288,7 +289,8 @@ def test_a_described_example_another_argument_already_holds_is_a_guess():
             "from_unit": {"type": "string", "description": "unit to convert from, e.g. 'km', 'lb', 'C'"},
             "to_unit": {"type": "string", "description": "unit to convert to, e.g. 'mi', 'kg', 'F'"}}}}}]
     e = explain("Convert 72 F to C", *units)
-    assert e.tool_calls == [] and "from_unit" in e.reason
+    assert [(c.name, c.arguments) for c in e.tool_calls] == [
+        ("convert_units", {"value": 72, "from_unit": "F", "to_unit": "C"})]
     assert confidence._held_by_another("from_unit", "C", type("C", (), {"arguments": {"to_unit": "c", "value": 72}})())
     assert not confidence._held_by_another("from_unit", "km", type("C", (), {"arguments": {"to_unit": "mi"}})())
     assert [c.arguments for c in explain("convert 5 km to mi", *units).tool_calls] == [

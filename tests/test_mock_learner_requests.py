@@ -995,11 +995,11 @@ def test_free_unit_strings_keep_the_units_as_written(client, text, value, src, d
     assert calls(client, text, [FREE_CONVERT]) == [("convert", {"value": value, "from_unit": src, "to_unit": dst})]
 
 
-def test_degrees_by_symbol_choose_the_converter_and_ask_rather_than_guess_a_free_unit(client):
+def test_degrees_by_symbol_choose_the_converter_and_fill_a_free_unit_as_written(client):
     assert calls(client, "what is 30 C in F?", [CONVERT]) == [
         ("convert_units", {"value": 30, "from_unit": "C", "to_unit": "F"})]
-    assert calls(client, "what is 30 C in F?", [FREE_CONVERT]) == \
-        "To use convert I need the unit to convert from. Could you tell me?"
+    assert calls(client, "what is 30 C in F?", [FREE_CONVERT]) == [
+        ("convert", {"value": 30, "from_unit": "C", "to_unit": "F"})]
 
 
 MONEY_CONVERT = {"type": "function", "function": {

@@ -148,8 +148,10 @@ def _described_names(description: str) -> frozenset[str]:
 _HOW_MANY_IN = re.compile(r"\b(?:[Hh]ow (?:many|much)|worth|equals?)\b|\b[Ww]hat(?:'s| is| are)\s.*\d.*\sin\s+\S|\d.*\bin\s+[A-Z]{3}\b|等于|多少")
 
 
-#: An amount in degrees by symbol and the other scale: "30 C in F", "100°F to °C".
-_DEGREES_PAIR = re.compile(r"\d\s*°?\s*([CF])\b.*?\b(?:in|to|into)\s+°?([CF])\b", re.I)
+#: An amount on one temperature scale and another scale asked for: "30 C in F", "100°F to °C", "300 K in C",
+#: "100 degrees Fahrenheit in Celsius".
+_SCALE = r"(?:degrees?\s+)?°?\s*(C|F|K|celsius|fahrenheit|kelvin|centigrade)\b"
+_DEGREES_PAIR = re.compile(r"\d\s*" + _SCALE + r".*?\b(?:in|to|into)\s+" + _SCALE, re.I)
 
 
 #: What a question word asks for: "When did X happen?" asks for a date.
@@ -172,10 +174,10 @@ def _conversion_asked(text: str) -> set[str]:
     2 pounds?" an amount in one unit and another unit of the same dimension. A model reads both
     as "convert", as a person would; the tool's name or description must still say convert.
     """
+    if (pair := _DEGREES_PAIR.search(text)) and pair.group(1)[0].upper() != pair.group(2)[0].upper():
+        return {"convert", "conversion", "unit", "temperatur"}  # "what is 30 C in F?": degrees, not a name
     if not _HOW_MANY_IN.search(text):
         return set()
-    if (pair := _DEGREES_PAIR.search(text)) and pair.group(1).upper() != pair.group(2).upper():
-        return {"convert", "conversion", "unit", "temperatur"}  # "what is 30 C in F?": degrees, not a name
     mentions = read(text).mentions
     currencies = {m.value for m in mentions if m.kind == "currency"} | {
         m.unit for m in mentions if m.kind == "unit" and m.dim == "money"}  # "how many yen is 1 CNY"

@@ -202,6 +202,10 @@ _ZH_NUM_RX = re.compile(r"(?=[零〇一二两三四五六七八九十百千万�
 #: "300K" is 300 kelvin, not 300 thousand, in a request about temperatures.
 _TEMPERATURE_TALK = re.compile(r"\b(?:temperatures?|temps?|kelvin|thermal|thermo\w*|heat(?:ing|ed)?|entropy|"
                                r"enthalpy|gas(?:es)?|cool(?:ing|ed)?|warm(?:ing|ed)?)\b", re.I)
+#: Temperatures named in a conversion ("72 F to C", "300 K in C", "in Celsius", 华氏): a bare C/F/K is a scale.
+_TEMPERATURE_SCALES = re.compile(r"(?<![A-Za-z])°?[CFK]\s+(?:to|in|into)\s+°?[CFK](?![A-Za-z])|"
+                                 r"\b(?:celsius|fahrenheit|centigrade|kelvin)\b|摄氏|华氏|开氏", re.I)
+_SCALE_LETTERS = {"C": ("°C", "temperature"), "F": ("°F", "temperature"), "K": ("K", "temperature")}
 _ASSIGN_RX = re.compile(r"(?<![\w.])([A-Za-z][A-Za-z0-9_]{0,20})\s*(?:=|:|equals?(?: to)?|is)\s*(?=[-−$€£]?\d)")
 
 
@@ -219,20 +223,35 @@ def _hyphen_unit(text: str, end: int, noun: str) -> tuple[str, str]:
     return noun, ""
 
 
+def temperature_talk(text: str) -> bool:
+    """Whether the text speaks of temperatures (words like "heat", a scale named, "72 F to C")."""
+    return _TEMPERATURE_TALK.search(text) is not None or _TEMPERATURE_SCALES.search(text) is not None
+
+
+def _unit_match(text: str, end: int) -> re.Match | None:
+    """The unit written right after ``end``: as cased, or a long spelling in any case ("150 Euros"); a longer
+    unit of several words in any case wins ("20 degrees Celsius" is °C, not "degrees")."""
+    m = _UNIT_RE.match(text, end)
+    mi = _UNIT_RE_I.match(text, end)
+    if mi and (len(mi.group(1)) < 3 or not mi.group(1).isalpha()) and " " not in mi.group(1):
+        mi = None
+    if mi and (m is None or mi.end() > m.end() and " " in mi.group(1)):
+        return mi
+    return m
+
+
 def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     """``(canonical unit, dimension, surface, end)`` of a unit right after position ``end``."""
-    m = _UNIT_RE.match(text, end)
-    if m is None:  # "150 Euros", "3 Meters": the long spellings in any case
-        m = _UNIT_RE_I.match(text, end)
-        if m and (len(m.group(1)) < 3 or not m.group(1).isalpha()):
-            m = None
+    m = _unit_match(text, end)
     if m and m.group(1) in _AMBIGUOUS_UNITS and text[end:end + 1] == " " and not (
-            m.group(1) == "K" and _TEMPERATURE_TALK.search(text)) and not re.match(r"[\s]*(?:[.,;:)?!]|$|and\b|or\b|tall\b|long\b|wide\b|away\b)",
-                                                           text[m.end():]):
+            m.group(1) in _SCALE_LETTERS and temperature_talk(text)) and not re.match(
+            r"[\s]*(?:[.,;:)?!]|$|and\b|or\b|tall\b|long\b|wide\b|away\b)", text[m.end():]):
         m = None  # "35000 in the next 5 years": "in" is not inches
     if m:
         surface = m.group(1)
         canon, dim = gz.UNITS.get(surface) or gz.UNITS.get(surface.lower()) or (surface, "")
+        if surface in _SCALE_LETTERS and _TEMPERATURE_SCALES.search(text):  # "72 F to C": °F, not farads
+            canon, dim = _SCALE_LETTERS[surface]
         if dim == "money" and weighing_pound(text, m.start(1), m.end(1)):
             canon, dim = "lb", "mass"
         stop = m.end()
@@ -277,7 +296,7 @@ def _digit_value(text: str, m: re.Match) -> tuple[float, int, str, str]:
     currency = _CURRENCY_SIGNS.get((m.group("cur") or "").strip(), "")
     mult = (m.group("mult") or "").strip()
     if mult:
-        kelvin = mult == "K" and not currency and _TEMPERATURE_TALK.search(text) is not None
+        kelvin = mult == "K" and not currency and temperature_talk(text)
         if not kelvin and (mult == "M" or mult.lower() in ("million", "billion", "trillion", "thousand", "mn", "bn")
                            or (currency and mult.lower() in ("k", "m", "b")) or mult in ("K", "B")):
             value *= _MULT[mult.lower()]
