@@ -27,13 +27,21 @@ from __future__ import annotations
 
 import ast
 import math
+import json
 import operator
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 from typing import Any, Union
 
 from . import language as lang
+
+_SHARES_DATA = json.loads(resources.files("course_lib").joinpath("data/percent_shares.json").read_text(encoding="utf-8"))
+#: "15% tip on $84.50": the nouns of a share written as a percent (``course_lib/data/percent_shares.json``).
+PERCENT_SHARES = frozenset(w for s in _SHARES_DATA["shares"] for w in s.split())
+_CURRENCY_SIGNS = frozenset("$€£¥￥")
+_SHARE_JOINERS, _SHARE_ARTICLES = frozenset(_SHARES_DATA["joiners"]), frozenset(_SHARES_DATA["articles"])
 
 # ------------------------------------------------------------------------------ vocabulary (data)
 #: Word operators, longest first when scanned: surface form (a regex) -> token.
@@ -286,6 +294,19 @@ class _Parser:
         j = self.i + k
         return self.toks[j] if j < len(self.toks) else None
 
+    def _share_words(self) -> int:
+        """How many tokens "tip on a", "sales tax for the" take after a percent before its amount (0: none)."""
+        k = 0
+        while (t := self.peek(k)) is not None and t.kind == "word" and t.value in PERCENT_SHARES:
+            k += 1
+        if not k or (t := self.peek(k)) is None or t.value not in _SHARE_JOINERS:
+            return 0
+        k += 1
+        for words in (_SHARE_ARTICLES, _CURRENCY_SIGNS):  # "on a $45 bill", "for the €80"
+            if (t := self.peek(k)) is not None and t.kind == "word" and t.value in words:
+                k += 1
+        return k if (t := self.peek(k)) is not None and t.kind == "num" else 0
+
     def expr(self) -> Node | None:
         left = self.term()
         while left is not None and (t := self.peek()) is not None and t.kind == "op" and t.value in "+-":
@@ -308,6 +329,10 @@ class _Parser:
                 op = t.value
             elif t.kind == "sep" and t.value in ("of", "的") and isinstance(left, Num) and left.pct and t.value == "of":
                 self.i += 1  # "15% of 80"
+                right = self.factor()
+                op = "pct"
+            elif isinstance(left, Num) and left.pct and (skip := self._share_words()):
+                self.i += skip  # "15% tip on $84.50": 15 % of 84.50
                 right = self.factor()
                 op = "pct"
             elif t.kind == "sep" and t.value == "的" and (n := self.peek(1)) is not None and n.kind == "num" and n.pct:
