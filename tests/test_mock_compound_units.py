@@ -24,10 +24,16 @@ def test_compound_length_is_one_value_in_its_last_unit(client, text, value, from
         ("convert", {"value": value, "from_unit": from_unit, "to_unit": to_unit})]
 
 
-def test_chinese_temperature_scale_before_the_figure(client):
-    """华氏100度: the unit is Fahrenheit (°F), not the bare 度 that ends the figure."""
-    assert calls(client, "把华氏100度换算成摄氏度", [CONVERT]) == [
-        ("convert", {"value": 100, "from_unit": "°F", "to_unit": "摄氏度"})]
+@pytest.mark.parametrize("text, value, from_unit, to_unit", [
+    ("把华氏100度换算成摄氏度", 100, "华氏度", "摄氏度"),
+    ("华氏98.6度等于多少摄氏度", 98.6, "华氏度", "摄氏度"),
+    ("摄氏20度是华氏多少度？", 20, "摄氏度", "华氏度"),      # 华氏多少度: the scale asked in
+    ("5英尺10英寸是多少米", 70, "英寸", "米"),                # 多少米: a one-character unit asked in
+])
+def test_chinese_scale_before_the_figure_or_the_question(client, text, value, from_unit, to_unit):
+    """华氏100度 is in 华氏度 (Fahrenheit), never the bare 度 that ends the figure (which reads as Celsius)."""
+    assert calls(client, text, [CONVERT]) == [
+        ("convert", {"value": value, "from_unit": from_unit, "to_unit": to_unit})]
 
 
 @pytest.mark.parametrize("text", ["5 ft 10 in to cm", "Convert 3 feet 6 inches to centimeters",

@@ -1534,7 +1534,9 @@ def _unit_surface(reading: Reading, m: Mention) -> str:
     text = m.text
     if lang.is_chinese(text):  # the longest Chinese unit name that ends it (5千克, 五英里, 100米): as written
         surface = next((text[k:] for k in range(len(text)) if lang.is_chinese(text[k]) and text[k:] in gz.UNITS), "")
-        return surface if not m.unit or gz.UNITS.get(surface, ("",))[0] == m.unit else m.unit  # 华氏100度: °F
+        if gz.UNITS.get(text[:2] + surface, ("",))[0] == m.unit:
+            return text[:2] + surface  # 华氏100度, 摄氏20度: the scale written before the figure (华氏度, 摄氏度)
+        return surface if not m.unit or gz.UNITS.get(surface, ("",))[0] == m.unit else m.unit
     num = re.match(r"[^A-Za-z°%µ]*", text)
     rest = text[num.end():].strip() if num else ""
     return re.split(r"\d[\d.,]*\s*", rest)[-1].strip()  # "3 feet 6 inches" (read as 42 in): "inches"

@@ -494,6 +494,17 @@ _ZH_UNIT_WORDS = re.compile("|".join(sorted((re.escape(k) for k in UNITS if re.m
                                              and (len(k) >= 2 or k in ("磅",))), key=len, reverse=True)))
 
 
+#: A one-character unit a question asks in ("是多少米", "华氏多少度": 华氏度, a scale before 多少 is the unit's).
+_ZH_ASKED_UNIT = re.compile(r"(华氏|摄氏|开氏)?(?:多少|几)(" + "|".join(
+    k for k in UNITS if len(k) == 1 and re.match(r"[\u3400-\u9fff]", k)) + ")")
+
+
 def chinese_units(text: str) -> list[tuple[str, tuple[str, str], int]]:
-    """``(word, (unit, dimension), position)`` of the Chinese unit names in ``text`` ("换成磅" -> 磅, lb, mass)."""
-    return [(m.group(0), UNITS[m.group(0)], m.start()) for m in _ZH_UNIT_WORDS.finditer(text)]
+    """``(word, (unit, dimension), position)`` of the Chinese unit names in ``text`` ("换成磅" -> 磅, lb, mass;
+    "是华氏多少度" -> 华氏度, °F)."""
+    out = [(m.group(0), UNITS[m.group(0)], m.start()) for m in _ZH_UNIT_WORDS.finditer(text)]
+    for m in _ZH_ASKED_UNIT.finditer(text):
+        word = (m.group(1) or "") + m.group(2)
+        if word in UNITS and not any(at <= m.start(2) < at + len(w) for w, _, at in out):
+            out.append((word, UNITS[word], m.start(2) if not m.group(1) else m.start(1)))
+    return sorted(out, key=lambda u: u[2])
