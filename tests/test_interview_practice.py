@@ -91,7 +91,10 @@ def test_keyword_rules():
 
 def test_score_answer_counts_points_bonus_and_lateness():
     q = BANK["q3-fault-tolerance"]
-    full = "retry with backoff, fallback, graceful degradation, idempotency keys, a timeout, and a circuit breaker"
+    full = ("I retry a 429 with exponential backoff. When the tool keeps failing I switch to a backup tool. If no "
+            "tool works the agent degrades gracefully and tells the model. Orders carry an idempotency key so a "
+            "retry is not a second order. Each tool has its own timeout, and a circuit breaker stops calling a "
+            "dead tool.")
     s = score_answer(q, full)
     assert s.made == [0, 1, 2, 3, 4] and s.bonus == [0] and s.score == 100
     partial = score_answer(q, "I would retry and add a timeout")
@@ -99,11 +102,16 @@ def test_score_answer_counts_points_bonus_and_lateness():
     late = score_answer(q, "I would retry and add a timeout", seconds=301, budget=300)
     assert late.late and late.score == 40 - LATE_PENALTY
     assert score_answer(q, "").score == 0
-    # a bare list of the keywords names the points but makes none of them: half weight
+    # the same terms as a bare list name the points but make none of them: a fifth of their weight
+    listed = score_answer(q, "retry with backoff, fallback, graceful degradation, idempotency keys, a timeout, "
+                             "and a circuit breaker")
+    assert listed.made == [] and listed.named == [0, 1, 2, 3, 4] and listed.bonus == [] and listed.score == 20
     listed = score_answer(q, "重试 备用 降级 幂等 超时")
-    assert listed.made == [] and listed.named == [0, 1, 2, 3, 4] and listed.score == 50
-    said = score_answer(q, "先重试，再用备用工具，然后降级，写操作要有幂等键，每次调用都设超时")
+    assert listed.made == [] and listed.named == [0, 1, 2, 3, 4] and listed.score == 20
+    said = score_answer(q, "遇到临时错误先重试，再用备用工具，然后降级，写操作要有幂等键，每次调用都设超时")
     assert said.made == [0, 1, 2, 3, 4] and said.score == 100
+    # 先重试 alone ("retry first") says nothing about the retry: named, like "retry with backoff"
+    assert score_answer(q, "先重试，再用备用工具").named == [0]
 
 
 GOOD = {
@@ -149,8 +157,11 @@ def test_a_good_answer_makes_every_point(qid):
 @pytest.mark.parametrize("qid", sorted(KEYWORD_LISTS))
 def test_a_bare_keyword_list_names_points_but_makes_none(qid):
     s = score_answer(BANK[qid], KEYWORD_LISTS[qid])
-    assert s.made == [] and len(s.named) == 5 and s.score == 50, s
+    assert s.made == [] and len(s.named) == 5 and s.score == 20 and s.listed, s
     assert "~ 1." in feedback(BANK[qid], s) and "named in a list" in feedback(BANK[qid], s)
+    assert feedback(BANK[qid], s, "en").endswith("  → You listed the key terms: that is a good start. Now explain "
+                                                 "each point: say in a sentence what it does and why, as you would "
+                                                 "to an interviewer.")
 
 
 @pytest.mark.parametrize("qid", sorted(PITFALLS))

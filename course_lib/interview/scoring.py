@@ -18,36 +18,51 @@ each framework point's and bonus point's keywords in the answer:
   weight must be present (:func:`bigram_coverage`). English keywords still apply, so an answer in English to
   a Chinese card scores as it would on the English card.
 
-Two rules keep vocabulary alone from scoring well:
+Rules that keep vocabulary alone from scoring well, and let meaning in other words score:
 
 * **a point needs a sentence, not just its word.** A keyword counts fully only inside a
-  statement: a clause (text between ``.``, ``;``, ``!``, ``?`` or line breaks) that, once the
-  question's keywords are taken out, still has words of its own (2+, or 1 that is a connecting
-  word such as ``the``, ``is``, ``to``; in Chinese 4+ characters, or a 的/是/把/然后...),
-  because a point is a relation (who does what), not a term. A point whose keywords appear
-  only in a bare list is *named* and earns half its weight (shown ``~``);
+  statement: a segment (a clause, between ``.``, ``;``, ``!``, ``?``, line breaks or list bullets, cut
+  again at commas and 、) that, once the question's keywords are taken out, still says something: 2+
+  words of its own, a verb (``is``, ``has``, ``must``...), or 1 word and a relating one (``to``,
+  ``with``, ``not``); in Chinese 4+ Han characters, or 2+ with a 的/是/把/不/只/然后... (:func:`is_statement`);
+  a label before a colon counts when what follows says anything. A point whose keywords appear only in a
+  bare list is *named* and earns :data:`NAMED_WEIGHT` of its weight (shown ``~``); a mostly listed answer
+  gets the hint to explain each point (:attr:`AnswerScore.listed`);
+* **a paraphrase counts.** ``course_lib/data/interview_synonyms.json`` groups a keyword with the words an
+  answer may use for it (``meaning``: 含义, 语义, 意义): any of them matches the keyword, and the Chinese
+  ones are read as one word in the bigram comparison (:func:`canonical`), so 只保证格式，不保证语义
+  makes "shape, not meaning" (no segmenter is installed in the course's environment: bigrams stay);
 * **a pitfall stated as true counts against the answer.** A question's ``pitfall_claims``
   (:class:`~course_lib.interview.bank.PitfallClaim`) are phrases that state one of its
   pitfalls ("the model calls the API"); when one occurs, the point it contradicts is not
   made, whatever its keywords, and the answer loses 20 per pitfall stated.
 
-Score: 100 × (points made + ½ × points only named) / framework points + 10 per bonus point,
+Score: 100 × (points made + 0.2 × points only named) / framework points + 10 per bonus point,
 capped at 100, minus 20 per pitfall stated; a late answer (over the question's time budget)
 loses 20. Deliberate shortcut: this still reads words, not meaning, so the model answer is
 always shown beside the score. Taught in ``notebooks/interview/00_practice.ipynb``.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
 
+from .localize import N_
 from .bank import Question
 
 BONUS_WEIGHT = 10
+#: the share of a point's weight earned by only naming it in a list of terms: knowing the word is not knowing
+#: the point (a bare list of all five terms scores 20, two points explained 40)
+NAMED_WEIGHT = 0.2
 LATE_PENALTY = 20
 #: points lost per pitfall the answer states as true
 PITFALL_PENALTY = 20
+#: the hint under the feedback of an answer that is mostly a list of key terms (:attr:`AnswerScore.listed`)
+EXPLAIN_EACH_POINT = N_("You listed the key terms: that is a good start. Now explain each point: say in a sentence "
+                        "what it does and why, as you would to an interviewer.")
 _CJK = re.compile(r"[\u3000-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff\uf900-\ufaff]+")
 #: share of a Chinese point's bigram weight an answer must contain to make the point. Measured on the 51
@@ -57,18 +72,37 @@ _HAN_RUN = re.compile(r"[\u4e00-\u9fff\uf900-\ufaff]+")
 BIGRAM_COVERAGE = 0.25
 #: a point needs at least this many distinct bigrams to be matched on its Chinese text (shorter: keywords only)
 MIN_BIGRAMS = 4
-#: words that tie terms into a statement: a clause without any of them is a list of terms
+#: words that tie terms into a statement: a segment without any of them is a list of terms
 _CONNECTING = frozenset("""
 a an the is are was be been it its this that they them their so then when which who whom what because but
 and or to of in on by for from with as into back not never no each every must should can will does do did
 has have had i we you my our your us he she there here if than per only at after before until via over
 without through
 """.split())
-_CJK_CONNECTING = re.compile(r"[的是把给由会再并就要让]|然后|因为|所以")
+#: the connecting words that relate one thing to another (verbs, prepositions, negation...), not mere glue of
+#: a list (articles, pronouns, "and"): "writes must be idempotent" relates, "the final answer" does not
+_RELATING = _CONNECTING - frozenset("a an the it its this that they them their and or each every i we you my our "
+                                    "your us he she there here".split())
+#: the relating words that are verbs: one is enough to state a relation between two terms ("a request has a method")
+_VERBS = frozenset("is are was be been must should can will would could may might does do did has have had".split())
+#: words that lead into a list of terms rather than say anything about them ("I would mention ..."): a segment
+#: with one has no verb of its own, only its other words
+_LEAD_IN = frozenset("""
+mention mentions mentioning cover covers talk talks discuss list name names include includes including
+key points point terms following also about
+""".split())
+_CJK_LEAD_IN = re.compile(r"主要|包括|提到|涉及|几点|方面|以下|等等|关键")
+_CJK_CONNECTING = re.compile(r"[的是把给由会再并就要让不没只能可被在从对向都也还才先后得了着过]|然后|因为|所以")
 _NEGATED = re.compile(r"(\bnot|\bnever|n't|不|没)[^.;,()]{0,20}$")
 #: a clause ends at . ; ! ? followed by a space (not inside `json.loads` or `2.0`), a line break, or 。；！？
-#: and at a space between two Chinese characters: written Chinese has none inside a clause, so 重试 降级 熔断 is a list
-_CLAUSE = re.compile(r"[.;!?](?:\s+|$)|\n+|[。；！？]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+#: and at a space between two Chinese characters: written Chinese has none inside a clause, so 重试 降级 熔断 is a list;
+#: a list bullet (``-``, ``*``, ``•``, ``1.``, ``2)``, ``3、`` at the start or after a space) starts one
+_CLAUSE = re.compile(r"(?:^|(?<=\s))(?:[-*•]|\d{1,2}[.)、])\s+|[.;!?](?:\s+|$)|\n+|[。；！？]+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+#: a segment (the unit a term must be explained in) ends where a clause does, and at a comma or 、:
+#: "retry with backoff, fallback, idempotency keys" is three segments and none says anything
+_SEGMENT = re.compile(r"[,，、]\s*")
+#: a colon after a label: "Retry: ...", "重试：..." (not the one inside ``https://``)
+_LABEL = re.compile(r":(?=\s)|：")
 
 
 def normalise(text: str) -> str:
@@ -86,6 +120,57 @@ def _pattern(keyword: str) -> re.Pattern:
     return re.compile(head + re.escape(kw) + tail)
 
 
+@lru_cache(maxsize=1)
+def synonym_groups() -> tuple[tuple[str, ...], ...]:
+    """The groups of interchangeable wordings of key terms (``course_lib/data/interview_synonyms.json``): each
+    a bank keyword and the words an answer may use for it, e.g. ``("meaning", "semantic", "含义", "语义", ...)``.
+
+    Raises:
+        ValueError: a term is in two groups (it would be read two ways).
+    """
+    data = json.loads(resources.files("course_lib").joinpath("data/interview_synonyms.json").read_text("utf-8"))
+    groups = tuple(tuple(g) for g in data["groups"])
+    seen: dict[str, int] = {}
+    for n, group in enumerate(groups):
+        for term in group:
+            if seen.setdefault(normalise(term), n) != n:
+                raise ValueError(f"interview_synonyms.json: {term!r} is in two groups")
+    return groups
+
+
+@lru_cache(maxsize=4096)
+def _terms(keyword: str) -> tuple[str, ...]:
+    """``keyword`` and the other wordings of its synonym group (just ``(keyword,)`` outside every group)."""
+    norm = normalise(keyword)
+    for group in synonym_groups():
+        if norm in (normalise(t) for t in group):
+            return (keyword, *(t for t in group if normalise(t) != norm))
+    return (keyword,)
+
+
+@lru_cache(maxsize=1)
+def _canonical_forms() -> tuple[re.Pattern | None, dict[str, str]]:
+    """(a pattern of the Chinese wordings to replace, {wording: the first Chinese term of its group})."""
+    forms = {}
+    for group in synonym_groups():
+        han = [t for t in group if _HAN_RUN.search(t)]
+        forms.update({t: han[0] for t in han[1:]})
+    if not forms:
+        return None, forms
+    return re.compile("|".join(re.escape(t) for t in sorted(forms, key=len, reverse=True))), forms
+
+
+def canonical(text: str) -> str:
+    """``text`` with each Chinese wording of a synonym group read as the group's first Chinese term, so that a
+    paraphrase shares its bigrams with the bank's point.
+
+    >>> canonical("只保证格式，不保证语义；相辅相成")
+    '只保证格式，不保证含义；互补'
+    """
+    pattern, forms = _canonical_forms()
+    return pattern.sub(lambda m: forms[m.group(0)], text) if pattern else text
+
+
 def mentions(text: str, keywords: tuple[str, ...] | list[str]) -> list[str]:
     """The keywords that occur in ``text`` (see the module docstring for the rules).
 
@@ -94,7 +179,7 @@ def mentions(text: str, keywords: tuple[str, ...] | list[str]) -> list[str]:
         ['backoff', 'fallback']
     """
     norm = normalise(text)
-    return [k for k in keywords if _pattern(k).search(norm)]
+    return [k for k in keywords if any(_pattern(t).search(norm) for t in _terms(k))]
 
 
 def bigrams(text: str) -> set[str]:
@@ -114,7 +199,7 @@ def _document_frequency(lang: str, _mtime: int) -> tuple[dict[str, int], int]:
     points = [p.point for q in load_bank(lang=lang) for p in (*q.framework, *q.bonus) if _HAN_RUN.search(p.point)]
     df: dict[str, int] = {}
     for text in points:
-        for b in bigrams(text):
+        for b in bigrams(canonical(text)):
             df[b] = df.get(b, 0) + 1
     return df, len(points)
 
@@ -133,11 +218,11 @@ def bigram_coverage(point: str, text: str) -> float:
     """The share (0..1) of ``point``'s bigram weight that ``text`` contains (0.0 when the point has fewer than
     :data:`MIN_BIGRAMS` bigrams, i.e. is not Chinese). Weights: ``log(1 + (N + 1) / (df + 1))`` over the N
     Chinese points of the bank (``df``: points containing the bigram)."""
-    wanted = bigrams(point)
+    wanted = bigrams(canonical(point))
     if len(wanted) < MIN_BIGRAMS:
         return 0.0
     weights = _weights(wanted)
-    have = bigrams(text)
+    have = bigrams(canonical(text))
     return sum(w for b, w in weights.items() if b in have) / sum(weights.values())
 
 
@@ -146,33 +231,66 @@ def _makes(point, text: str) -> bool:
     return bool(mentions(text, point.keywords)) or bigram_coverage(point.point, text) >= BIGRAM_COVERAGE
 
 
-def is_statement(clause: str, keywords: tuple[str, ...] | list[str] = ()) -> bool:
-    """Whether a clause says something (a relation between terms) rather than listing terms.
+def is_statement(clause: str, keywords: tuple[str, ...] | list[str] = (), *, loose: bool = False) -> bool:
+    """Whether a segment says something about its terms (a relation between them) rather than listing them.
 
-    The question's ``keywords`` are taken out of the clause; a statement keeps 2+ other words, or 1 other
-    word that is a connecting word (``the``, ``is``, ``to``...); in Chinese, 4+ other characters, or 1+ with a
-    connecting character (的, 是, 把, 然后...). A bare list of the keywords keeps nothing.
+    The question's ``keywords`` are taken out of the segment, and so are the words that only lead into a list
+    ("I would mention"). A statement keeps 2+ words of its own, or a verb (``is``, ``has``, ``must``...), or 1
+    word and a word that relates it (``to``, ``with``, ``not``...: not ``the`` or ``and``); in Chinese, 4+ Han characters, or 2+ with a relating
+    one (的, 是, 把, 由, 不, 只, 要...). A bare list of the keywords keeps nothing, a noun phrase around one keeps
+    an article or one word ("idempotency keys", "the final answer", 优雅降级). ``loose``: any word of its own
+    or relating word, or 2+ Han characters, is enough (what follows a label's colon: "Client: one per server").
 
     Example:
-        >>> kws = ["definition", "tool_calls", "parse", "tool_call_id", "loop"]
+        >>> kws = ["definition", "tool_calls", "parse", "tool_call_id", "loop", "final answer"]
         >>> is_statement("the app parses the arguments", kws)
         True
         >>> is_statement("definition, tool_calls, parse, tool_call_id, loop", kws)
         False
+        >>> is_statement("I would mention the final answer", kws), is_statement("只保证格式", ["格式"])
+        (False, True)
     """
     rest = normalise(clause)
-    for k in sorted(keywords, key=len, reverse=True):
+    for k in sorted({t for k in keywords for t in _terms(k)}, key=len, reverse=True):
         rest = _pattern(k).sub(" ", rest)
     words = [w for w in re.findall(r"[a-z0-9']+", rest) if len(w) > 1 or w in ("a", "i")]
-    if len(words) >= 2 or (words and any(w in _CONNECTING for w in words)):
+    leads = any(w in _LEAD_IN for w in words)
+    words = [w for w in words if not (leads and (w in _LEAD_IN or w in _VERBS))]
+    own = [w for w in words if w not in _CONNECTING and w not in _VERBS]
+    han = "".join(_HAN_RUN.findall(_CJK_LEAD_IN.sub("", rest)))
+    if loose:
+        return bool(own) or any(w in _RELATING for w in words) or len(han) >= 2
+    if len(own) >= 2 or any(w in _VERBS for w in words) or (own and any(w in _RELATING for w in words)):
         return True
-    cjk = _CJK.findall(rest)
-    return len(cjk) >= 4 or (bool(cjk) and bool(_CJK_CONNECTING.search(rest)))
+    return len(han) >= 4 or (len(han) >= 2 and bool(_CJK_CONNECTING.search(han)))
+
+
+def segments(text: str) -> list[str]:
+    """``text`` cut into the segments a key term must be explained in: clauses, cut again at commas, 、 and
+    list bullets.
+
+    >>> segments("Retry with backoff, fallback. 1. 幂等键 2. 超时")
+    ['Retry with backoff', 'fallback', '幂等键', '超时']
+    """
+    return [s.strip() for c in _CLAUSE.split(text) for s in _SEGMENT.split(c) if s and s.strip()]
+
+
+def _clause_statements(clause: str, keywords: tuple[str, ...] | list[str]) -> list[str]:
+    """The segments of one clause that are statements. A label before a colon ("Client: one per server
+    connection") is one too when what follows the colon says anything of its own (``loose``
+    :func:`is_statement`): the label's term is what it explains. "Key points: retry, fallback" says nothing."""
+    parts = [s.strip() for s in _SEGMENT.split(clause) if s.strip()]
+    said = [s for s in parts if is_statement(s, keywords)]
+    head, body = (_LABEL.split(clause, maxsplit=1) + [""])[:2]
+    label = ([s.strip() for s in _SEGMENT.split(head) if s.strip()] or [""])[-1]
+    if body and label and label not in said and any(is_statement(s, keywords, loose=True) for s in _SEGMENT.split(body)):
+        said.append(label)
+    return said
 
 
 def _statements(text: str, keywords: tuple[str, ...] | list[str]) -> str:
-    """The clauses of ``text`` that are statements, joined (the text a point must be *made* in)."""
-    return "\n".join(c for c in _CLAUSE.split(text) if is_statement(c, keywords))
+    """The segments of ``text`` that are statements, joined (the text a point must be *made* in)."""
+    return "\n".join(s for c in _CLAUSE.split(text) if c and c.strip() for s in _clause_statements(c, keywords))
 
 
 def stated_pitfalls(question: Question, text: str) -> list[int]:
@@ -202,7 +320,7 @@ class AnswerScore:
         bonus: indexes of the bonus points it made.
         seconds: time taken (None when untimed); late: over the time budget.
         score: 0–100.
-        named: indexes of the points only named in a list of terms (half weight; also in ``missed``).
+        named: indexes of the points only named in a list of terms (:data:`NAMED_WEIGHT`; also in ``missed``).
         pitfalls: indexes of the question's pitfalls the answer states as true.
         contradicted: indexes of the points those pitfalls contradict (also in ``missed``).
     """
@@ -217,6 +335,11 @@ class AnswerScore:
     named: list[int] = field(default_factory=list)
     pitfalls: list[int] = field(default_factory=list)
     contradicted: list[int] = field(default_factory=list)
+
+    @property
+    def listed(self) -> bool:
+        """Whether the answer is mostly a list of key terms: 2+ points only named, more than the points made."""
+        return len(self.named) >= 2 and len(self.named) > len(self.made)
 
     def __repr__(self) -> str:
         n = len(self.made) + len(self.missed)
@@ -253,7 +376,7 @@ def score_answer(question: Question, text: str, *, seconds: float | None = None,
             named.append(i)
     missed = [i for i in range(len(question.framework)) if i not in made]
     bonus = [i for i, p in enumerate(question.bonus) if _makes(p, stated)]
-    raw = 100 * (len(made) + len(named) / 2) / len(question.framework) + BONUS_WEIGHT * len(bonus)
+    raw = 100 * (len(made) + NAMED_WEIGHT * len(named)) / len(question.framework) + BONUS_WEIGHT * len(bonus)
     late = seconds is not None and budget is not None and seconds > budget
     penalty = PITFALL_PENALTY * len(pitfalls) + (LATE_PENALTY if late else 0)
     score = max(0, min(100, round(raw)) - penalty)
@@ -292,6 +415,8 @@ def feedback(question: Question, result: AnswerScore, lang: str | None = None) -
     for i in result.pitfalls:
         lines.append(_t("  ! pitfall (−{penalty}): {pitfall}", lang).format(penalty=PITFALL_PENALTY,
                                                                             pitfall=question.pitfalls[i]))
+    if result.listed:
+        lines.append("  → " + _t(EXPLAIN_EACH_POINT, lang))
     return "\n".join(lines)
 
 
@@ -312,4 +437,6 @@ def feedback_markdown(question: Question, result: AnswerScore, lang: str | None 
     lines += [_t("- ⚠ pitfall (−{penalty}): {pitfall}", lang).format(penalty=PITFALL_PENALTY,
                                                                      pitfall=question.pitfalls[i])
               for i in result.pitfalls]
+    if result.listed:
+        lines += ["", "**→** " + _t(EXPLAIN_EACH_POINT, lang)]
     return "\n".join(lines)
