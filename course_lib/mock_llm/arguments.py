@@ -747,24 +747,51 @@ def _name_stems(name: str) -> frozenset[str]:
 def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank: int,
                   vocab: frozenset[str] = frozenset(), names: frozenset[str] = frozenset(),
                   numeric_names: frozenset[str] = frozenset()) -> tuple[float, str]:
+    """How well the number mention ``m`` fits ``slot``, and the words of the request that say so.
+
+    ``rank``/``slot_rank`` are the places of the mention among the numbers and of the slot among the
+    numeric slots; ``names`` and ``numeric_names`` are the tool's argument names (all, numeric).
+    """
     ctx, words = _context_score(slot, reading, m, vocab)
     score = ctx
     if m.unit and not m.dim and numeric_names and not lang.matches_any(lang.stem(m.unit), slot.keys) and any(
             lang.matches_any(lang.stem(m.unit), _name_stems(n)) for n in numeric_names):
         score -= 3.0  # "3 guests for 5 nights": a number's own noun names another argument
+    score, named = _number_label_score(score, slot, m, names)
+    score = _number_kind_score(score, slot, m, ctx)
+    score, how_many = _number_count_score(score, slot, reading, m, vocab)
+    score = _number_value_score(score, slot, m)
+    if _is_count(m) and not how_many and (slot.numberish or not ({"count", "number", "num", "quantiti", "total", "size"} & slot.keys or
+                             lang.stem(m.unit) in slot.desc_keys or lang.matches_any(lang.stem(m.unit), slot.keys))):
+        score -= 3.0  # "two charges", "two numbers": a count of the values that follow, not one of them
+    score -= 0.25 * abs(rank - slot_rank) if slot.numberish or ctx == 0 else 0.05 * abs(rank - slot_rank)
+    if slot.numberish and not named:
+        score += 0.8
+        if m.get("grouped") is not None and _place_in_group(reading, m) == slot_rank:
+            score += 1.5  # "the point (9, 12, 15)": a bracket's members are x, y and z in turn
+    elif slot.required and not slot.nullable:
+        score += 0.6  # a required number takes the best number there is
+    return score, words
+
+
+def _number_label_score(score: float, slot: Slot, m: Mention, names: frozenset[str]) -> tuple[float, bool]:
+    """``score`` after the mention's label ("a = 5"), and whether a label named a slot."""
     label = m.label.lower()
-    named = False
-    if label:
-        if label == slot.name.lower() or lang.matches_any(lang.stem(label), slot.keys):
-            score += 6.0
-            named = True
-        elif (len(label) <= 3 or re.search(r"[_\d]", label)) and slot.numberish and (not names or label in names):
-            score -= 3.0  # "b = 6" is not the slot "a" (when the tool has a "b"; "at x = 1" may fill "value")
-            named = True
+    if not label:
+        return score, False
+    if label == slot.name.lower() or lang.matches_any(lang.stem(label), slot.keys):
+        return score + 6.0, True
+    if (len(label) <= 3 or re.search(r"[_\d]", label)) and slot.numberish and (not names or label in names):
+        return score - 3.0, True  # "b = 6" is not the slot "a" (when the tool has a "b"; "at x = 1" may fill "value")
+    return score, False
+
+
+def _number_kind_score(score: float, slot: Slot, m: Mention, ctx: float) -> float:
+    """``score`` after what kind of quantity the number is (a dimension, a percentage, a frequency)."""
     if m.dim:
         if m.dim in slot.dims:
             score += 2.0
-        elif slot.dims and not (m.dim == "percent" and "money" in slot.dims and False):
+        elif slot.dims:
             score -= 2.5 if m.dim != "percent" or slot.kind == "integer" else 1.5
     elif m.unit and slot.dims and not ctx:
         score -= 0.5
@@ -782,6 +809,13 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
             score += 3.0
         else:
             score -= 3.0
+    return score
+
+
+def _number_count_score(score: float, slot: Slot, reading: Reading, m: Mention,
+                        vocab: frozenset[str]) -> tuple[float, bool]:
+    """``score`` after what the number counts (people, things ordered, results), and whether the slot
+    counts results."""
     if _counts_people(slot) and not m.dim and (
             m.unit and (lang.stem(m.unit.lower()) in _PEOPLE or m.unit in ("人", "位")) or not m.unit and
             _FOR_N.search(reading.text[max(0, m.start - 20): m.start])):
@@ -794,6 +828,11 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
         score += 2.5  # "5 results", "top 3 pages": how many to return
     elif how_many and m.get("int") and not m.dim and 0 < m.value <= 1000 and _counts_things(reading, m):
         score += 3.0  # "the top three plants", "ten major events": how many things to return
+    return score, how_many
+
+
+def _number_value_score(score: float, slot: Slot, m: Mention) -> float:
+    """``score`` after the value itself: a fraction for an integer slot, a year-like number."""
     v = m.value
     if slot.kind == "integer" and isinstance(v, float) and not float(v).is_integer() and not m.get("percent"):
         score -= 3.0
@@ -802,17 +841,7 @@ def _score_number(slot: Slot, reading: Reading, m: Mention, rank: int, slot_rank
         score += 2.5 if ({"year", "yr"} & slot.keys or "year" in slot.name.lower()) else -0.8
     elif {"year"} & slot.keys and "year" in slot.name.lower() and not (m.unit in ("year",) or m.dim == "time"):
         score -= 1.0
-    if _is_count(m) and not how_many and (slot.numberish or not ({"count", "number", "num", "quantiti", "total", "size"} & slot.keys or
-                             lang.stem(m.unit) in slot.desc_keys or lang.matches_any(lang.stem(m.unit), slot.keys))):
-        score -= 3.0  # "two charges", "two numbers": a count of the values that follow, not one of them
-    score -= 0.25 * abs(rank - slot_rank) if slot.numberish or ctx == 0 else 0.05 * abs(rank - slot_rank)
-    if slot.numberish and not named:
-        score += 0.8
-        if m.get("grouped") is not None and _place_in_group(reading, m) == slot_rank:
-            score += 1.5  # "the point (9, 12, 15)": a bracket's members are x, y and z in turn
-    elif slot.required and not slot.nullable:
-        score += 0.6  # a required number takes the best number there is
-    return score, words
+    return score
 
 
 _VENUES = ("restaurant", "venue", "hotel", "store", "shop", "bar", "cafe", "pub", "bistro", "diner", "eatery",
@@ -1582,6 +1611,35 @@ def _example_patterns(example: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return re.compile(rf"(?<![\w]){esc}(?:s|es)?(?![\w])"), re.compile(rf"(?<![\w]){esc}-\w+")
 
 
+def _phrase_value(base: float, slot: Slot, reading: Reading, m: Mention) -> tuple[float, Any, str, int]:
+    """The value the phrase ``m`` gives ``slot``: a member of the slot's kind or an example of its
+    description read inside the phrase, else the phrase itself.
+
+    Returns:
+        ``(base after the reading, value, rule, member)``: ``member`` is the offset of a member read inside
+        a longer phrase ("the large red umbrella"), else -1.
+    """
+    value, rule, member = m.value, "words", -1
+    if slot.category:
+        hits = gz.category_members(slot.category, m.value)
+        if hits:
+            value = " ".join(h[0] for h in hits) if len(hits) > 1 and slot.category in ("diet",) else hits[0][0]
+            base += 4.0
+            rule = slot.category
+            member = m.start + hits[0][1]
+            value = _with_version(reading.text, m.start + hits[0][2], value)
+        else:
+            base -= 0.6
+    ex = _example_hit(slot, m.value) if slot.examples else None
+    if ex is not None:
+        base += 3.5
+        value, rule = (ex if len(ex) < len(m.value) else value), "example in the description"
+        at = m.value.lower().find(ex.lower())
+        if len(ex) < len(m.value) and at >= 0 and member < 0:
+            member = m.start + at  # "vegan chocolate cake": the example alone is consumed, the phrase stays
+    return base, value, rule, member
+
+
 def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], offset: int,
                        tool_vocab_all: frozenset[str] = frozenset(), flags: frozenset[str] = frozenset()
                        ) -> list[tuple[float, Any, int, Evidence]]:
@@ -1590,27 +1648,8 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
     for j, m in enumerate(phrases):
         ctx, words = _context_score(slot, reading, m, tool_vocab_all)
         base = 0.3 + ctx
-        value = m.value
-        rule = "words"
+        base, value, rule, member = _phrase_value(base, slot, reading, m)
         pw = m.value.lower().split()
-        member = -1  # a member of a kind, read inside a longer phrase ("the large red umbrella")
-        if slot.category:
-            hits = gz.category_members(slot.category, m.value)
-            if hits:
-                value = " ".join(h[0] for h in hits) if len(hits) > 1 and slot.category in ("diet",) else hits[0][0]
-                base += 4.0
-                rule = slot.category
-                member = m.start + hits[0][1]
-                value = _with_version(reading.text, m.start + hits[0][2], value)
-            else:
-                base -= 0.6
-        ex = _example_hit(slot, m.value) if slot.examples else None
-        if ex is not None:
-            base += 3.5
-            value, rule = (ex if len(ex) < len(m.value) else value), "example in the description"
-            at = m.value.lower().find(ex.lower())
-            if len(ex) < len(m.value) and at >= 0 and member < 0:
-                member = m.start + at  # "vegan chocolate cake": the example alone is consumed, the phrase stays
         prep = m.get("prep")
         if prep and any(h in slot_words for h in _PREP_ROLES.get(prep, ())):
             base += 1.2
@@ -1923,21 +1962,54 @@ def _invited(slot: Slot, text: str, start: int, tool_vocab: frozenset[str]) -> b
     return _people_slot(slot, tool_vocab) and bool(_WITH_PEOPLE.search(text[max(0, start - 12):start]))
 
 
+_ArrayCandidate = tuple[float, Any, list[int], Evidence]
+
+
 def _array_candidates(slot: Slot, reading: Reading, mentions: list[Mention], tool_vocab: frozenset[str]
-                      ) -> list[tuple[float, Any, list[int], Evidence]]:
-    """Lists for an array slot: a bracketed group, a coordination, a range, enum values."""
-    out: list[tuple[float, Any, list[int], Evidence]] = []
-    items = slot.spec.get("items") if isinstance(slot.spec.get("items"), dict) else {}
+                      ) -> list[_ArrayCandidate]:
+    """Lists for an array slot: a bracketed group, a coordination, a range, enum values.
+
+    Returns:
+        ``[(score, list value, indexes of the mentions used, evidence)]``, in the order they were read.
+    """
     ik = slot.item_kind
-    if slot.options and ik in ("enum", "string"):
-        hits = []
-        for opt in slot.options:
-            h = match_enum(reading.text, [opt])
-            if h:
-                hits.append((reading.text.lower().find(h[1].lower()), opt))
-        if hits:
-            vals = [v for _, v in sorted(hits)]
-            out.append((4.0, vals, [], Evidence("enum list", ", ".join(map(str, vals)))))
+    out = _enum_list(slot, reading) + _bracket_and_range_lists(slot, reading, mentions, tool_vocab)
+    if ik in ("string", "") and lang.is_chinese(reading.text) and _people_slot(slot, tool_vocab):
+        for names, words in _zh_invited_names(reading.text):  # names the reader does not know: 邀请张三和李四
+            out.append((3.0, names, [], Evidence("list", words)))
+    grouped = {k for g in reading.groups for k in g}
+    for k, m in enumerate(reading.mentions):  # one person: "a call with Ann", 邀请王五
+        if k not in grouped and m.kind == "name" and ik in ("string", "") and m in mentions and \
+                _invited(slot, reading.text, m.start, tool_vocab):
+            out.append((3.0, [m.value], [mentions.index(m)], Evidence("list", m.text)))
+    out += _coordination_lists(slot, reading, mentions, tool_vocab)
+    if ik in ("string", "") and not any(c[0] >= 2.0 for c in out):
+        lst = _word_list(slot, reading, tool_vocab)
+        if lst:
+            out.append(lst)
+    return out
+
+
+def _enum_list(slot: Slot, reading: Reading) -> list[_ArrayCandidate]:
+    """The enum values the request names, in the order it names them."""
+    if not (slot.options and slot.item_kind in ("enum", "string")):
+        return []
+    hits = []
+    for opt in slot.options:
+        h = match_enum(reading.text, [opt])
+        if h:
+            hits.append((reading.text.lower().find(h[1].lower()), opt))
+    if not hits:
+        return []
+    vals = [v for _, v in sorted(hits)]
+    return [(4.0, vals, [], Evidence("enum list", ", ".join(map(str, vals))))]
+
+
+def _bracket_and_range_lists(slot: Slot, reading: Reading, mentions: list[Mention], tool_vocab: frozenset[str]
+                             ) -> list[_ArrayCandidate]:
+    """A bracketed group ("[1, 2, 3]") whose items have the slot's item type, or a range ("from 1 to 5")."""
+    out: list[_ArrayCandidate] = []
+    ik = slot.item_kind
     for i, m in enumerate(mentions):
         ctx, words = _context_score(slot, reading, m, tool_vocab)
         if m.kind == "group":
@@ -1958,14 +2030,15 @@ def _array_candidates(slot: Slot, reading: Reading, mentions: list[Mention], too
                 re.I) else 0.5
             vals = [float(lo), float(hi)] if ik == "number" else [lo, hi]
             out.append((bonus + ctx, vals, [i], Evidence("range", m.text)))
-    if ik in ("string", "") and lang.is_chinese(reading.text) and _people_slot(slot, tool_vocab):
-        for names, words in _zh_invited_names(reading.text):  # names the reader does not know: 邀请张三和李四
-            out.append((3.0, names, [], Evidence("list", words)))
-    grouped = {k for g in reading.groups for k in g}
-    for k, m in enumerate(reading.mentions):  # one person: "a call with Ann", 邀请王五
-        if k not in grouped and m.kind == "name" and ik in ("string", "") and m in mentions and \
-                _invited(slot, reading.text, m.start, tool_vocab):
-            out.append((3.0, [m.value], [mentions.index(m)], Evidence("list", m.text)))
+    return out
+
+
+def _coordination_lists(slot: Slot, reading: Reading, mentions: list[Mention], tool_vocab: frozenset[str]
+                        ) -> list[_ArrayCandidate]:
+    """The groups the reader found ("Paris, Rome and Oslo", "3, 5 and 8") whose members suit the item type."""
+    out: list[_ArrayCandidate] = []
+    ik = slot.item_kind
+    items = slot.spec.get("items") if isinstance(slot.spec.get("items"), dict) else {}
     for g in reading.groups:
         members = [reading.mentions[k] for k in g]
         kinds = {mm.kind for mm in members}
@@ -1976,16 +2049,12 @@ def _array_candidates(slot: Slot, reading: Reading, mentions: list[Mention], too
             vals = [_number_value(make_slot("_", json.dumps(items or {"type": ik}), False, 0), mm) for mm in members]
             out.append((2.5 + ctx, vals, idx, Evidence("list", reading.text[first.start: members[-1].end])))
         elif ik in ("string", "enum", "") and kinds <= {"name", "place", "quoted", "code"}:
-            vals = [mm.value if mm.kind != "place" else mm.value for mm in members]
+            vals = [mm.value for mm in members]
             bonus = 2.5 if slot.role in ("city", "place", "country", "state") and kinds == {"place"} else \
                 3.0 if kinds == {"name"} and _invited(slot, reading.text, first.start, tool_vocab) else 2.0
             out.append((bonus + ctx, vals, idx, Evidence("list", reading.text[first.start: members[-1].end])))
         elif ik == "array" and kinds == {"group"}:
             out.append((2.5 + ctx, [mm.value for mm in members], idx, Evidence("list of lists", "")))
-    if ik in ("string", "") and not any(c[0] >= 2.0 for c in out):
-        lst = _word_list(slot, reading, tool_vocab)
-        if lst:
-            out.append(lst)
     return out
 
 
@@ -2207,70 +2276,79 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
 
 
 def _scalar_candidates(st: _FillState) -> None:
-    """Candidates read from the mentions for number and string slots."""
-    slots, reading, mentions, tool_words, vocab = st.slots, st.reading, st.mentions, st.tool_words, st.vocab
-    cands, derived, numbers, num_slots = st.cands, st.derived, st.numbers, st.num_slots
-    values = [(i, m) for i, m in numbers if not _is_count(m)]
-    slot_names = frozenset(s.name.lower() for s in slots)
-    numeric_names = frozenset(s.name.lower() for s in num_slots)
-    # the units the tool converts between: "42 km" is the value to convert, whatever its name suggests
-    enum_units = {unit_enums.canonical(str(o)) for s in st.unit_slots for o in s.options} - {None}
-    for s in slots:
+    """Candidates read from the mentions for number and string slots (added to ``st.cands``)."""
+    for s in st.slots:
         if s.kind in ("integer", "number"):
-            rank_slot = num_slots.index(s)
-            for i, m in numbers:
-                rank = next((r for r, (j, _) in enumerate(values) if j == i), len(values))
-                score, words = _score_number(s, reading, m, rank, rank_slot, tool_words, slot_names, numeric_names)
-                if m.dim and m.dim not in s.dims and (m.unit in enum_units or
-                                                      unit_enums.canonical(m.unit or "") in enum_units):
-                    score += 4.5
-                cands.append((score, s, _number_value(s, m), (i,), Evidence(_number_rule(m), words)))
-            side = _range_side(s)
-            for i, m in enumerate(mentions):
-                if m.kind == "range" and side is not None:
-                    # "from 2012 to 2015" -> from_year=2012, to_year=2015 (the range is read, not consumed)
-                    lo, hi = m.value
-                    v = lo if side == 0 else hi
-                    v = float(v) if s.kind == "number" and isinstance(v, int) and False else v
-                    cands.append((4.5, s, v, (), Evidence("range", m.text)))
-                if m.kind == "time" and s.kind == "integer" and "minut" in " ".join(s.keys) and any(
-                        "hour" in o.keys for o in slots if o is not s):
-                    # "6:30" split into hour=6, minute=30; a "minutes" argument alone is a length, not 14:30's 30
-                    cands.append((3.0, s, m.value[1], (), Evidence("time", m.text)))
-                elif m.kind == "time" and s.kind == "integer" and (
-                        {"hour", "time", "open", "close"} & s.keys or
-                        "hour" in str(s.spec.get("description", "")).lower()):  # not "minutes past the hour"
-                    hour = m.value[0]
-                    if "clock" in str(s.spec.get("description", "")).lower() and hour > 12:
-                        hour -= 12  # the hour on a clock face: 6:30 PM is 6
-                    cands.append((3.0, s, hour, (), Evidence("time", m.text)))
-            if s.kind == "integer" and "quarter" in s.name.lower():
-                for q in _QUARTER.finditer(reading.text):  # "Q3 2024", "the third quarter", 第二季度
-                    n = next(g for g in q.groups() if g)
-                    cands.append((5.0, s, int(_QUARTER_WORDS.get(n.lower(), n)), (), Evidence("quarter", q.group(0))))
+            _number_slot_candidates(st, s)
         elif s.kind == "string":
-            for score, value, i, ev in _string_candidates(s, reading, mentions, vocab):
-                consumes = not (ev.rule in ("unit of a number", "state of the city")) and i >= 0
-                cands.append((score, s, value, (i,) if consumes else (), ev))
-                if not consumes and i >= 0:
-                    derived[(s.name, i)] = (value, ev)  # read from mention i, which another slot takes
-            if _names_venue(s) and lang.is_chinese(reading.text):
-                for m in _ZH_VENUE.finditer(reading.text):  # 在海底捞订个位: the place where the booking is
-                    if not gz.PLACE_ZH.fullmatch(m.group(1)):  # 在上海订: a city, not the restaurant
-                        cands.append((3.0, s, m.group(1), (), Evidence("venue", m.group(0))))
-                for m in _ZH_VENUE_LAST.finditer(reading.text):
-                    if _ZH_BOOKING.search(reading.text[:m.start()]) and not gz.PLACE_ZH.fullmatch(m.group(1)):
-                        cands.append((3.0, s, m.group(1), (), Evidence("venue", m.group(0))))
-            if s.role == "title" or lang.split_identifier(s.name)[-1:] and \
-                    lang.split_identifier(s.name)[-1] in _CALLED_SLOT_WORDS:
-                for m in _CALLED.finditer(reading.text):  # "called Budget review": the name given, whole
-                    a, b = m.span(1) if m.group(1) else m.span(2)
-                    inside = tuple(i for i, n in enumerate(mentions) if n.start < b and a < n.end)
-                    cands.append((5.0, s, reading.text[a:b].strip(), inside, Evidence("called", m.group(0))))
-            if s.role == "title" and tool_words & _ITEM_TOOLS:
-                for rx in (_ITEM_AFTER_VERB, _ZH_ITEM_AFTER_VERB):
-                    for m in rx.finditer(reading.text):
-                        cands.append((3.0, s, m.group(1).strip(), (), Evidence("what is put on the calendar", m.group(0))))
+            _string_slot_candidates(st, s)
+
+
+def _number_slot_candidates(st: _FillState, s: Slot) -> None:
+    """The numbers, ranges, clock times and quarters that may fill the number slot ``s``."""
+    slots, reading, mentions, tool_words = st.slots, st.reading, st.mentions, st.tool_words
+    cands, numbers, num_slots = st.cands, st.numbers, st.num_slots
+    values = [(i, m) for i, m in numbers if not _is_count(m)]
+    slot_names = frozenset(o.name.lower() for o in slots)
+    numeric_names = frozenset(o.name.lower() for o in num_slots)
+    # the units the tool converts between: "42 km" is the value to convert, whatever its name suggests
+    enum_units = {unit_enums.canonical(str(o)) for u in st.unit_slots for o in u.options} - {None}
+    rank_slot = num_slots.index(s)
+    for i, m in numbers:
+        rank = next((r for r, (j, _) in enumerate(values) if j == i), len(values))
+        score, words = _score_number(s, reading, m, rank, rank_slot, tool_words, slot_names, numeric_names)
+        if m.dim and m.dim not in s.dims and (m.unit in enum_units or
+                                              unit_enums.canonical(m.unit or "") in enum_units):
+            score += 4.5
+        cands.append((score, s, _number_value(s, m), (i,), Evidence(_number_rule(m), words)))
+    side = _range_side(s)
+    for m in mentions:
+        if m.kind == "range" and side is not None:
+            # "from 2012 to 2015" -> from_year=2012, to_year=2015 (the range is read, not consumed)
+            cands.append((4.5, s, m.value[0] if side == 0 else m.value[1], (), Evidence("range", m.text)))
+        if m.kind == "time" and s.kind == "integer" and "minut" in " ".join(s.keys) and any(
+                "hour" in o.keys for o in slots if o is not s):
+            # "6:30" split into hour=6, minute=30; a "minutes" argument alone is a length, not 14:30's 30
+            cands.append((3.0, s, m.value[1], (), Evidence("time", m.text)))
+        elif m.kind == "time" and s.kind == "integer" and (
+                {"hour", "time", "open", "close"} & s.keys or
+                "hour" in str(s.spec.get("description", "")).lower()):  # not "minutes past the hour"
+            hour = m.value[0]
+            if "clock" in str(s.spec.get("description", "")).lower() and hour > 12:
+                hour -= 12  # the hour on a clock face: 6:30 PM is 6
+            cands.append((3.0, s, hour, (), Evidence("time", m.text)))
+    if s.kind == "integer" and "quarter" in s.name.lower():
+        for q in _QUARTER.finditer(reading.text):  # "Q3 2024", "the third quarter", 第二季度
+            n = next(g for g in q.groups() if g)
+            cands.append((5.0, s, int(_QUARTER_WORDS.get(n.lower(), n)), (), Evidence("quarter", q.group(0))))
+
+
+def _string_slot_candidates(st: _FillState, s: Slot) -> None:
+    """The strings that may fill ``s``: read from the mentions, a venue (在海底捞订), a name given
+    ("called Budget review"), the thing put on a calendar."""
+    reading, mentions, tool_words, vocab, cands = st.reading, st.mentions, st.tool_words, st.vocab, st.cands
+    for score, value, i, ev in _string_candidates(s, reading, mentions, vocab):
+        consumes = not (ev.rule in ("unit of a number", "state of the city")) and i >= 0
+        cands.append((score, s, value, (i,) if consumes else (), ev))
+        if not consumes and i >= 0:
+            st.derived[(s.name, i)] = (value, ev)  # read from mention i, which another slot takes
+    if _names_venue(s) and lang.is_chinese(reading.text):
+        for m in _ZH_VENUE.finditer(reading.text):  # 在海底捞订个位: the place where the booking is
+            if not gz.PLACE_ZH.fullmatch(m.group(1)):  # 在上海订: a city, not the restaurant
+                cands.append((3.0, s, m.group(1), (), Evidence("venue", m.group(0))))
+        for m in _ZH_VENUE_LAST.finditer(reading.text):
+            if _ZH_BOOKING.search(reading.text[:m.start()]) and not gz.PLACE_ZH.fullmatch(m.group(1)):
+                cands.append((3.0, s, m.group(1), (), Evidence("venue", m.group(0))))
+    if s.role == "title" or lang.split_identifier(s.name)[-1:] and \
+            lang.split_identifier(s.name)[-1] in _CALLED_SLOT_WORDS:
+        for m in _CALLED.finditer(reading.text):  # "called Budget review": the name given, whole
+            a, b = m.span(1) if m.group(1) else m.span(2)
+            inside = tuple(i for i, n in enumerate(mentions) if n.start < b and a < n.end)
+            cands.append((5.0, s, reading.text[a:b].strip(), inside, Evidence("called", m.group(0))))
+    if s.role == "title" and tool_words & _ITEM_TOOLS:
+        for rx in (_ITEM_AFTER_VERB, _ZH_ITEM_AFTER_VERB):
+            for m in rx.finditer(reading.text):
+                cands.append((3.0, s, m.group(1).strip(), (), Evidence("what is put on the calendar", m.group(0))))
 
 
 def _phrase_slot_candidates(st: _FillState) -> None:

@@ -13,6 +13,7 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Callable
 
 from . import arithmetic
 from . import gazetteer as gz
@@ -75,9 +76,37 @@ def _build_profile(tool: ToolSpec) -> _Profile:
             w = min(w, 0.3)
         weights[concept] = max(weights.get(concept, 0.0), w)
 
-    parts = tool.name.replace("-", "_").split(".") if "." in tool.name else [tool.name]
+    name_words = _name_words(tool.name)
+    for st in lang.content_stems(tool.description):
+        add(st, DESC_WEIGHT)
+    for c in lang.chinese_concepts(tool.description) + lang.chinese_concepts(tool.name):
+        add(c, DESC_WEIGHT)
+    unit_zh, has_location = _add_parameter_concepts(tool.parameters, add)
+    zh = frozenset(lang.cjk_bigrams(tool.description)) | frozenset(lang.chinese_concepts(tool.description)) | \
+        frozenset(g for form in unit_zh for g in lang.cjk_bigrams(form))
+    strong = frozenset(c for c, w in weights.items() if w >= 1.0) | frozenset(
+        st for st, w in name_words.items() if w >= NAMESPACE_WEIGHT)
+    # what the definition names itself: its name's words, its parameters' names and the words of its
+    # description, but not the values the description shows as examples ("e.g. 'fraud'"): users type those
+    param_names = {lang.stem(p) for pname in (tool.parameters.get("properties") or {})
+                   for p in lang.split_identifier(pname)}
+    # proper names the description uses outside its examples ("the Mohs hardness"): part of the tool
+    vocab = frozenset(name_words) | frozenset(param_names) | _described_names(tool.description)
+    by_prefix: dict[str, tuple[str, ...]] = {}
+    for st, w in weights.items():
+        if len(st) >= 4 and w >= PARAM_WEIGHT and st.isalpha():  # not the values parameter descriptions show
+            by_prefix[st[:4]] = by_prefix.get(st[:4], ()) + (st,)
+    checks = tuple((st, w, tuple(syn for syn in lang.synonyms(st) if " " in syn),
+                    3 <= len(st) <= 5 and st.isalpha() and w >= NAMESPACE_WEIGHT) for st, w in name_words.items())
+    return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh, by_prefix, checks,
+                    frozenset(weights))
+
+
+def _name_words(name: str) -> dict[str, float]:
+    """The stems of a tool name's words with their weights: a namespace segment ("finance." of
+    "finance.get_quote") weighs less than the last segment; weak words weigh 0.3."""
     name_words: dict[str, float] = {}
-    segments = re.split(r"[.]", tool.name)
+    segments = re.split(r"[.]", name)
     for k, seg in enumerate(segments):
         for part in lang.split_identifier(seg):
             if part in lang.STOPWORDS:
@@ -87,14 +116,19 @@ def _build_profile(tool: ToolSpec) -> _Profile:
             if st in lang.WEAK:
                 w = 0.3
             name_words[st] = max(name_words.get(st, 0.0), w)
-    del parts
-    for st in lang.content_stems(tool.description):
-        add(st, DESC_WEIGHT)
-    for c in lang.chinese_concepts(tool.description) + lang.chinese_concepts(tool.name):
-        add(c, DESC_WEIGHT)
+    return name_words
+
+
+def _add_parameter_concepts(parameters: dict, add: Callable[[str, float], None]) -> tuple[set[str], bool]:
+    """Add the concepts of each parameter (its name, description and enum values, a unit enum's other
+    spellings: "miles" for "mi") through ``add(concept, weight)``.
+
+    Returns:
+        ``(Chinese unit names, whether a parameter takes a location)``.
+    """
     unit_zh: set[str] = set()
     has_location = False
-    for pname, spec in (tool.parameters.get("properties") or {}).items():
+    for pname, spec in (parameters.get("properties") or {}).items():
         spec = spec if isinstance(spec, dict) else {}
         for part in lang.split_identifier(pname):
             if part not in lang.STOPWORDS:
@@ -114,24 +148,7 @@ def _build_profile(tool: ToolSpec) -> _Profile:
         hints = " ".join(lang.split_identifier(pname)) + " " + str(spec.get("description", "")).lower()
         if any(h in hints.split() or h in hints for h in LOCATION_HINTS):
             has_location = True
-    zh = frozenset(lang.cjk_bigrams(tool.description)) | frozenset(lang.chinese_concepts(tool.description)) | \
-        frozenset(g for form in unit_zh for g in lang.cjk_bigrams(form))
-    strong = frozenset(c for c, w in weights.items() if w >= 1.0) | frozenset(
-        st for st, w in name_words.items() if w >= NAMESPACE_WEIGHT)
-    # what the definition names itself: its name's words, its parameters' names and the words of its
-    # description, but not the values the description shows as examples ("e.g. 'fraud'"): users type those
-    param_names = {lang.stem(p) for pname in (tool.parameters.get("properties") or {})
-                   for p in lang.split_identifier(pname)}
-    # proper names the description uses outside its examples ("the Mohs hardness"): part of the tool
-    vocab = frozenset(name_words) | frozenset(param_names) | _described_names(tool.description)
-    by_prefix: dict[str, tuple[str, ...]] = {}
-    for st, w in weights.items():
-        if len(st) >= 4 and w >= PARAM_WEIGHT and st.isalpha():  # not the values parameter descriptions show
-            by_prefix[st[:4]] = by_prefix.get(st[:4], ()) + (st,)
-    checks = tuple((st, w, tuple(syn for syn in lang.synonyms(st) if " " in syn),
-                    3 <= len(st) <= 5 and st.isalpha() and w >= NAMESPACE_WEIGHT) for st, w in name_words.items())
-    return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh, by_prefix, checks,
-                    frozenset(weights))
+    return unit_zh, has_location
 
 
 _EXAMPLES_RX = re.compile(r"'[^']*'|\"[^\"]*\"|\b(?:e\.g\.|eg\.|i\.e\.|for example|for instance|such as|like|"

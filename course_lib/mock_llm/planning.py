@@ -714,12 +714,41 @@ def plan_calls(text: str, tools: list[ToolSpec]
     """
     text = without_negated(text, tools)
     ranked = score_tools(text, tools)
-    distinct = dict(_DISTINCT)
+    distinct = dict(_DISTINCT)  # as the whole request left it, before its clauses are scored
     scores = {t.name: s for t, s, _ in ranked}
     matched = {t.name: m for t, _, m in ranked}
     if not ranked or ranked[0][1] < THRESHOLD:
         return [], scores, matched, ""
-    # a tool that shares words but gives something else is not a candidate (freezing vs boiling point)
+    keep, why_not = _serving_purpose(text, ranked)
+    if not keep or keep[0][1] < THRESHOLD:
+        return [], scores, matched, why_not
+    if len(keep) < len(ranked):
+        ranked = keep
+        tools = [r[0] for r in keep]
+    planned: dict[str, list[PlannedCall]] = {}  # the whole request's calls of each tool tried, planned once
+    picks = _picks(text, tools, ranked, distinct, planned)
+    calls: list[PlannedCall] = []
+    wholes: dict[str, Any] = {}
+    for index, (tool, clause) in enumerate(picks):
+        earlier = any(not c.from_results for c in calls)  # something before it produces results
+        slots = _result_slots(tool, clause) if earlier and clause != text else ()
+        for call in (planned.pop(tool.name) if clause == text and tool.name in planned else _calls_for(tool, clause)):
+            _place_call(call, index, slots, tool, clause, text, wholes)
+            if all(c.key() != call.key() for c in calls):
+                calls.append(call)
+    calls += [PlannedCall(t.name, a, clause=len(picks)) for t, a in arithmetic.unserved(  # "7 + 5, and 20 - 8"
+        tools, text, [(c.name, c.arguments) for c in calls])]
+    asked_by = [clause if clause != text else "" for _, clause in picks]
+    calls = without_competing_values(one_place_as_written(calls, text), tools)
+    return without_bare_calls(calls, tools, text, asked_by), scores, matched, ""
+
+
+def _serving_purpose(text: str, ranked: list) -> tuple[list, str]:
+    """The ranked tools whose purpose the request asks for, and why the first one left out was left out.
+
+    A tool that shares words but gives something else is not a candidate (freezing vs boiling point,
+    :mod:`.purpose`); tools below the threshold are kept as they are (they are not called anyway).
+    """
     why_not = ""
     keep = []
     for r in ranked:
@@ -728,14 +757,15 @@ def plan_calls(text: str, tools: list[ToolSpec]
             why_not = why_not or why
         else:
             keep.append(r)
-    if not keep or keep[0][1] < THRESHOLD:
-        return [], scores, matched, why_not
-    if len(keep) < len(ranked):
-        ranked = keep
-        tools = [r[0] for r in keep]
+    return keep, why_not
+
+
+def _picks(text: str, tools: list[ToolSpec], ranked: list, distinct: dict,
+           planned: dict[str, list[PlannedCall]]) -> list[tuple[ToolSpec, str]]:
+    """Which tool serves which part of the request: ``[(tool, clause)]``, a clause being ``text`` itself
+    when one tool serves the whole request (then its calls may already be in ``planned``)."""
     clauses = split_clauses(text)
     picks: list[tuple[ToolSpec, str]] = []
-    planned: dict[str, list[PlannedCall]] = {}  # the whole request's calls of each tool tried, planned once
     if len(clauses) > 1 and len(tools) > 1 and len(tools) <= 64:
         for clause in places_said_again(clauses):
             if states_a_detail(clause):
@@ -747,35 +777,33 @@ def plan_calls(text: str, tools: list[ToolSpec]
         picks = _two_things_asked(text, tools) or picks
     if len({t.name for t, _ in picks}) <= 1:
         picks = [(_fillable_choice(ranked, _best(ranked, distinct, text), text, planned), text)]
-    calls: list[PlannedCall] = []
-    wholes: dict[str, Any] = {}
-    for index, (tool, clause) in enumerate(picks):
-        earlier = any(not c.from_results for c in calls)  # something before it produces results
-        slots = _result_slots(tool, clause) if earlier and clause != text else ()
-        for call in (planned.pop(tool.name) if clause == text and tool.name in planned else _calls_for(tool, clause)):
-            call.clause = index
-            if slots:  # written later from the earlier clauses' results, not copied from the words
-                call.from_results = slots
-                for slot in slots:
-                    call.arguments.pop(slot, None)
-                    call.evidence.pop(slot, None)
-                call.missing = [m for m in call.missing if m not in slots]
-            if call.missing and clause != text:  # a clause may omit what the sentence says
-                if tool.name not in wholes:  # read once per tool, not once per clause: linear in the text
-                    wholes[tool.name] = fill_arguments(tool.parameters, text, tool_words=_profile(tool).vocab)
-                whole = wholes[tool.name]
-                for m in list(call.missing):
-                    if m in whole.arguments:
-                        call.arguments[m] = whole.arguments[m]
-                        call.evidence[m] = whole.evidence[m]
-                        call.missing.remove(m)
-            if all(c.key() != call.key() for c in calls):
-                calls.append(call)
-    calls += [PlannedCall(t.name, a, clause=len(picks)) for t, a in arithmetic.unserved(  # "7 + 5, and 20 - 8"
-        tools, text, [(c.name, c.arguments) for c in calls])]
-    asked_by = [clause if clause != text else "" for _, clause in picks]
-    calls = without_competing_values(one_place_as_written(calls, text), tools)
-    return without_bare_calls(calls, tools, text, asked_by), scores, matched, ""
+    return picks
+
+
+def _place_call(call: PlannedCall, index: int, slots: tuple, tool: ToolSpec, clause: str, text: str,
+                wholes: dict[str, Any]) -> None:
+    """Set ``call`` (planned from ``clause``, the ``index``-th part) in its place in the request ``text``.
+
+    Its ``slots`` are written later from the earlier clauses' results, not copied from the words; a value
+    the clause omits but the whole sentence says is taken from the whole (read once per tool into ``wholes``,
+    not once per clause: linear in the text).
+    """
+    call.clause = index
+    if slots:
+        call.from_results = slots
+        for slot in slots:
+            call.arguments.pop(slot, None)
+            call.evidence.pop(slot, None)
+        call.missing = [m for m in call.missing if m not in slots]
+    if call.missing and clause != text:
+        if tool.name not in wholes:
+            wholes[tool.name] = fill_arguments(tool.parameters, text, tool_words=_profile(tool).vocab)
+        whole = wholes[tool.name]
+        for m in list(call.missing):
+            if m in whole.arguments:
+                call.arguments[m] = whole.arguments[m]
+                call.evidence[m] = whole.evidence[m]
+                call.missing.remove(m)
 
 
 #: "the weather and time in San Francisco", 北京的天气和时间: two things asked of one place.
