@@ -48,10 +48,10 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 
 from .localize import N_
 from .bank import Question
+from ..package_data import load_json
 
 BONUS_WEIGHT = 10
 #: the share of a point's weight earned by only naming it in a list of terms: knowing the word is not knowing
@@ -128,7 +128,7 @@ def synonym_groups() -> tuple[tuple[str, ...], ...]:
     Raises:
         ValueError: a term is in two groups (it would be read two ways).
     """
-    data = json.loads(resources.files("course_lib").joinpath("data/interview_synonyms.json").read_text("utf-8"))
+    data = load_json("interview_synonyms.json")
     groups = tuple(tuple(g) for g in data["groups"])
     seen: dict[str, int] = {}
     for n, group in enumerate(groups):

@@ -25,7 +25,6 @@ and named after the kind of phrase it reads. Taught in lessons 01 and 02.
 from __future__ import annotations
 
 import bisect
-from importlib import resources
 import json
 import re
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from . import phrases as phrases_mod
 from . import timezones
 from . import unit_enums
 from .reading import _NOT_NAMES, Mention, Reading, read
+from ..package_data import load_json
 
 LOCATION_HINTS = ("city", "location", "place", "town", "region", "country", "destination", "area", "地点", "城市",
                   "address", "state", "county", "origin", "venue", "where")
@@ -1931,7 +1931,7 @@ _PEOPLE_WORDS = frozenset(lang.stem(w) for w in ("people", "person", "persons", 
 def _zh_people() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """How a Chinese request invites people (``course_lib/data/zh_people.json``): the pattern of a run of names
     after an inviting word (group 1: the names with their separators), and the pattern of a separator."""
-    data = json.loads(resources.files("course_lib").joinpath("data/zh_people.json").read_text(encoding="utf-8"))
+    data = load_json("zh_people.json")
     surname = "|".join(data["two_character_surnames"] + [f"[{data['surnames']}]"])
     name = f"(?:(?:{surname})[\u4e00-\u9fff]{{1,2}}?|[{data['familiar_prefixes']}][\u4e00-\u9fff])"
     sep = f"[{re.escape(data['separators'])}]"

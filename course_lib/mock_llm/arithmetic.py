@@ -27,17 +27,16 @@ from __future__ import annotations
 
 import ast
 import math
-import json
 import operator
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Union
 
 from . import language as lang
+from ..package_data import load_json
 
-_SHARES_DATA = json.loads(resources.files("course_lib").joinpath("data/percent_shares.json").read_text(encoding="utf-8"))
+_SHARES_DATA = load_json("percent_shares.json")
 #: "15% tip on $84.50": the nouns of a share written as a percent (``course_lib/data/percent_shares.json``).
 PERCENT_SHARES = frozenset(w for s in _SHARES_DATA["shares"] for w in s.split())
 _CURRENCY_SIGNS = frozenset("$€£¥￥")

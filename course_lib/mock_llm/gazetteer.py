@@ -9,9 +9,9 @@ entry is general knowledge.
 from __future__ import annotations
 
 import functools
-import json
 import re
-from importlib import resources
+
+from ..package_data import load_json
 
 #: English city name -> Chinese name (used both ways).
 CITIES: dict[str, str] = {
@@ -304,7 +304,7 @@ def city_state(city: str) -> str | None:
 @functools.cache
 def _cities() -> dict[str, dict[str, str]]:
     """``course_lib/data/cities.json`` (GeoNames, CC BY 4.0), read on first use."""
-    return json.loads(resources.files("course_lib").joinpath("data/cities.json").read_text(encoding="utf-8"))
+    return load_json("cities.json")
 
 
 def city_region(city: str) -> tuple[str, str] | None:
@@ -333,7 +333,7 @@ def city_region(city: str) -> tuple[str, str] | None:
 @functools.cache
 def _country_codes() -> dict[str, str]:
     """``course_lib/data/country_codes.json`` (CLDR names -> ISO 3166-1 alpha-2), read on first use."""
-    data = json.loads(resources.files("course_lib").joinpath("data/country_codes.json").read_text(encoding="utf-8"))
+    data = load_json("country_codes.json")
     return data["codes"]
 
 

@@ -13,7 +13,6 @@ import json
 import re
 from dataclasses import replace
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from . import arithmetic
@@ -26,6 +25,7 @@ from .choosing import NAMESPACE_WEIGHT, THRESHOLD, _DISTINCT, _best, _profile, _
 from .decision import PlannedCall
 from .reading import AT_REST, read
 from .wire import ToolSpec
+from ..package_data import load_json
 
 
 #: (The lookahead of the first characters the alternatives can start with changes no split: it rejects in
@@ -72,7 +72,7 @@ def _give(call: PlannedCall, key: str, value: Any, evidence: Any) -> None:
 @lru_cache(maxsize=1)
 def _detail_frames() -> re.Pattern[str]:
     """The frames of a clause that only states a value (``course_lib/data/clause_frames.json``), as one pattern."""
-    data = json.loads(resources.files("course_lib").joinpath("data/clause_frames.json").read_text(encoding="utf-8"))
+    data = load_json("clause_frames.json")
     frames = data["detail"]["en"] + data["detail"]["zh"]
     return re.compile(r"\s*(?:" + "|".join(f"(?:{f})" for f in frames) + ")", re.I)
 

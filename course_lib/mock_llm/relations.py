@@ -25,12 +25,11 @@ millisecond, once.
 """
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
-from importlib import resources
 
 from . import language as lang
+from ..package_data import load_json
 
 FAMILIES = ("synonyms", "broader", "phrases", "zh")
 
@@ -38,7 +37,7 @@ FAMILIES = ("synonyms", "broader", "phrases", "zh")
 @lru_cache(maxsize=1)
 def load() -> dict:
     """The relations file as read (``{"synonyms": {"groups": [...]}, "broader": ..., "phrases": ..., "zh": ...}``)."""
-    return json.loads(resources.files("course_lib").joinpath("data/word_relations.json").read_text(encoding="utf-8"))
+    return load_json("word_relations.json")
 
 
 def _stem(word: str) -> str:

@@ -12,15 +12,14 @@ names in :data:`.gazetteer.TICKERS`.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from . import gazetteer as gz
 from . import language as lang
+from ..package_data import load_json
 
 #: Words that make the text about stocks: an upper-case word beside them is a ticker. (The lookahead of
 #: their first letters changes no match; it spares trying every word at every other word's start.)
@@ -37,8 +36,7 @@ NOT_TICKERS = frozenset("""I A AN OK US USA UK EU UN UAE CEO CFO CTO COO AI ML A
 #: Tickers known by themselves (a company the gazetteer names, or a share class): no stock word needed.
 KNOWN = frozenset(gz.TICKERS.values()) | frozenset("GOOG BRK.B MSFT AAPL NVDA TSLA AMZN META NFLX".split())
 #: Exchange suffixes ("0700.HK", "VOD.L", "600519.SS"): ``course_lib/data/exchange_suffixes.json``.
-EXCHANGE_SUFFIXES = frozenset(json.loads(resources.files("course_lib").joinpath(
-    "data/exchange_suffixes.json").read_text(encoding="utf-8"))["suffixes"])
+EXCHANGE_SUFFIXES = frozenset(load_json("exchange_suffixes.json")["suffixes"])
 _SUFFIX = "|".join(sorted(EXCHANGE_SUFFIXES, key=len, reverse=True))
 #: A symbol: 1-5 capitals with a share class or an exchange suffix ("BRK.B", "VOD.L"), or a numeric code with its
 #: exchange suffix ("0700.HK", "7203.T"); a suffix is kept, it is part of the symbol.
