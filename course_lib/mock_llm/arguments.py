@@ -2277,25 +2277,40 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
 
 def _scalar_candidates(st: _FillState) -> None:
     """Candidates read from the mentions for number and string slots (added to ``st.cands``)."""
+    number_ctx = _NumberContext.of(st) if any(s.kind in ("integer", "number") for s in st.slots) else None
     for s in st.slots:
-        if s.kind in ("integer", "number"):
-            _number_slot_candidates(st, s)
+        if number_ctx is not None and s.kind in ("integer", "number"):
+            _number_slot_candidates(st, s, number_ctx)
         elif s.kind == "string":
             _string_slot_candidates(st, s)
 
 
-def _number_slot_candidates(st: _FillState, s: Slot) -> None:
+@dataclass(frozen=True)
+class _NumberContext:
+    """What every number slot of one request is scored against, read once per request."""
+
+    ranks: dict[int, int]  # mention index -> its place among the numbers that are no count
+    slot_names: frozenset[str]
+    numeric_names: frozenset[str]
+    #: the units the tool converts between: "42 km" is the value to convert, whatever its name suggests
+    enum_units: frozenset[str]
+
+    @classmethod
+    def of(cls, st: _FillState) -> "_NumberContext":
+        values = [i for i, m in st.numbers if not _is_count(m)]
+        return cls({j: r for r, j in enumerate(values)}, frozenset(o.name.lower() for o in st.slots),
+                   frozenset(o.name.lower() for o in st.num_slots),
+                   frozenset({unit_enums.canonical(str(o)) for u in st.unit_slots for o in u.options} - {None}))
+
+
+def _number_slot_candidates(st: _FillState, s: Slot, ctx: _NumberContext) -> None:
     """The numbers, ranges, clock times and quarters that may fill the number slot ``s``."""
     slots, reading, mentions, tool_words = st.slots, st.reading, st.mentions, st.tool_words
     cands, numbers, num_slots = st.cands, st.numbers, st.num_slots
-    values = [(i, m) for i, m in numbers if not _is_count(m)]
-    slot_names = frozenset(o.name.lower() for o in slots)
-    numeric_names = frozenset(o.name.lower() for o in num_slots)
-    # the units the tool converts between: "42 km" is the value to convert, whatever its name suggests
-    enum_units = {unit_enums.canonical(str(o)) for u in st.unit_slots for o in u.options} - {None}
+    slot_names, numeric_names, enum_units = ctx.slot_names, ctx.numeric_names, ctx.enum_units
     rank_slot = num_slots.index(s)
     for i, m in numbers:
-        rank = next((r for r, (j, _) in enumerate(values) if j == i), len(values))
+        rank = ctx.ranks.get(i, len(ctx.ranks))
         score, words = _score_number(s, reading, m, rank, rank_slot, tool_words, slot_names, numeric_names)
         if m.dim and m.dim not in s.dims and (m.unit in enum_units or
                                               unit_enums.canonical(m.unit or "") in enum_units):
