@@ -182,3 +182,44 @@ def test_a_later_call_holding_only_what_an_earlier_call_holds_is_dropped():
     bare = PlannedCall("readings", {"per_page": 100})
     assert without_bare_calls([full, bare], [spec], "") == [full]
     assert without_bare_calls([bare, full], [spec], "") == [bare, full]  # a later call may vary an earlier one
+
+
+# Identifiers written the way users write them: a label before the value, figures joined by dots or dashes.
+TICKET = tool("get_ticket", "Get a support ticket by its id",
+              obj(["ticket_id"], ticket_id={"type": "string", "description": "The ticket's identifier"}))
+RELEASE = tool("get_release", "Look up a release of a library",
+               obj(["package", "version"], package={"type": "string", "description": "Name of the package"},
+                   version={"type": "string", "description": "The release version"}))
+DAY_FORECAST = tool("city_forecast", "Weather forecast for a city on a day",
+                obj(["city"], city={"type": "string", "description": "The city"},
+                    day={"type": "string", "description": "The date, YYYY-MM-DD"}))
+
+
+def test_a_label_in_capitals_is_no_value_the_value_after_it_is():
+    got, _ = calls("Show me the ticket with ID qx7Rt2", TICKET)
+    assert got == [("get_ticket", {"ticket_id": "qx7Rt2"})]      # not ticket_id="ID"
+    got, d = calls("Show me the ticket ID", TICKET)
+    assert got == [] and "ticket" in d.content                    # no value after the label: asked, not "ID"
+
+
+def test_figures_joined_by_dots_or_dashes_are_one_value():
+    got, _ = calls("Get ticket 044-718 for me", TICKET)
+    assert got == [("get_ticket", {"ticket_id": "044-718"})]      # not "044" (a leading zero: no range of numbers)
+    got, _ = calls("Look up release 4.10.2 of numpy", RELEASE)
+    assert got == [("get_release", {"package": "numpy", "version": "4.10.2"})]  # not "4.1"
+    got, _ = calls("Look up the release of package my_pkg_version, v 3.0.1", RELEASE)
+    assert got == [("get_release", {"package": "my_pkg_version", "version": "3.0.1"})]  # not "3.0"
+    got, _ = calls("Look up the release of my_version_proj, v 3.0.1", RELEASE)
+    assert got == [("get_release", {"package": "my_version_proj", "version": "3.0.1"})]  # a version names no package
+
+
+def test_a_dotted_date_ending_a_sentence_is_a_date():
+    got, _ = calls("Forecast for Oslo on 2031.5.17. Thanks!", DAY_FORECAST)
+    assert got == [("city_forecast", {"city": "Oslo", "day": "2031-05-17"})]
+
+
+def test_a_mistyped_date_no_argument_takes_holds_the_call_back():
+    # "20031-05-17" / "2031-0517": figures the user stated for the day; sending no day would drop them
+    for text in ("Forecast for Oslo on 20031-05-17?", "Forecast for Oslo on 2031-0517?"):
+        got, d = calls(text, DAY_FORECAST)
+        assert got == [] and d.confidence.unused and not d.confidence.sure

@@ -1190,6 +1190,9 @@ def _quoted_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[
     return base, value, rule
 
 
+_VERSION = re.compile(r"[vV]?\d+(?:\.\d+){2,}")
+
+
 def _code_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[float, Any, str] | None:
     """An id, a path, an email, a URL."""
     slot, role = sc.slot, sc.role
@@ -1197,6 +1200,10 @@ def _code_as_string(sc: _StringSlot, m: Mention, i: int, ctx: float) -> tuple[fl
     base += 2.5 if role in ("id", "path", "email") else 0.6 if role in ("free", "title", "org", "query", "text", "person") else -1.0
     if role == "email" and "@" not in m.value or role == "path" and not re.search(r"[/\\.]", m.value):
         base -= 1.5
+    if role in ("free", "title", "org", "person") and _VERSION.fullmatch(m.value) and "version" not in slot.keys:
+        base -= 1.5  # "v 1.2.3": a version number names no project, title or person
+    elif "version" in slot.keys and _VERSION.fullmatch(m.value):
+        base += 2.0  # ... and is what a version argument takes ("my_version_proj" only shares its word)
     if role != "path" and re.search(r"[/\\]", m.value) and re.search(
             r"\b(?:path|file|directory|folder|url)\b", str(slot.spec.get("description", "")), re.I):
         base += 2.0  # "~/data/scan.nii" for "the path where the data is stored"

@@ -71,6 +71,8 @@ _DOWN = {"said": "read", "read": "free words", "free words": "free words", "gues
 _VERB_USE = r"(?:\bto\s+{w}\b|\b{w}\s+(?:(?:a|an|the|my|our|some|any|it|them|me)\b|\$|\d))"
 #: Mentions whose value a request states: one no call uses lowers the confidence.
 _STATED_KINDS = frozenset({"number", "quoted", "date", "time", "place", "name"})
+#: A code made of figures only: "098-293", "2.1.3", "2023-0101" (a mistyped date).
+_FIGURES = re.compile(r"\d+(?:[.-]\d+)+")
 _NOW = frozenset({"today", "tonight", "now", "今天", "今晚", "今日", "现在"})
 
 
@@ -149,7 +151,7 @@ def _strong(m: Any, props: list[tuple[str, dict]], filled: frozenset[str] = froz
             for name, spec in props)
     if m.kind in ("date", "time"):
         return fits(_WHEN_WORDS)
-    if m.kind == "number" and re.search(r"\d", m.text):
+    if m.kind == "number" and re.search(r"\d", m.text) or m.kind == "code" and _FIGURES.fullmatch(m.text):
         return any(str(spec.get("type")) in ("integer", "number") for _, spec in props) or fits(_WHEN_WORDS)
     words = m.text.split()
     if m.kind == "name" and len(words) > 1 and not any(w.isupper() for w in words):
@@ -201,8 +203,8 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
     names = {n.lower() for n in tool_names}
     out = []
     for m in reading.mentions:
-        if m.kind not in _STATED_KINDS:
-            continue
+        if m.kind not in _STATED_KINDS and not (m.kind == "code" and _FIGURES.fullmatch(m.text)):
+            continue  # a code of figures ("20023-04-02", "098-293") is stated as much as a number is
         text = m.text.strip().strip("'\"").lower()
         if m.kind == "number" and not re.search(r"\d", m.text):
             continue  # "monthly", "four circles": counts and frequencies said in words rarely are a value
@@ -212,7 +214,7 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
             continue
         if m.kind == "number" and re.search(rf"(?<![\d.]){re.escape(str(m.value).lower())}(?![\d])", defaults):
             continue  # the tool's default or the value its description names: taken anyway
-        if m.kind in ("number", "date") and any(a <= m.start < b for a, b in today):
+        if m.kind in ("number", "date", "code") and any(a <= m.start < b for a, b in today):
             continue  # "today is 2031.2.28": the day the user is in, read as the reference of "tomorrow"
         if m.kind == "date" and _date_used(m.value, blob):
             continue  # written in the tool's format: "March 19, 2024" as 2024-03-19

@@ -44,6 +44,8 @@ _NOT_NAMES = frozenset("""a an the i what what's whats how who whom whose which 
     tomorrow yesterday next last first second third one two three four five six seven eight nine ten
     update delete add remove send translate order set use using given help need want like know
     monday tuesday wednesday thursday friday saturday sunday average mean total number""".split())
+#: Labels written in capitals before the value they name ("project ID badae", "the UUID 3f2a"): no name alone.
+_LABELS = frozenset({"id", "ids", "uuid", "guid", "url", "uri", "sku", "pin", "no", "nr", "ref"})
 _HONORIFICS = frozenset({"mr.", "mrs.", "ms.", "dr.", "prof.", "st.", "sr.", "jr.", "mt.", "ft."})
 _CONNECT = frozenset({"of", "the", "de", "del", "da", "van", "von", "v.", "vs", "vs.", "&", "la", "le", "du", "al"})
 _GEO_NOUNS = ("river", "rainforest", "forest", "county", "state", "city", "park", "national park", "lake",
@@ -740,7 +742,7 @@ _D0, _D1 = r"(?<![0-9A-Za-z])", r"(?![0-9A-Za-z])"
 _DATE_RXS = [
     (re.compile(_D0 + r"(\d{4})-(\d{1,2})-(\d{1,2})(?:" + _D1 + r"|(?=T\d{1,2}:\d{2}))"), "ymd"),  # also ISO 8601 "...T19:00"
     (re.compile(_D0 + r"(\d{4})/(\d{1,2})/(\d{1,2})" + _D1), "ymd"),
-    (re.compile(r"(?<!version )(?<![vV])" + _D0 + r"((?:19|20)\d{2})\s?\.\s?(\d{1,2})\.(\d{1,2})(?![\d.])"), "ymd"),  # "2023.10.1"
+    (re.compile(r"(?<!version )(?<![vV])" + _D0 + r"((?:19|20)\d{2})\s?\.\s?(\d{1,2})\.(\d{1,2})(?!\d|\.\d)"), "ymd"),  # "2023.10.1", "on 2023.4.15."
     (re.compile(_D0 + r"(\d{1,2})([/-])(\d{1,2})\2(\d{4})" + _D1), "slash"),
     (re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "ymd"),
     (re.compile(r"\b(" + _MONTH + r")\.?\s*(\d{1,2})(?:st|nd|rd|th)?(?:,|\s)\s*(\d{4})" + _D1, re.I), "Mdy"),
@@ -944,7 +946,7 @@ _ISO_TIME_RX = re.compile(r"(?<=\d[T])(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z
 _CODE_RX = re.compile(r"(?<![\w@./-])(?:\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?![\w^])|(?:19|20)\d\d[-–/](?:19|20)?\d\d(?![\d/-])|[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
                       r"(?:[\w-]+/)+[\w.-]+\.\w{1,5}|[\w-]+\.(?:csv|json|txt|xlsx?|pdf|png|jpg|py|md|html|xml|yaml|yml|sql|db)\b|"
                       r"(?:www\.)?[A-Za-z][\w-]+\.(?:com|org|net|io|gov|edu|co\.uk|ai|dev|info)\b|~(?:/[\w.-]+)+/?|(?:/[\w.-]*[A-Za-z][\w.-]*)+/?|"
-                      r"\d+/[A-Za-z]+\d+|[A-Za-z]+[-_]?\d[\w-]*|\d+[-_][A-Za-z][\w-]*|[A-Za-z]+_[\w]+)(?![\w@/])")
+                      r"\d+/[A-Za-z]+\d+|\d+(?:\.\d+){2,}(?!\.?\d)|\d+(?:-\d+)+(?![.\d])|[A-Za-z]+[-_]?\d[\w-]*|\d+[-_][A-Za-z][\w-]*|[A-Za-z]+_[\w]+)(?![\w@/])")
 
 
 #: Chinese characters and punctuation, which ``\\w`` would join to a code (用户u-77的资料): blanked for codes.
@@ -964,8 +966,18 @@ def _codes(text: str) -> list[Mention]:
             continue
         if re.fullmatch(r"\d+(?:\.\d+)?-[A-Za-z]+", raw) and raw.split("-")[1].lower() in gz.UNITS:
             continue  # "7-day", "3-km": a number and its unit
+        if re.fullmatch(r"[\d-]+", raw) and not _YEARS.fullmatch(raw) and not _digit_code(raw.split("-")):
+            continue  # "10-15": a range of two numbers ("098-293", "555-01-77" are codes)
         out.append(Mention("code", raw, raw, m.start(), m.start() + len(raw)))
     return out
+
+
+_YEARS = re.compile(r"(?:19|20)\d\d-(?:19|20)?\d\d")  # "1990-2000", "2019-20": a span of years, one code
+
+
+def _digit_code(groups: list[str]) -> bool:
+    """Whether digits joined by dashes are one code: three groups or more, or a group with a leading zero."""
+    return len(groups) >= 3 or any(len(g) > 1 and g.startswith("0") for g in groups)
 
 
 _CAP_WORD = re.compile(r"[A-Z][\w'’&.-]*|[A-Z]{2,}|\d+[A-Za-z]*")
@@ -1019,6 +1031,8 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
             words[-1] = words[-1][:-2]  # "Ronaldo's matches": the name is Ronaldo ("at Luigi's." is the name)
         if words and len(words) == 1 and sentence_start and not words[0].isupper():
             words = []  # "Remind me...": a capitalised first word is rarely a name on its own
+        if len(words) == 1 and words[0].lower().rstrip(".:#") in _LABELS:
+            words = []  # "the event with ID efJG9": the label of the value after it, not a name
         if words:
             phrase = " ".join(words)
             start = text.index(phrase, start)
