@@ -964,7 +964,7 @@ def test_chinese_names_after_yaoqing_or_he_yiqi_fill_the_list_of_people(client, 
 
 @pytest.mark.parametrize("text", ["明天和张三、李四一起开会", "明天跟王小明开个会"])
 def test_a_chinese_meeting_without_its_title_asks_for_it(client, text):
-    assert calls(client, text, [MEETING]) == "要调用 schedule_meeting，我还需要知道：title。请补充一下？"
+    assert calls(client, text, [MEETING]) == "要调用 schedule_meeting，我还需要知道标题（`title`）。请补充一下？"
 
 
 @pytest.mark.parametrize("text", ["Schedule a team sync for one week", "安排一个周会，邀请张三和李四"])
@@ -1108,7 +1108,7 @@ def test_a_temperature_unit_is_never_guessed_from_the_place(client, text, city):
         ("get_weather", {"location": city, "unit": "celsius"})]                       # the schema's default
     inferred = {**CELSIUS_OR_F, "description": "The temperature unit to use. Infer this from the users location."}
     assert calls(client, text, [_weather_with_unit(inferred, ["location", "unit"])]) == (
-        "要调用 get_weather，我还需要知道：unit。请补充一下？" if zh else "To use get_weather I need the unit. Could you tell me?")
+        "要调用 get_weather，我还需要知道单位（`unit`）。请补充一下？" if zh else "To use get_weather I need the unit. Could you tell me?")
 
 
 @pytest.mark.parametrize("text, city, place", [            # (get_time's description asks for a city alone)

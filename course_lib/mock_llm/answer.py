@@ -22,18 +22,36 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from ..package_data import load_json
 from . import arithmetic
 from . import language as lang
 from .phrases import VERBS
 
+
+@lru_cache(maxsize=None)
+def zh_words(family: str, table: str = "words") -> dict[str, str]:
+    """One word table of ``course_lib/data/zh_answer_words.json``: the Chinese words of the mock's replies.
+
+    ``family`` is one of ``result_labels`` (table ``labels``: a result field -> its label), ``things`` (what an
+    action tool acts on: ``flight`` -> 航班), ``done`` ("has been <verb>ed": ``booked`` -> 已预订) or ``arguments``
+    (how a clarifying question names a missing argument: ``title`` -> 标题). Keys are lower-case English names.
+    The table is read once and shared: do not modify it.
+
+    Raises:
+        KeyError: no such family or table in the data file.
+    """
+    return load_json("zh_answer_words.json")[family][table]
+
+
+#: A result field -> the label a Chinese answer gives it (``currency`` -> 货币; ``temp`` -> "": the value alone).
+_ZH_LABELS = zh_words("result_labels", "labels")
+
 _UNITS = {"temp": "°C", "temperature": "°C", "temp_c": "°C", "temperature_c": "°C", "temp_f": "°F",
           "temperature_f": "°F", "humidity": "%", "humidity_pct": "%", "chance_of_rain": "%",
           "precipitation_probability": "%"}
-_ZH_LABELS = {"temp": "", "temperature": "", "temp_c": "", "humidity": "湿度", "condition": "天气",
-              "conditions": "天气", "wind": "风", "wind_kph": "风速", "revenue": "营收", "status": "状态",
-              "count": "数量", "total": "合计", "price": "价格", "result": "结果"}
 _ERROR_KEYS = ("error", "err", "error_message", "detail")
 
 
@@ -115,6 +133,8 @@ _DONE = {"book": "booked", "reserve": "reserved", "create": "created", "add": "a
          "upload": "uploaded", "transfer": "transferred", "pay": "paid", "set": "set", "assign": "assigned"}
 _FROM_KEYS = frozenset({"from", "origin", "source", "departure", "start", "src"})
 _TO_KEYS = frozenset({"to", "destination", "dest", "arrival", "target", "end"})
+#: A value that is a date or a clock time ("2026-12-04T15:00", "15:00"): a start or end of that kind is a when.
+_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2})?|\d{1,2}:\d{2}")
 _WHEN_KEYS = frozenset({"date", "day", "when", "time", "datetime"})
 _PATH_KEYS = frozenset({"path", "file", "filename", "filepath", "folder", "directory", "url"})
 _TITLE_KEYS = frozenset({"title", "name", "subject", "item", "product"})
@@ -136,30 +156,8 @@ def _key_label(key: str) -> str:
     return " ".join(words)
 
 
-#: How a Chinese sentence names what an action tool acts on (``book_flight`` -> 航班); other nouns stay as written.
-_ZH_THINGS = {"flight": "航班", "table": "餐位", "task": "任务", "order": "订单", "email": "邮件", "mail": "邮件",
-              "message": "消息", "meeting": "会议", "event": "日程", "reminder": "提醒", "note": "笔记",
-              "file": "文件", "page": "页面", "ticket": "票", "hotel": "酒店", "room": "房间", "appointment": "预约",
-              "project": "项目", "payment": "付款", "transfer": "转账", "comment": "评论", "post": "帖子",
-              "document": "文档", "doc": "文档", "report": "报告", "invoice": "发票", "booking": "预订",
-              "reservation": "预订", "seat": "座位", "car": "车", "taxi": "出租车", "user": "用户", "account": "账户",
-              "issue": "问题单", "alarm": "闹钟", "timer": "计时器", "item": "商品", "product": "商品",
-              "status": "状态", "task status": "任务状态", "calendar event": "日程", "restaurant": "餐厅"}
-#: The Chinese for "has been <verb>ed", by the English past participle of :data:`_DONE`.
-_ZH_DONE = {"booked": "已预订", "reserved": "已预订", "created": "已创建", "added": "已添加", "sent": "已发送",
-            "scheduled": "已安排", "ordered": "已下单", "bought": "已购买", "purchased": "已购买", "cancelled": "已取消",
-            "canceled": "已取消", "deleted": "已删除", "removed": "已删除", "updated": "已更新", "saved": "已保存",
-            "registered": "已注册", "submitted": "已提交", "posted": "已发布", "published": "已发布",
-            "uploaded": "已上传", "transferred": "已转出", "paid": "已支付", "set": "已设置", "assigned": "已分配",
-            "confirmed": "已确认", "pending": "待处理", "done": "已完成", "complete": "已完成", "completed": "已完成",
-            "active": "已生效", "ok": "已成功", "success": "已成功", "successful": "已成功", "open": "已开启",
-            "approved": "已批准", "accepted": "已接受", "delivered": "已送达", "shipped": "已发货",
-            "processed": "已处理", "queued": "已排队"}
-_ZH_KEY_LABELS = {"id": "ID", "priority": "优先级", "assignee": "负责人", "quantity": "数量", "amount": "金额",
-                  "order_id": "订单号", "message_id": "消息 ID", "booking_id": "预订号", "title": "标题",
-                  "seat": "座位", "table": "桌号", "price": "价格", "total": "合计", "status": "状态",
-                  "confirmation": "确认号", "bytes": "字节数", "created_at": "创建时间", "due": "截止",
-                  "due_date": "截止日期", "party_size": "人数", "guests": "人数", "time": "时间", "refund": "退款"}
+_ZH_THINGS = zh_words("things")  # what an action tool acts on: flight -> 航班
+_ZH_DONE = zh_words("done")  # "has been <verb>ed": booked -> 已预订
 _AT_KEYS = frozenset({"restaurant", "venue", "hotel", "place", "store", "shop"})
 _CLOCK_KEYS = frozenset({"time", "hour"})
 #: Result fields that only say "it worked" (``"ok": true``): the sentence already says so.
@@ -197,6 +195,11 @@ def _read_done(name: str, args: dict, result: dict) -> _Done | None:
     d.origin, d.destination = _arg(args, _FROM_KEYS), _arg(args, _TO_KEYS)
     d.clock = _arg(args, _CLOCK_KEYS)
     d.date = _arg(args, _WHEN_KEYS - _CLOCK_KEYS) or (None if d.clock else None)
+    if d.origin and _DATETIME.match(d.origin):  # a meeting's start is when it begins, not where one sets out
+        d.date, d.clock = (d.date if d.date != d.origin else None) or d.origin.replace("T", " "), None
+        d.origin = None
+    if d.destination and _DATETIME.match(d.destination):  # ... and its end when it ends
+        d.destination = None
     d.venue = _arg(args, _AT_KEYS)
     d.title = next((v for k, v in args.items() if set(lang.split_identifier(k)) & _TITLE_KEYS and isinstance(v, str)
                     and len(v) <= 60), None)
@@ -252,7 +255,7 @@ def _done_sentence_zh(name: str, args: dict, result: dict) -> str | None:
         state = [_ZH_DONE.get((d.outcome or d.done).lower(), "已" + d.done)]
     if d.path:
         state += ["到" if d.done in ("saved", "uploaded", "sent", "posted", "published", "added") else "在", d.path]
-    extras = [f"{_ZH_KEY_LABELS.get(k.lower(), _key_label(k))} {_fmt_value(v)}" for k, v in d.extras]
+    extras = [f"{_ZH_LABELS.get(k.lower()) or _key_label(k)} {_fmt_value(v)}" for k, v in d.extras]
     tail = f"（{'，'.join(extras[:4])}）" if extras else ""
     return _zh_join(["你", *before, "的", thing, f"“{d.title}”" if d.title else "", *state]) + tail
 
@@ -271,8 +274,8 @@ def _cjk_end(text: str) -> bool:
     return bool(lang.CJK.match(text[-1]))
 
 
-def _conversion_sentence(name: str, args: dict, result: Any) -> str | None:
-    """"100 F is 37.78 C.": a conversion's answer names both quantities."""
+def _conversion_sentence(name: str, args: dict, result: Any, zh: bool = False) -> str | None:
+    """"100 F is 37.78 C." ("100 F 等于 37.78 C"): a conversion's answer names both quantities."""
     if "convert" not in lang.split_identifier(name):
         return None
     amount = next((v for v in args.values() if isinstance(v, (int, float)) and not isinstance(v, bool)), None)
@@ -288,7 +291,8 @@ def _conversion_sentence(name: str, args: dict, result: Any) -> str | None:
         dst = next((v for k, v in result.items() if isinstance(v, str) and "unit" in k.lower()), dst)
     if amount is None or not isinstance(value, (int, float)) or isinstance(value, bool):
         return None
-    return f"{_fmt_value(amount)}{' ' + src if src else ''} is {_fmt_value(round(value, 2))}{' ' + dst if dst else ''}."
+    verb, end = (" 等于 ", "") if zh else (" is ", ".")
+    return f"{_fmt_value(amount)}{' ' + src if src else ''}{verb}{_fmt_value(round(value, 2))}{' ' + dst if dst else ''}{end}"
 
 
 def _failed(name: str, subject: str, err: str) -> str:
@@ -348,6 +352,8 @@ def _describe_zh(name: str, args: dict, result: Any, asked: str = "") -> str:
         return f"{subject}：调用 {name} 失败（{err}）" if subject else f"调用 {name} 失败（{err}）"
     if computed := arithmetic.answer(name, args, result):
         return computed
+    if converted := _conversion_sentence(name, args, result, zh=True):
+        return converted
     if isinstance(result, dict) and (done := _done_sentence_zh(name, args, result)):
         return done
     if isinstance(result, dict):

@@ -15,7 +15,7 @@ from typing import Any
 from . import gazetteer as gz
 from . import language as lang
 from . import unit_enums
-from .answer import advice
+from .answer import advice, zh_words
 from .arguments import Evidence
 from .decision import PlannedCall
 from .planning import _calls_for, plan_calls
@@ -319,8 +319,16 @@ def _clarify(call: PlannedCall, question: str, tools: list[ToolSpec] = ()) -> st
             for m in missing]
     what = ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0]
     if lang.is_chinese(question):
-        return f"要调用 {call.name}，我还需要知道：{'、'.join(call.missing)}。请补充一下？"
+        return f"要调用 {call.name}，我还需要知道{_named_zh(missing)}。请补充一下？"
     return f"To use {call.name} I need the {what}. Could you tell me?"
+
+
+def _named_zh(missing: list[str]) -> str:
+    """"标题（`title`）和参会人（`attendees`）": missing arguments named in Chinese words, each argument name kept
+    in backticks (``course_lib/data/zh_answer_words.json``); a name with no Chinese word is given in backticks alone."""
+    words = zh_words("arguments")
+    named = [f"{words[m.lower()]}（`{m}`）" if m.lower() in words else f"`{m}`" for m in missing]
+    return "、".join(named[:-1]) + "和" + named[-1] if len(named) > 1 else named[0]
 
 
 def _units_named(text: str) -> list[tuple[str, str]]:

@@ -1,0 +1,66 @@
+"""Calendar tools as a newcomer writes them (our own definitions): the Chinese wording of a meeting's report, a
+conversion's answer and a clarifying question; a meeting's start is when it begins, never where one sets out."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mock_support import client, tool  # noqa: F401 (client: the module's fixture)
+
+from course_lib.mock_llm.answer import compose_answer
+
+EVENT = tool("create_event", "Create a calendar event", {
+    "title": {"type": "string", "description": "Event title"},
+    "start": {"type": "string", "description": "Start time, ISO 8601"},
+    "attendees": {"type": "array", "items": {"type": "string"}, "description": "People to invite"}})
+CREATED = [("create_event", {"title": "设计评审", "start": "2026-12-04T15:00", "attendees": ["张伟", "李娜"]},
+            {"status": "created", "event_id": "ev1"})]
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("帮我安排设计评审", "你 2026-12-04 15:00 的日程“设计评审”已创建（日程 ID ev1）。"),
+    ("Set up the design review", "Your event “设计评审” on 2026-12-04 15:00 is created (event ID ev1)."),
+])
+def test_a_meetings_start_is_its_time_not_a_departure(question, answer):
+    assert compose_answer(CREATED, question) == answer
+
+
+def test_a_start_and_end_time_give_one_time():
+    result = [("schedule_meeting", {"title": "Standup", "start_time": "2026-12-04T09:00", "end_time": "2026-12-04T09:15"},
+               {"status": "scheduled", "id": 7})]
+    assert compose_answer(result, "安排站会") == "你 2026-12-04 09:00 的会议“Standup”已安排（ID 7）。"
+
+
+def test_a_flight_still_sets_out_from_its_origin():
+    result = [("book_flight", {"origin": "北京", "date": "2026-12-24"}, {"status": "confirmed"})]
+    assert compose_answer(result, "订机票") == "你 2026-12-24 从北京出发的航班已确认。"
+
+
+@pytest.mark.parametrize("call, answer", [
+    (("convert_currency", {"amount": 100, "from_currency": "CNY", "to_currency": "USD"},
+      {"converted": 13.8, "currency": "USD"}), "100 CNY 等于 13.8 USD。"),
+    (("convert_length", {"value": 5, "from_unit": "km", "to_unit": "miles"}, {"result": 3.11}), "5 km 等于 3.11 miles。"),
+    (("convert_units", {"value": 5, "from_unit": "km", "to_unit": "mi"}, {"result": 3.107, "unit": "mi"}),
+     "5 km 等于 3.11 mi。"),
+])
+def test_a_chinese_conversion_answer_names_both_quantities(call, answer):
+    assert compose_answer([call], "换算一下") == answer
+
+
+def _reply(client, text, tools):
+    msg = client.chat.completions.create(model="mock", messages=[{"role": "user", "content": text}],
+                                         tools=tools).choices[0].message
+    return msg.content if not msg.tool_calls else [(c.function.name, json.loads(c.function.arguments))
+                                                   for c in msg.tool_calls]
+
+
+def test_a_chinese_question_names_the_missing_arguments_in_chinese(client):
+    assert _reply(client, "订一个明天下午3点的会议", [EVENT]) == (
+        "要调用 create_event，我还需要知道标题（`title`）和参会人（`attendees`）。请补充一下？")
+
+
+def test_an_argument_with_no_chinese_word_is_named_in_backticks(client):
+    frob = tool("frobnicate", "Frobnicate the widget", {"wibble_level": {"type": "integer"}})
+    assert _reply(client, "帮我 frobnicate 一下 widget", [frob]) == (
+        "要调用 frobnicate，我还需要知道`wibble_level`。请补充一下？")
