@@ -77,3 +77,74 @@ def test_the_status_the_request_names_is_the_one_set(client, options, text):
     task = tool("update_task", "Update a task", {"task_id": {"type": "integer"},
                                                  "status": {"type": "string", "enum": options}})
     assert calls(client, text, [task]) == [("update_task", {"task_id": 99, "status": "done"})]
+
+
+# --- counts and the kind of result are framing too: "前 3 个 wiki 页面" is English "the top 3 wiki pages" --------
+PAGES = tool("search_docs", "Search the team's documentation pages", {
+    "query": {"type": "string", "description": "What to look for"},
+    "limit": {"type": "integer", "description": "Maximum number of pages to return", "default": 5},
+}, required=["query"])
+
+
+@pytest.mark.parametrize("text, args", [
+    ("找出关于入职的前 3 个 wiki 页面", {"query": "入职", "limit": 3}),
+    ("在文档里找 3 篇关于报销的文章", {"query": "报销", "limit": 3}),
+    ("搜索关于 onboarding 的前三个页面", {"query": "onboarding", "limit": 3}),
+    ("给我找 5 条关于年假的结果", {"query": "年假", "limit": 5}),
+    ("搜一下报销流程相关的资料", {"query": "报销流程"}),
+    ("Find the top 3 doc pages about onboarding", {"query": "onboarding", "limit": 3}),  # the English it mirrors
+])
+def test_chinese_counts_and_result_nouns_are_framing(client, text, args):
+    assert calls(client, text, [PAGES]) == [("search_docs", args)]
+
+
+SPACES = tool("search_wiki", "Search the company wiki", {
+    "query": {"type": "string"},
+    "space": {"type": "string", "enum": ["engineering", "hr", "sales"], "description": "Wiki space"},
+}, required=["query"])
+
+
+@pytest.mark.parametrize("text, args", [
+    ("在工程 wiki 里搜索 VPN 设置指南", {"query": "VPN 设置指南", "space": "engineering"}),
+    # English words in a Chinese request are part of it, not a value set apart as in "create task 写周报"
+    ("在 engineering wiki 里搜索 VPN 设置指南", {"query": "VPN 设置指南", "space": "engineering"}),
+    ("去人事的知识库里查一下年假政策", {"query": "年假政策", "space": "hr"}),
+])
+def test_a_department_named_in_chinese_is_the_english_option(client, text, args):
+    assert calls(client, text, [SPACES]) == [("search_wiki", args)]
+
+
+# --- buying: the thing bought is the object of 买, counted with a classifier ---------------------------------------
+ORDER_ENUM = tool("create_order", "Buy an item from the shop: creates an order.", {
+    "item": {"type": "string", "enum": ["coffee beans", "mug", "kettle"]},
+    "quantity": {"type": "integer", "minimum": 1, "default": 1},
+}, required=["item"])
+ORDER_FREE = tool("place_order", "Buy an item: place an order.", {
+    "item": {"type": "string", "description": "The product to buy"},
+    "quantity": {"type": "integer", "default": 1},
+}, required=["item"])
+
+
+@pytest.mark.parametrize("text, args", [
+    ("买个水壶", {"item": "kettle"}),
+    ("帮我买两个马克杯", {"item": "mug", "quantity": 2}),
+    ("买一袋咖啡豆", {"item": "coffee beans", "quantity": 1}),
+    ("Buy a kettle", {"item": "kettle"}),
+])
+def test_an_english_option_is_read_from_the_chinese_name_of_the_thing(client, text, args):
+    assert calls(client, text, [ORDER_ENUM]) == [("create_order", args)]
+
+
+@pytest.mark.parametrize("text, args", [
+    ("买个水壶", {"item": "水壶"}),
+    ("请帮我购买三台显示器", {"item": "显示器", "quantity": 3}),
+    ("Please buy a kettle", {"item": "kettle"}),  # a buy request asks an order tool ("buy" -> "order")
+])
+def test_what_is_bought_fills_a_free_item(client, text, args):
+    assert calls(client, text, [ORDER_FREE]) == [("place_order", args)]
+
+
+def test_a_thing_the_lexicon_does_not_know_is_no_option(client):
+    # 台灯 (a desk lamp) is none of the shop's items: ask, never pick one
+    reply = calls(client, "买个台灯", [ORDER_ENUM])
+    assert isinstance(reply, str) and "item" in reply

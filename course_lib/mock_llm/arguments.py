@@ -85,6 +85,10 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "driving": ("driving", "drive", "by car"), "walking": ("walking", "walk", "on foot"),
     "bicycling": ("bicycling", "cycling", "by bike", "bike"), "walk": ("walk", "walking", "on foot"),
     "drive": ("drive", "driving", "by car"), "bike": ("bike", "biking", "cycling", "bicycle", "bicycling"),
+    # departments and teams, as Chinese requests name them (工程 wiki, 人事部)
+    "engineering": ("engineering", "工程", "研发", "技术部"), "hr": ("hr", "人事", "人力资源", "人力"),
+    "sales": ("sales", "销售"), "finance": ("finance", "财务"), "marketing": ("marketing", "市场部", "营销"),
+    "legal": ("legal", "法务"), "support": ("support", "客服", "技术支持"), "operations": ("operations", "运营"),
 }
 _GENERIC_KEYS = frozenset("the a an of to in on for by with and or is are be get set use value values data info "
                           "information type number num given specified specific provided optional default "
@@ -155,14 +159,20 @@ _QUANTITY = re.compile(
 #: (帮我, 请, 去 ...), the search verbs (longest first), and possessives before the topic (我们的退款政策 -> 退款政策).
 _ZH_OPENERS = ("请你", "请", "麻烦你", "麻烦", "帮我", "帮忙", "能不能", "可以", "你能", "你去", "去", "到", "给我")
 _ZH_SEARCH_VERBS = ("搜索一下", "搜索", "搜一下", "搜", "查找", "查询", "查一查", "查一下", "查看", "查", "检索", "找一下", "找找",
-                    "找", "看看", "看一下")
+                    "找出", "找到", "搜出", "列出", "找", "看看", "看一下")
 _ZH_POSSESSIVES = ("我们的", "咱们的", "我的")
 _ZH_OPEN = "(?:" + "|".join(map(re.escape, _ZH_OPENERS)) + r")*\s*"
 _ZH_VERBS = "(?:" + "|".join(map(re.escape, sorted(_ZH_SEARCH_VERBS, key=len, reverse=True))) + ")"
 #: 在公司 Wiki 里 / 从知识库中 / 去 wiki 里: where to search, not what.
-_ZH_PLACE = re.compile(_ZH_OPEN + r"(?:在|从|去(?!年)|到)[^，。,？?]{1,15}?(?:里面|里|中|上|内)\s*")
+_ZH_PLACE = re.compile(_ZH_OPEN + r"(?:在|从|去(?!年)|到)[^，。,？?]{1,24}?(?:里面|里|中|上|内)\s*")
 _ZH_VERB = re.compile(_ZH_OPEN + _ZH_VERBS + r"(?:一下)?\s*(?:关于)?\s*")
 _ZH_OWN = re.compile("^(?:" + "|".join(map(re.escape, _ZH_POSSESSIVES)) + r")\s*(?=\S)")
+#: "前 3 个", "5 条", "三篇": how many results, not what (Chinese counts things with a classifier).
+_ZH_COUNT = r"(?:前|头|最新的?|最近的?)?\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:个|篇|条|项|份|则)"
+_ZH_COUNT_LEAD = re.compile(r"^" + _ZH_COUNT + r"\s*")
+#: "...的前 3 个 wiki 页面", "...相关的资料": what is returned (pages, documents), not what they are about.
+_ZH_RESULT_TAIL = re.compile(r"(?:\s*的)?(?:\s*相关)?(?:\s*的)?\s*(?:" + _ZH_COUNT + r")?\s*(?:wiki|Wiki|WIKI|维基|知识库)?\s*"
+                             r"(?:页面|文档|资料|文章|结果|内容|信息|条目|记录)?$")
 #: "别告诉我天气，去 wiki 里查一下休假政策": the search asked for starts after a clause's end.
 _ZH_LATER_LEAD = re.compile(r"[，,；;：:。！!？?]\s*(?=" + _ZH_OPEN + r"(?:(?:在|从|去(?!年)|到)[^，。,？?]{1,15}?(?:里面|里|中|上|内)\s*)?"
                             + _ZH_VERBS + ")")
@@ -194,8 +204,18 @@ def _query(text: str) -> str:
     q = re.sub(r"^(?:for|about)\s+", "", q, flags=re.I)
     q = _QUANTITY.sub("", q)
     q = _ZH_OWN.sub("", _ZH_VERB.sub("", _ZH_PLACE.sub("", q), count=1))
-    q = re.sub(r"(?:的)?(?:相关)?(?:页面|文档|资料)$", "", q)
+    if lang.is_chinese(q):
+        q = _zh_topic(q)
     return q.strip(" ?.!。？！") or text.strip()
+
+
+def _zh_topic(q: str) -> str:
+    """The topic of a Chinese search with its verb gone: "3 篇关于入职的页面" -> "入职" (the count, 关于
+    and the kind of result returned are framing, like English "the top 3 pages about")."""
+    q = _ZH_COUNT_LEAD.sub("", q.strip(" ?.!。？！"))
+    q = re.sub(r"^关于\s*", "", q)
+    topic = _ZH_RESULT_TAIL.sub("", q).strip()
+    return topic or q
 
 
 def deref(spec: dict, root: dict) -> dict:
@@ -823,6 +843,9 @@ def _number_count_score(score: float, slot: Slot, reading: Reading, m: Mention,
     if slot.kind == "integer" and {"quantity", "qty"} & set(lang.split_identifier(slot.name)) and m.unit and \
             not m.dim and m.get("int") and not m.get("words") and lang.stem(m.unit) not in vocab:
         score += 2.5  # "2 mugs", "3 tickets": how many of the thing ordered
+    elif slot.kind == "integer" and {"quantity", "qty"} & set(lang.split_identifier(slot.name)) and not m.dim and \
+            m.get("int") and _ZH_MEASURE.match(reading.text, m.end):
+        score += 2.5  # "两个马克杯", "3 张票": a Chinese count of things has its classifier
     how_many = _counts_results(slot)
     if m.unit in _COUNTED and how_many:
         score += 2.5  # "5 results", "top 3 pages": how many to return
@@ -927,7 +950,16 @@ def _counts_things(reading: Reading, m: Mention) -> bool:
     before = reading.text[max(0, m.start - 12):m.start].lower()
     if re.search(r"\b(?:top|first|best|last|latest)\s+$", before):
         return True
+    if _ZH_COUNTED.match(reading.text, m.end) or re.search(r"(?:前|头)\s*$", before):
+        return True  # "5 条结果", "三篇文章", "前 3 个": Chinese counts things with a classifier
     return _PLURAL_AHEAD.match(reading.text, m.end if not m.unit else m.start + len(m.text) - len(m.unit) - 1) is not None
+
+
+#: Classifiers of things bought or booked after a count ("两个", "3 张", "一袋").
+_ZH_MEASURE = re.compile(r"\s*(?:个|件|台|杯|瓶|份|张|本|只|盒|包|袋|双|套|支|把|箱|罐|辆|间)")
+#: A classifier of documents and results after a count ("3 篇", "5 条"), or 个 before what is returned.
+_ZH_COUNTED = re.compile(r"\s*(?:篇|条|项|份|则|个(?=[^，。,？?；;]{0,12}?(?:结果|页面|文档|文章|资料|记录|条目|链接|新闻|"
+                         r"帖子|建议|推荐|例子|问题|图片|视频|歌|评论)))")
 
 
 _COUNTED = frozenset("result results page pages item items entry entries article articles document documents record "
@@ -1460,6 +1492,17 @@ def _numbered_in_order(slots: list[Slot], filled: dict, mentions: list[Mention])
         order = sorted(got, key=lambda g: mentions[g[3][0]].start if g[3][0] >= 0 else -1 - g[3][0])
         for s, g in zip(sorted(members, key=lambda s: s.name), order):
             filled[s.name] = g
+
+
+def _zh_named_option(slot: Slot, text: str) -> tuple[Any, str] | None:
+    """The English option a Chinese word of the request names (买个水壶 -> 'kettle', via
+    :data:`~.language.ZH_LEXICON`): every word of the option among the request's concepts, one option only."""
+    if not lang.is_chinese(text):
+        return None
+    concepts = set(lang.chinese_concepts(text))
+    named = [o for o in slot.options if isinstance(o, str) and o.isascii() and
+             (words := re.findall(r"[a-z]+", o.lower())) and all(lang.stem(w) in concepts for w in words)]
+    return (named[0], str(named[0])) if len(named) == 1 else None
 
 
 def _explained_option(slot: Slot, text: str) -> tuple[Any, str] | None:
@@ -2176,6 +2219,10 @@ def _asked_aspect(text: str, vocab: frozenset[str]) -> str:
 #: "in the format of YYYY", "as DD/MM/YYYY", "HH:mm": a date or time pattern written out.
 _FORMAT_RX = re.compile(r"(?<![\w])(?:YYYY|YY|MM|DD|HH|hh|mm|ss)(?:[-/.: ](?:YYYY|YY|MM|DD|HH|hh|mm|ss))*(?![\w])")
 
+_GOODS_KEYS = frozenset({"item", "product", "good", "goods", "articl", "sku", "merchandis"})
+#: 买个水壶, 订购两台显示器: what is bought follows the verb and its count (the object of 买), to the clause's end.
+_ZH_BOUGHT = re.compile(r"(?:购买|订购|买)(?:\s*(?:\d+|[一二两三四五六七八九十几]+)?\s*(?:个|件|台|杯|瓶|份|张|本|只|盒|包|袋|双|套|支|把|箱|罐))?"
+                        r"\s*([\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z0-9 -]{0,15}?)\s*(?=[，,。；;！!？?、]|和|跟|吧|$)")
 _TASK_KEYS = frozenset({"titl", "task", "text", "note", "remind", "reminder", "todo", "item", "descript", "action",
                         "content", "messag"})
 #: "Remind me to call Ada", "add a task to renew the passport": what to do is the words after "to".
@@ -2417,6 +2464,8 @@ def _phrase_slot_candidates(st: _FillState) -> None:
         if s.kind == "string" and not s.options and s.role not in ("query", "text") and lang.is_chinese(reading.text):
             for label, value, words in _zh_labelled(reading.text, s.keys):  # 负责人小王, 标题：周报
                 cands.append((4.0, s, value, (), Evidence(f"labelled {label}", words)))
+        if s.kind == "string" and not s.options and s.keys & _GOODS_KEYS and (got := _ZH_BOUGHT.search(reading.text)):
+            cands.append((3.5, s, got.group(1), (), Evidence("what is bought", got.group(0))))
         if s.kind == "string" and set(lang.split_identifier(s.name)) & {"assignee", "owner", "assigned", "assign"} and (
                 who := _FOR_PERSON.search(reading.text)):
             cands.append((3.0, s, who.group(1), (), Evidence("the person it is for", who.group(0))))
@@ -2438,7 +2487,7 @@ def _read_without_consuming(st: _FillState) -> None:
     for s in slots:
         if s.kind == "enum" or (s.kind == "string" and s.options):
             hit = _option_before_noun(s, reading.text) or match_enum(reading.text, list(s.options)) or \
-                _explained_option(s, reading.text)
+                _explained_option(s, reading.text) or _zh_named_option(s, reading.text)
             if hit:
                 rule = "enum" if s.kind == "enum" else "option"
                 filled[s.name] = (hit[0], Evidence(rule, hit[1]), 5.0, ())

@@ -51,11 +51,15 @@ ZH_LEXICON: dict[str, str] = {
     "更冷": "weather temperature", "更暖和": "weather temperature", "更凉快": "weather temperature",
     "冷不冷": "weather temperature", "热不热": "weather temperature", "多少度": "temperature weather",
     "风大": "wind weather", "标记": "update status", "标为": "update status", "改成": "update", "改为": "update",
-    "设为": "update set", "搜": "search", "买": "buy purchase order", "活动": "activity activities things",
+    "设为": "update set", "搜": "search", "买": "buy purchase order", "购买": "buy purchase order", "活动": "activity activities things",
     "户外": "outdoor", "室内": "indoor", "好玩": "things activities", "流程": "process", "报销": "expense",
     "政策": "policy", "制度": "policy", "规定": "policy",
     "标题": "title", "名称": "name title", "内容": "content text", "收件人": "recipient",
     # 查/找 alone ask for a search (查一下, 找一下); the longer words that hold them do not (see chinese_concepts)
+    # everyday goods: an English enum of items read from a Chinese request (买个水壶 -> 'kettle')
+    "水壶": "kettle", "烧水壶": "kettle", "杯子": "cup mug", "马克杯": "mug", "咖啡豆": "coffee beans",
+    "咖啡": "coffee", "茶叶": "tea", "雨伞": "umbrella", "手机": "phone", "笔记本电脑": "laptop",
+    "耳机": "headphones", "键盘": "keyboard", "鼠标": "mouse", "显示器": "monitor",
     "开会": "meeting meet", "开个会": "meeting meet", "周会": "meeting", "例会": "meeting", "邀请": "invite",
     "查": "search", "找": "search find", "检查": "check", "调查": "investigate", "查看": "view show",
 }

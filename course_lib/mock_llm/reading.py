@@ -401,7 +401,7 @@ def _zh_value(text: str, m: re.Match) -> float | None:
     ("一下", "一些")."""
     core = m.group(2)
     if len(core) == 1 and core in "一二两三四五六七八九十" and not m.group(3) and not re.match(
-            r"个|天|年|月|周|次|本|张|条|家|位|人|小时|分钟|秒|公里|千米|米|厘米|公斤|千克|克|吨|度|美元|欧元|元|块|名|件|份|只|号|日|点|$|[^\u3400-\u9fff]",
+            r"个|天|年|月|周|次|本|张|条|家|位|人|台|杯|瓶|盒|包|袋|双|套|支|箱|罐|辆|间|篇|项|小时|分钟|秒|公里|千米|米|厘米|公斤|千克|克|吨|度|美元|欧元|元|块|名|件|份|只|号|日|点|$|[^\u3400-\u9fff]",
             text[m.end():]):
         return None  # "一下", "一些": not numbers
     if re.fullmatch(r"[\d.]+", core):
@@ -624,7 +624,8 @@ def _label_numbers(text: str, numbers: list[Mention]) -> list[Mention]:
 
 # ---------------------------------------------------------------------------- other kinds
 _QUOTE_RX = re.compile(r"\"([^\"]+)\"|“([^”]+)”|「([^」]+)」|『([^』]+)』|《([^》]+)》|`([^`]+)`|‘([^’]+)’|"
-                       r"(?<![\w])'((?:[^']|(?<=\w)'(?=\w))+?)'(?![\w])")  # 'It's fresh': an apostrophe inside
+                       # 'It's fresh': an apostrophe inside; ASCII edges, so 名为'DevelopmentEnv'的 is quoted too
+                       r"(?<![A-Za-z0-9_])'((?:[^']|(?<=[A-Za-z0-9])'(?=[A-Za-z0-9]))+?)'(?![A-Za-z0-9_])")
 
 
 def _quoted(text: str) -> list[Mention]:
@@ -641,13 +642,16 @@ def _quoted(text: str) -> list[Mention]:
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 
 
+_CJK_FIRST = re.compile(r"[\s\W\d]*[\u3400-\u9fff]")
+
+
 def _chinese_in_english(text: str, quoted: list[Mention]) -> list[Mention]:
     """"create task 写周报 high priority": Chinese words inside an English request stand out as a value, as
     quoted text does, unless they are a place, a currency, a unit or a word of the lexicon (天气, 航班)."""
     runs = [m for m in _CJK_RUN.finditer(text) if not any(q.start <= m.start() < q.end for q in quoted)]
     if not runs or len(re.findall(r"[A-Za-z]{2,}", text)) < 3 or sum(len(m.group(0)) for m in runs) * 2 > len(
-            re.sub(r"[^A-Za-z]", "", text)):
-        return []
+            re.sub(r"[^A-Za-z]", "", text)) or _CJK_FIRST.match(text):
+        return []  # "在 engineering wiki 里搜索 VPN 设置指南": a Chinese request with English words in it
     out = []
     for m in runs:
         word = m.group(0)
