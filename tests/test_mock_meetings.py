@@ -2,6 +2,7 @@
 conversion's answer and a clarifying question; a meeting's start is when it begins, never where one sets out."""
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
@@ -64,3 +65,60 @@ def test_an_argument_with_no_chinese_word_is_named_in_backticks(client):
     frob = tool("frobnicate", "Frobnicate the widget", {"wibble_level": {"type": "integer"}})
     assert _reply(client, "帮我 frobnicate 一下 widget", [frob]) == (
         "要调用 frobnicate，我还需要知道`wibble_level`。请补充一下？")
+
+
+# --------------------------------------------------------------------------- what a meeting's request says
+MEETING = tool("create_event", "Create a calendar event", {
+    "title": {"type": "string", "description": "Event title"},
+    "start": {"type": "string", "description": "Start time, ISO 8601"},
+    "attendees": {"type": "array", "items": {"type": "string"}, "description": "People to invite"},
+    "location": {"type": "string", "description": "Where it takes place"}}, required=["title", "start"])
+WEATHER = tool("get_weather", "Get the current weather for a city", {"city": {"type": "string"}})
+
+
+def _tomorrow(clock: str) -> str:
+    return f"{(dt.date.today() + dt.timedelta(days=1)).isoformat()}T{clock}"
+
+
+@pytest.mark.parametrize("text, people", [
+    ("明天下午3点安排周会，参加者：张伟、李娜、王芳", ["张伟", "李娜", "王芳"]),     # label, colon, 、
+    ("明天下午3点安排周会，与会者张伟，李娜", ["张伟", "李娜"]),                  # no colon, ，
+    ("明天下午3点安排周会，参会人员是欧阳娜娜、老王和小李", ["欧阳娜娜", "老王", "小李"]),  # 是, 和
+    ("明天下午3点安排周会，参会人：张伟", ["张伟"]),                             # one name
+])
+def test_chinese_names_after_a_label_of_the_list_fill_the_attendees(client, text, people):
+    assert _reply(client, text, [MEETING, WEATHER]) == [
+        ("create_event", {"title": "周会", "start": _tomorrow("15:00"), "attendees": people})]
+
+
+def _after_question(client, first: str, answer: str, tools: list[dict]):
+    """Ask ``first``; the mock asks back in text; the user answers ``answer``: the mock's next reply."""
+    messages = [{"role": "user", "content": first}]
+    question = _reply(client, first, tools)
+    assert isinstance(question, str) and question.rstrip().endswith(("?", "？")), question
+    messages += [{"role": "assistant", "content": question}, {"role": "user", "content": answer}]
+    msg = client.chat.completions.create(model="mock", messages=messages, tools=tools).choices[0].message
+    return msg.content if not msg.tool_calls else [(c.function.name, json.loads(c.function.arguments))
+                                                   for c in msg.tool_calls]
+
+
+@pytest.mark.parametrize("answer, title", [
+    ("Title: 1:1, start: tomorrow at 3pm", "1:1"),                       # a value that looks like a time
+    ("title: Design review, round 2\nstart: tomorrow 3pm", "Design review, round 2"),  # a comma inside the value
+    ("Title: 'Q3 planning'; Start: tomorrow at 3pm", "Q3 planning"),
+    ("标题：周会，开始时间：明天下午3点", "周会"),                              # the Chinese label of the argument
+])
+def test_a_labelled_answer_to_the_question_gives_the_whole_value(client, answer, title):
+    assert _after_question(client, "Put an event in my calendar", answer, [MEETING]) == [
+        ("create_event", {"title": title, "start": _tomorrow("15:00")})]
+
+
+def test_a_labelled_list_of_people_is_split(client):
+    assert _after_question(client, "Put an event in my calendar", "Title: 1:1; Start: tomorrow at 3pm; "
+                           "Attendees: Ana, Ben and Chen", [MEETING]) == [
+        ("create_event", {"title": "1:1", "start": _tomorrow("15:00"), "attendees": ["Ana", "Ben", "Chen"]})]
+
+
+def test_a_label_alone_still_leaves_the_other_arguments_to_ask(client):
+    assert _after_question(client, "Put an event in my calendar", "Title: 1:1", [MEETING]) == (
+        "To use create_event I need the start. Could you tell me?")

@@ -1980,12 +1980,14 @@ _PEOPLE_WORDS = frozenset(lang.stem(w) for w in ("people", "person", "persons", 
 @lru_cache(maxsize=1)
 def _zh_people() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """How a Chinese request invites people (``course_lib/data/zh_people.json``): the pattern of a run of names
-    after an inviting word (group 1: the names with their separators), and the pattern of a separator."""
+    after an inviting word or a label of the list (参会人：, 与会者) (group 1: the names with their separators),
+    and the pattern of a separator."""
     data = load_json("zh_people.json")
     surname = "|".join(data["two_character_surnames"] + [f"[{data['surnames']}]"])
     name = f"(?:(?:{surname})[\u4e00-\u9fff]{{1,2}}?|[{data['familiar_prefixes']}][\u4e00-\u9fff])"
     sep = f"[{re.escape(data['separators'])}]"
-    run = f"(?:{'|'.join(data['before'])})({name}(?:{sep}{name})*)(?={'|'.join(data['after'])})"
+    label = f"(?:{'|'.join(data['labels'])})[{data['label_marks']}]?\\s*"  # 参会人：张三、李四
+    run = f"(?:{label}|{'|'.join(data['before'])})({name}(?:{sep}{name})*)(?={'|'.join(data['after'])})"
     return re.compile(run), re.compile(sep)
 
 

@@ -16,7 +16,7 @@ from . import gazetteer as gz
 from . import language as lang
 from . import unit_enums
 from .answer import advice, zh_words
-from .arguments import Evidence
+from .arguments import Evidence, slots_of
 from .decision import PlannedCall
 from .planning import _calls_for, plan_calls
 from .reading import read
@@ -146,6 +146,44 @@ def _follow_up(turn: _Turn, tools: list[ToolSpec]) -> list[PlannedCall]:
     return calls
 
 
+#: The end of a labelled value: a line break, a semicolon, or a comma before the next label ("Title: 1:1, Date: ...").
+_VALUE_END = r"(?=\s*(?:[\n;；]|[,，、]\s*(?:{labels})\s*[:：]|$))"
+
+
+def _labels_of(name: str) -> list[str]:
+    """How a reply may label argument ``name``: its name, its words ("start time"), its Chinese word (标题)."""
+    words = lang.split_identifier(name)
+    zh = zh_words("arguments").get(name.lower())
+    return list(dict.fromkeys([name, " ".join(words), *([zh] if zh else [])]))
+
+
+def _labelled_answers(reply: str, tool: ToolSpec) -> tuple[dict[str, Any], str]:
+    """The values a reply gives under labels ("Title: 1:1", "标题：周会", "Attendees: Ana, Ben"), and the reply
+    without them.
+
+    A label is an argument's name, its words or its Chinese word, then a colon; its value is everything up to
+    the end of the line, a semicolon or the next label, taken whole ("1:1" is a title, not a time). Only string
+    arguments that are no date or time (their reading turns "tomorrow 3pm" into a date) and lists of strings
+    (split at commas, 、 and "and"/和) are taken: other values stay in the text for the usual reading.
+    """
+    taken = {sl.name: sl for sl in slots_of(tool.parameters) if not sl.options and sl.role not in ("date", "time")
+             and (sl.kind == "string" or sl.kind == "array" and sl.item_kind in ("string", ""))}
+    by_label = {lab.lower(): sl for sl in taken.values() for lab in _labels_of(sl.name)}
+    if not by_label:
+        return {}, reply
+    every = "|".join(re.escape(lab) for sl in slots_of(tool.parameters) for lab in _labels_of(sl.name))
+    alts = "|".join(sorted(map(re.escape, by_label), key=len, reverse=True))
+    rx = re.compile(rf"(?:^|(?<=[\n;；,，、]))\s*({alts})\s*[:：]\s*(.+?){_VALUE_END.format(labels=every)}",
+                    re.I | re.M)
+    values: dict[str, Any] = {}
+    for m in rx.finditer(reply):
+        sl, value = by_label[m.group(1).lower()], m.group(2).strip().strip("\"'“”‘’")
+        if value:
+            values[sl.name] = value if sl.kind == "string" else [
+                v.strip() for v in re.split(r"\s*(?:[,，、]|\band\b|和)\s*", value) if v.strip()]
+    return values, rx.sub("", reply).strip(" \n,，;；") if values else reply
+
+
 def _answered_question(turn: _Turn, tools: list[ToolSpec], plan: list[PlannedCall]) -> list[PlannedCall]:
     """The user's reply to the assistant's question about a call: the values it gives fill that call.
 
@@ -167,17 +205,19 @@ def _answered_question(turn: _Turn, tools: list[ToolSpec], plan: list[PlannedCal
     if tool is None or (plan and plan[0].name != tool.name):
         return []
     before = next((c for c in earlier if c.name == tool.name), None) or _calls_for(tool, turn.asked_after)[0]
-    replies = _calls_for(tool, turn.question)
+    labelled, text = _labelled_answers(turn.question, tool)
+    replies = _calls_for(tool, text)
     reply = replies[0]
-    joined = _calls_for(tool, f"{turn.asked_after.rstrip(' .?!。？！')}. {turn.question}")[0]
-    args = {**joined.arguments, **before.arguments, **reply.arguments}
-    evidence = {**joined.evidence, **before.evidence, **reply.evidence}
+    joined = _calls_for(tool, f"{turn.asked_after.rstrip(' .?!。？！')}. {text}")[0]
+    args = {**joined.arguments, **before.arguments, **reply.arguments, **labelled}
+    evidence = {**joined.evidence, **before.evidence, **reply.evidence,
+                **{k: Evidence("the labelled reply to the question", str(v)) for k, v in labelled.items()}}
     props = tool.parameters.get("properties") or {}
     required = [r for r in tool.parameters.get("required") or [] if r in props]
-    for name, words in _bare_answers(turn.question, [r for r in required if r not in args], props, evidence):
+    for name, words in _bare_answers(text, [r for r in required if r not in args], props, evidence):
         args[name], evidence[name] = words, Evidence("the reply to the question about it", words)
     asked = _asked_argument(turn.asked, tool)
-    if asked and len(replies) == 1:  # "What is the order ID?" -> "It's O1.": the reply is that value
+    if asked and asked not in labelled and len(replies) == 1:  # "What is the order ID?" -> "It's O1.": the reply is that value
         typed = reply.arguments.get(asked) if reply.evidence.get(asked) and reply.evidence[asked].rule not in (
             "words", "the request without its framing") and not reply.evidence[asked].rule.startswith("best reading") else None
         bare = _POLITE.sub("", turn.question.strip().rstrip(".!?。！？")).strip()
