@@ -122,3 +122,26 @@ def test_a_labelled_list_of_people_is_split(client):
 def test_a_label_alone_still_leaves_the_other_arguments_to_ask(client):
     assert _after_question(client, "Put an event in my calendar", "Title: 1:1", [MEETING]) == (
         "To use create_event I need the start. Could you tell me?")
+
+
+# --------------------------------------------------------------------------- booking verbs choose the calendar tool
+@pytest.mark.parametrize("text, title", [
+    ("Book 'Design review' tomorrow at 3pm with Ana and Ben", "Design review"),   # a quoted name
+    ("Set up 'Design review' tomorrow at 3pm with Ana and Ben", "Design review"),
+    ("Arrange a design review tomorrow at 3pm with Ana and Ben", "design review"),  # people after "with"
+    ("Schedule 'Design review' tomorrow at 3pm with Ana and Ben", "Design review"),  # as "Schedule" did
+])
+def test_booking_verbs_choose_the_calendar_tool_like_schedule(client, text, title):
+    assert _reply(client, text, [MEETING, WEATHER]) == [
+        ("create_event", {"title": title, "start": _tomorrow("15:00"), "attendees": ["Ana", "Ben"]})]
+
+
+@pytest.mark.parametrize("text", ["安排明天下午3点的设计评审，参会人：张伟、李娜", "帮我约个明天下午3点的设计评审，参会人：张伟、李娜"])
+def test_chinese_booking_verbs_choose_the_calendar_tool(client, text):
+    assert _reply(client, text, [MEETING, WEATHER]) == "要调用 create_event，我还需要知道标题（`title`）。请补充一下？"
+
+
+@pytest.mark.parametrize("text", ["Book a flight to Paris tomorrow", "Book a table for two at 7pm",
+                                  "Arrange the files in my folder by date", "大约多少度"])
+def test_a_booking_verb_alone_asks_no_calendar_tool(client, text):
+    assert isinstance(_reply(client, text, [MEETING]), str)
