@@ -146,6 +146,58 @@ def test_a_body_nested_3000_levels_is_a_400_not_a_recursion_error(mock):
     assert post(mock, moderate)[0] == 200
 
 
+def test_brackets_and_escapes_inside_strings_do_not_count_as_nesting(mock):
+    """The depth check skips strings by splitting at quotes: escaped quotes and backslashes must not shift it."""
+    from course_lib.mock_llm.limits import nests_deeper
+
+    text = json.dumps({"a": ['[[[{\\"', "\\", '\\"]]]', {"b": ["x"]}]}).encode()
+    assert [nests_deeper(text, d, valid_json=True) for d in (3, 4)] == [True, False]
+    assert [nests_deeper(text, d) for d in (3, 4)] == [True, False]  # the regex way, for text not yet parsed
+    assert nests_deeper(b'["x", "[[[', 3) is True  # an unclosed last quote opens no string: its brackets count
+    content = "ok " + "[" * 80 + '\\"' + "{" * 80
+    assert post(mock, {"model": "m", "messages": [{"role": "user", "content": content}]})[0] == 200
+
+
+def _depth(value) -> int:
+    """How deep arrays and objects nest in a decoded JSON value (the oracle for the byte-level check)."""
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    return 0
+
+
+def test_the_depth_check_on_parsed_bodies_agrees_with_the_decoded_depth():
+    """Mixed arrays and objects, siblings of different depths, brackets, quotes and backslashes in keys
+    and strings: the check for parsed bodies (one replace per level) says what walking the value says."""
+    import random
+
+    from course_lib.mock_llm.limits import nests_deeper
+
+    rnd = random.Random(13)
+    pieces = ["[", "]", "{", "}", '"', "\\", '\\"', "a", " ", "中"]
+
+    def text() -> str:
+        return "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 5)))
+
+    def value(level: int):
+        r = rnd.random()
+        if level > 8 or r < 0.3:
+            return text()
+        if r < 0.65:
+            return [value(level + 1) for _ in range(rnd.randint(0, 3))]
+        return {text(): value(level + 1) for _ in range(rnd.randint(0, 3))}
+
+    for _ in range(400):
+        tree = value(0)
+        body = json.dumps(tree, ensure_ascii=rnd.random() < 0.5).encode()
+        for limit in (0, 1, 2, 4, 6):
+            assert nests_deeper(body, limit, valid_json=True) is (_depth(tree) > limit), (body, limit)
+            assert nests_deeper(body, limit) is (_depth(tree) > limit), (body, limit)
+    assert nests_deeper(b'[[{"a": []}], {}, [[[[]]]]]', 4, valid_json=True) is True  # 5 deep in the last
+    assert nests_deeper(b'[[{"a": []}], {}, [[[]]]]', 4, valid_json=True) is False
+
+
 def test_a_lone_surrogate_is_a_400_naming_the_field(mock):
     raw = b'{"model": "m", "messages": [{"role": "user", "content": "hi \\ud800 there"}]}'
     status, err = error_of(mock, raw)

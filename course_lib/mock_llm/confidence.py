@@ -192,6 +192,19 @@ def _defaults(calls: list, tools: list | None) -> str:
     return " ".join(out).lower()
 
 
+def _figure_in(figure: str, text: str) -> bool:
+    """Whether ``figure`` stands in ``text`` as a whole figure: no digit or point before it, no digit after
+    ("5" in "alpha 0.05" is not; "0.05" is). What ``(?<![\\d.])figure(?![\\d])`` finds, without compiling a
+    pattern for every new number of a request (``\\d`` is ``str.isdecimal``)."""
+    at = text.find(figure)
+    while at != -1:
+        end = at + len(figure)
+        if (at == 0 or not (text[at - 1] == "." or text[at - 1].isdecimal())) and not text[end:end + 1].isdecimal():
+            return True
+        at = text.find(figure, at + 1)
+    return False
+
+
 def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None = None) -> list[tuple[str, bool]]:
     """The stated values no call uses, each with whether it is strong (:func:`_strong`)."""
     blob = " ".join(str(v).lower() for c in calls for v in c.arguments.values())
@@ -212,7 +225,7 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
             continue  # "the weather today": what a tool without a date gives anyway
         if not text or text in names or text in blob or str(m.value).lower() in blob:
             continue
-        if m.kind == "number" and re.search(rf"(?<![\d.]){re.escape(str(m.value).lower())}(?![\d])", defaults):
+        if m.kind == "number" and _figure_in(str(m.value).lower(), defaults):
             continue  # the tool's default or the value its description names: taken anyway
         if m.kind in ("number", "date", "code") and any(a <= m.start < b for a, b in today):
             continue  # "today is 2031.2.28": the day the user is in, read as the reference of "tomorrow"

@@ -98,7 +98,7 @@ def decode_body(body: bytes, limits: Limits) -> Any:
     except (UnicodeDecodeError, ValueError) as e:
         raise MockAPIError(f"We could not parse the JSON body of your request ({e}). The body must be "
                            "UTF-8 JSON.", code="invalid_json") from None
-    if _SURROGATE_ESCAPE.search(body) is not None or nests_deeper(body, limits.max_json_depth):
+    if _SURROGATE_ESCAPE.search(body) is not None or nests_deeper(body, limits.max_json_depth, valid_json=True):
         check_tree(value, limits.max_json_depth)  # the walk that names where
     return value
 
@@ -110,18 +110,60 @@ _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 #: 20-tool request's depth check 0.3 ms).
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_NOT_BRACKETS_OR_QUOTES = bytes(b for b in range(256) if b not in b'[]{}"')
+_ONE_BRACKET_KIND = bytes.maketrans(b"{}", b"[]")
 
 
-def nests_deeper(body: bytes, max_depth: int) -> bool:
-    """Whether the (valid) JSON text ``body`` nests arrays and objects more than ``max_depth`` deep.
+def _brackets_outside_strings(body: bytes, valid_json: bool) -> bytes:
+    """The brackets of ``body`` outside its JSON string tokens, in order (what
+    ``_JSON_STRING.sub(b"", body)`` leaves of ``[]{}``), by splitting at quotes.
+
+    Without a backslash every ``"`` delimits a string, so once all but brackets and quotes are
+    dropped the pieces between quotes alternate outside, inside (an odd last quote opens nothing:
+    the rest stays). In valid JSON an escape is a backslash and one byte, so dropping the escaped
+    backslashes, then the escaped quotes, leaves only delimiters. Other text with a backslash goes
+    through the regex. On a 20-tool body this costs a tenth of the regex.
+    """
+    if b"\\" in body:
+        if not valid_json:
+            return _JSON_STRING.sub(b"", body).translate(None, _NOT_BRACKETS)
+        body = body.replace(b"\\\\", b"").replace(b'\\"', b"")
+    pieces = body.translate(None, _NOT_BRACKETS_OR_QUOTES).split(b'"')
+    outside = pieces[::2]
+    if len(pieces) % 2 == 0:  # an odd number of quotes: the last one opens no string
+        outside.append(pieces[-1])
+    return b"".join(outside)
+
+
+def _balanced_deeper(brackets: bytes, max_depth: int) -> bool:
+    """Whether the balanced, well-nested ``brackets`` nest more than ``max_depth`` deep.
+
+    Every ``[]`` left after the kinds are made one is an innermost pair, so one ``replace`` takes a
+    level off every nest: what is left after ``max_depth`` of them was deeper (no loop per bracket).
+    """
+    nest = brackets.translate(_ONE_BRACKET_KIND)
+    for _ in range(max_depth):
+        if not nest:
+            return False
+        nest = nest.replace(b"[]", b"")
+    return bool(nest)
+
+
+def nests_deeper(body: bytes, max_depth: int, valid_json: bool = False) -> bool:
+    """Whether the JSON text ``body`` nests arrays and objects more than ``max_depth`` deep.
 
     Fewer opening brackets than the limit cannot nest deeper (the usual request: answered by
-    two ``bytes.count``); otherwise the brackets outside strings are counted.
+    two ``bytes.count``); otherwise the brackets outside strings are counted. ``valid_json``: the
+    caller parsed ``body`` already, so its brackets are balanced and its escapes well formed (faster
+    exact ways, :func:`_brackets_outside_strings` and :func:`_balanced_deeper`).
     """
     if body.count(b"{") + body.count(b"[") <= max_depth:
         return False
+    brackets = _brackets_outside_strings(body, valid_json)
+    if valid_json:
+        return _balanced_deeper(brackets, max_depth)
     depth = 0
-    for c in _JSON_STRING.sub(b"", body).translate(None, _NOT_BRACKETS):
+    for c in brackets:
         depth += 1 if c in (91, 123) else -1  # "[" and "{"
         if depth > max_depth:
             return True
