@@ -411,6 +411,29 @@ _PERCENT_NUMBER = re.compile(r"\b(?:as|in) (?:a )?percent(?:age)?\b|\bpercentage
                              r"\b\d+% (?:is|=|as) \d+(?:\.0)?\b(?!\.\d)", re.I)
 _PERCENT_FRACTION = re.compile(r"\bdecimal\b|\bfraction\b|\b\d+% (?:is|=|as) 0\.\d+|between 0 and 1|0(?:\.0)? (?:to|and) 1\b",
                                re.I)
+_PERCENT_SLOTS = load_json("percent_slots.json")
+#: Slot names that take a percent as written (tip_percentage: 15) or as a share (tip_rate: 0.15), see
+#: ``course_lib/data/percent_slots.json``.
+_PERCENT_WHOLE_NAMES = frozenset(_PERCENT_SLOTS["whole_number_names"])
+_PERCENT_SHARE_NAMES = frozenset(_PERCENT_SLOTS["fraction_names"])
+
+
+def _percent_as_number(words: list[str], desc: str) -> bool:
+    """Whether a number slot takes "15%" as 15 (else as 0.15): its description says so ("in percent", "e.g. 5 for
+    5%") unless it says a fraction ("as a decimal", "between 0 and 1"); with neither, its name does: a
+    *percentage* slot takes 15, a *rate*, *fraction* or plain slot 0.15 (of both, the name's last word decides).
+
+    >>> _percent_as_number(["tip", "percentage"], "The tip percentage."), _percent_as_number(["tip", "rate"], "")
+    (True, False)
+    >>> _percent_as_number(["tip", "percentage"], "The tip percentage as a decimal.")
+    False
+    """
+    if _PERCENT_FRACTION.search(desc):
+        return False
+    if _PERCENT_NUMBER.search(desc):
+        return True
+    said = [w for w in words if w in _PERCENT_WHOLE_NAMES or w in _PERCENT_SHARE_NAMES]
+    return bool(said) and said[-1] in _PERCENT_WHOLE_NAMES  # the last says what it is: rate_percent is a percent
 
 
 _VAGUE_MONEY = frozenset({"value", "amount", "sum", "net", "balance", "flow", "charge", "fund"})
@@ -499,7 +522,7 @@ def make_slot(name: str, spec_json: str, required: bool, index: int) -> Slot:
     category = gz.category_of(words) or (gz.category_of(re.findall(r"[a-z]+", re.split(r"[.;(,]", desc.lower())[0])[:4])
                                          if role in ("free", "title") else None) or ""
     return Slot(name, spec_json, kind, required, index, frozenset(keys), frozenset(desc_keys), dims, role,
-                item_kind, options, bool(_PERCENT_NUMBER.search(desc)) and not _PERCENT_FRACTION.search(desc),
+                item_kind, options, _percent_as_number(words, desc),
                 bool(_NUMBERISH_NAMES.match(name)), accepts_null(spec) or bool(spec.get("x-nullable")),
                 category if kind in ("string", "array") else "", _examples(desc) if kind in ("string", "array") else ())
 

@@ -624,6 +624,7 @@ def find(text: str) -> tuple[Arithmetic, ...]:
     if not _maybe(text):
         return ()
     toks = _tokens(text)
+    shares = _zh_shares(text) if not text.isascii() else []
     out: list[Arithmetic] = []
     i = 0
     while i < len(toks):
@@ -644,7 +645,49 @@ def find(text: str) -> tuple[Arithmetic, ...]:
                 i = j
                 continue
         i += 1
-    return tuple(out)
+    out = [a for a in out if not any(z.start < a.end and a.start < z.end for z in shares)]
+    return tuple(sorted(out + shares, key=lambda a: a.start))
+
+
+def _alternation(words: list[str]) -> str:
+    return "(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + ")"
+
+
+#: A share of an amount in Chinese, the amount first: "84.5元的账单给15%小费", "账单84.5元，小费15%",
+#: "80元的百分之十五的服务费" (the words in ``course_lib/data/percent_shares.json``).
+_ZH_AMOUNTS, _ZH_SHARES = _alternation(_SHARES_DATA["zh_amounts"]), _alternation(_SHARES_DATA["zh_shares"])
+_ZH_VERBS = _alternation(_SHARES_DATA["zh_verbs"])
+_ZH_PERCENT = r"(?:(?P<pct>\d+(?:\.\d+)?)\s*[%％]|百分之(?P<zpct>\d+(?:\.\d+)?|" + _ZH_NUMERAL + "))"
+_ZH_SHARE = re.compile(
+    rf"(?:{_ZH_AMOUNTS}(?:是|为)?\s*)?[¥￥$€£]?\s*(?<![\d.])(?P<amt>\d+(?:\.\d+)?)(?![\d.])\s*"
+    rf"{_alternation(_SHARES_DATA['zh_currencies'])}?的?(?:{_ZH_AMOUNTS})?的?[，,\s]*"
+    rf"(?:{_ZH_VERBS}?\s*{_ZH_PERCENT}\s*的?\s*{_ZH_SHARES}|{_ZH_SHARES}\s*{_ZH_VERBS}?\s*"
+    + _ZH_PERCENT.replace("?P<pct>", "?P<pct2>").replace("?P<zpct>", "?P<zpct2>") + ")")
+
+_ZH_AMOUNT_SAID = re.compile(rf"[¥￥$€£的]|{_ZH_AMOUNTS}|{_alternation(_SHARES_DATA['zh_currencies'])}")
+
+
+def _zh_shares(text: str) -> list[Arithmetic]:
+    """Chinese shares of an amount, each as ``percent / 100 * amount`` (:data:`_ZH_SHARE`); the amount must be
+    said to be money (a currency, a bill noun) or owned by the share (的): "3，15%税" is none.
+
+    >>> [a.expression for a in _zh_shares("84.5元的账单给15%小费")]
+    ['15 / 100 * 84.5']
+    """
+    out = []
+    for m in _ZH_SHARE.finditer(text):
+        group = next(g for g in ("pct", "zpct", "pct2", "zpct2") if m.group(g))
+        raw = m.group(group)
+        pct = float(raw) if raw[0].isdigit() else _chinese_decimal(raw)
+        if pct is None or not _ZH_AMOUNT_SAID.search(text, m.start(), m.start(group)):
+            continue
+        tree = Bin("pct", Num(_whole(pct), pct=True), Num(_whole(float(m.group("amt")))))
+        out.append(Arithmetic(tree, m.group(0), m.start(), m.end()))
+    return out
+
+
+def _whole(v: Union[int, float]) -> Union[int, float]:
+    return int(v) if float(v).is_integer() else v
 
 
 #: (The lookahead of the words' first letters changes no match: it spares trying every word at each word start.)
