@@ -2553,9 +2553,24 @@ def _read_without_consuming(st: _FillState) -> None:
         _unit_roles(st.unit_slots, reading.text, filled, many, st.num_slots, st.numbers)
 
 
+_PATH_SLOT_WORDS = frozenset({"path", "filepath", "dirpath", "dir", "directory", "folder", "filename"})
+#: A path or a file/folder name: separators, a home or relative start, or one token ("src", "README.md").
+_PATH_SHAPED = re.compile(r"[~.]?[/\\]|[A-Za-z]:[/\\]|~$|[\w.@-]+$|.*[/\\]", re.A)
+
+
+def _not_a_path(slot: Slot, value: Any) -> bool:
+    """Whether ``value`` cannot be what a path argument takes: words ("有什么区别", "what was committed since
+    yesterday") in ``repo_path``. A model leaves such an argument out or asks; it never sends a sentence as a path."""
+    if slot.kind != "string" or slot.options or not isinstance(value, str) or \
+            not set(lang.split_identifier(slot.name)) & _PATH_SLOT_WORDS:
+        return False
+    return _PATH_SHAPED.match(value.strip()) is None
+
+
 def _take_best(st: _FillState) -> None:
     """The candidates taken greedily, best first, each mention once; then what required slots still lack."""
     slots, reading, mentions, vocab, depth = st.slots, st.reading, st.mentions, st.vocab, st.depth
+    st.cands[:] = [c for c in st.cands if not _not_a_path(c[1], c[2])]
     cands, filled, taken = st.cands, st.filled, st.taken
     cands.sort(key=lambda c: (-c[0], c[1].index))
     for score, s, value, idx, ev in cands:
