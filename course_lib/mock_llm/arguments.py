@@ -38,6 +38,7 @@ from . import timezones
 from . import unit_enums
 from .reading import _NOT_NAMES, Mention, Reading, read
 from ..package_data import load_json
+from .paths import PATH_WORDS
 
 LOCATION_HINTS = ("city", "location", "place", "town", "region", "country", "destination", "area", "地点", "城市",
                   "address", "state", "county", "origin", "venue", "where")
@@ -2553,7 +2554,7 @@ def _read_without_consuming(st: _FillState) -> None:
         _unit_roles(st.unit_slots, reading.text, filled, many, st.num_slots, st.numbers)
 
 
-_PATH_SLOT_WORDS = frozenset({"path", "filepath", "dirpath", "dir", "directory", "folder", "filename"})
+_PATH_SLOT_WORDS = PATH_WORDS | {"filename"}
 #: A path or a file/folder name: separators, a home or relative start, or one token ("src", "README.md").
 _PATH_SHAPED = re.compile(r"[~.]?[/\\]|[A-Za-z]:[/\\]|~$|[\w.@-]+$|.*[/\\]", re.A)
 

@@ -24,7 +24,8 @@ _EN_BEFORE = re.compile(r"\b(?:in|under|inside|within)\s+" + _DIR + r",?\s+(?:cr
                         r"(?:new\s+)?(?:folder|directory|dir|file)\s+(?:called|named)\s+['\"“]?" + _NAME, re.I)
 _ZH = re.compile(r"在\s*" + _DIR + r"\s*(?:下|里|中|里面)?\s*(?:新建|创建|建|建立|写)(?:一个)?(?:叫|名为|叫做)\s*['\"“]?" + _NAME +
                  r"['\"”]?\s*的?(?:文件夹|目录|文件)")
-_PATH_WORDS = frozenset({"path", "filepath", "dir", "directory", "folder", "dirpath"})
+#: The words of an argument name that say it takes a path (``repo_path``, ``directory``).
+PATH_WORDS = frozenset({"path", "filepath", "dir", "directory", "folder", "dirpath"})
 
 
 @lru_cache(maxsize=512)
@@ -47,7 +48,7 @@ def named_inside(text: str) -> str | None:
 def path_slot(parameters: dict) -> str | None:
     """The one string argument that takes a path (``path``, ``filepath``, ``directory``), else None."""
     hits = [k for k, s in (parameters.get("properties") or {}).items() if isinstance(s, dict)
-            and s.get("type", "string") == "string" and set(lang.split_identifier(k)) & _PATH_WORDS]
+            and s.get("type", "string") == "string" and set(lang.split_identifier(k)) & PATH_WORDS]
     return hits[0] if len(hits) == 1 else None
 
 
