@@ -65,3 +65,42 @@ def test_scale_letters_stay_other_units_outside_temperature_talk():
 
     units = [m.unit for m in read("A charge of 5 C flows through a 2 F capacitor").mentions if m.kind == "number"]
     assert "°C" not in units and "°F" not in units
+
+
+@pytest.mark.parametrize("text, value, from_unit, to_unit", [
+    ("Convert 1 mile 200 yards to meters", 1960, "yards", "meters"),
+    ("How many grams is 5 pounds 3 ounces?", 83, "ounces", "grams"),
+    ("Convert 1 h 15 min to seconds", 75, "min", "seconds"),           # a bare "h" beside its minutes
+    ("Convert 2 hours and 30 minutes to seconds", 150, "minutes", "seconds"),
+    ("What is 1 m 80 cm in feet?", 180, "cm", "feet"),
+    ("把5磅3盎司换算成克", 83, "盎司", "克"),                           # 换算成克: a one-character unit converted to
+    ("2小时30分钟是多少秒", 150, "分钟", "秒"),
+    ("3公斤200克是多少磅", 3200, "克", "磅"),
+])
+def test_compound_quantity_is_one_value_in_its_smallest_unit(client, text, value, from_unit, to_unit):
+    assert calls(client, text, [CONVERT]) == [
+        ("convert", {"value": value, "from_unit": from_unit, "to_unit": to_unit})]
+
+
+TIMER = tool("set_timer", "Start a countdown timer.", {"minutes": {"type": "integer"}})
+TIMER_HM = tool("set_timer", "Start a countdown timer.", {"hours": {"type": "integer"}, "minutes": {"type": "integer"}})
+HEIGHT = tool("record_height", "Record a person's height.", {"feet": {"type": "integer"}, "inches": {"type": "integer"}})
+
+
+@pytest.mark.parametrize("text, tools, arguments", [
+    ("Set a timer for 1 hour 15 minutes", [TIMER], {"minutes": 75}),       # was minutes 15: the hour lost
+    ("给我定一个1小时20分钟的计时器", [TIMER], {"minutes": 80}),
+    ("Set a timer for 1 hour 15 minutes", [TIMER_HM], {"hours": 1, "minutes": 15}),   # a slot for each part
+    ("Record my height: 5 ft 10 in", [HEIGHT], {"feet": 5, "inches": 10}),
+])
+def test_one_slot_takes_the_whole_quantity_slots_for_the_parts_take_the_parts(client, text, tools, arguments):
+    assert calls(client, text, tools) == [(tools[0]["function"]["name"], arguments)]
+
+
+@pytest.mark.parametrize("text", ["1 h 75 min", "5 km 300 miles", "1.5 hours 30 minutes", "35000 in 5 years"])
+def test_no_compound_where_the_parts_do_not_make_one(text):
+    """A part as large as the unit before it, units with no exact factor, or a fractional lead stay apart."""
+    from course_lib.mock_llm.reading import read
+
+    assert not [m for m in read(text).mentions if m.kind == "number" and m.get("parts")]
+    assert [m.value for m in read("1 h 15 min").mentions if m.get("parts")] == [75]  # the check's own control

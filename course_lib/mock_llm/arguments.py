@@ -727,7 +727,7 @@ def _number_value(slot: Slot, m: Mention) -> Any:
     v = m.value
     if m.get("percent") and slot.kind == "number" and not slot.percent_as_number:
         v = round(v / 100, 10)
-    v = _convert_time(slot, m, v)
+    v = _convert_time(slot, m, _convert_compound(slot, m, v))
     if slot.kind == "integer" and isinstance(v, float) and v.is_integer():
         v = int(v)
     if slot.kind == "number" and isinstance(v, float) and v.is_integer() and m.get("int"):
@@ -759,6 +759,37 @@ def _convert_time(slot: Slot, m: Mention, v: Any) -> Any:
     if want is None or want == m.unit:
         return v
     out = v * _SECONDS[m.unit] / _SECONDS[want]
+    return int(round(out)) if abs(out - round(out)) < 1e-9 else round(out, 6)
+
+
+#: One of each length or mass unit in metres or kilograms (``course_lib/data/compound_units.json``).
+_SI_FACTORS: dict[str, dict[str, float]] = load_json("compound_units.json")["si_factors"]
+_SLOT_UNIT_DESC = re.compile(r"\b(?:in|as)\s+([a-z]+)|\(([a-z]+)\)", re.I)
+
+
+def slot_named_unit(slot: Slot, dim: str) -> str | None:
+    """The unit of dimension ``dim`` a number slot names ("weight_kg" -> kg, "length in feet" -> ft), if it says."""
+    words = lang.split_identifier(slot.name)
+    words += [a or b for a, b in _SLOT_UNIT_DESC.findall(str(slot.spec.get("description", "")))]
+    for w in words:
+        canon, unit_dim = gz.UNITS.get(w) or gz.UNITS.get(w.lower()) or ("", "")
+        if dim == "mass" and w.lower() in ("pound", "pounds", "lbs"):
+            canon, unit_dim = "lb", "mass"
+        if unit_dim == dim and canon in _SI_FACTORS.get(dim, {}):
+            return canon
+    return None
+
+
+def _convert_compound(slot: Slot, m: Mention, v: Any) -> Any:
+    """A compound length or mass ("5 pounds 3 ounces", read as 83 oz) in the unit its slot names: weight_kg ->
+    2.353 (rounded to 6 places); as read when the slot names no unit."""
+    factors = _SI_FACTORS.get(m.dim)
+    if not m.get("parts") or not factors or m.unit not in factors or slot.kind not in ("integer", "number"):
+        return v
+    want = slot_named_unit(slot, m.dim)
+    if want is None or want == m.unit:
+        return v
+    out = v * factors[m.unit] / factors[want]
     return int(round(out)) if abs(out - round(out)) < 1e-9 else round(out, 6)
 
 
@@ -2220,7 +2251,21 @@ def fill_arguments(parameters: dict, text: str, root: dict | None = None, *,
         ...                 "required": ["city"]}, "What's the weather in Shanghai?").arguments
         {'city': 'Shanghai'}
     """
-    return _fill(parameters, read(text), 0, tool_words, root or parameters)
+    reading = read(text)
+    if _names_the_parts(parameters, reading):
+        reading = read(text, compounds=False)
+    return _fill(parameters, reading, 0, tool_words, root or parameters)
+
+
+def _names_the_parts(parameters: dict, reading: Reading) -> bool:
+    """Whether the tool's parameters name two units a compound quantity was written in (``hours`` and
+    ``minutes`` for "1 hour 15 minutes", ``feet`` and ``inches`` for "5 ft 10 in"): then each part fills its slot."""
+    compounds = [m for m in reading.mentions if m.kind == "number" and m.get("parts")]
+    if not compounds or not isinstance(parameters.get("properties"), dict):
+        return False
+    named = {(gz.UNITS.get(w) or ("", ""))[0] for name in parameters["properties"]
+             for w in lang.split_identifier(str(name))}
+    return any(len(named & set(m.get("parts"))) >= 2 for m in compounds)
 
 
 _NOTE_SLOTS = frozenset({"key", "note", "scale", "tonic", "root"})

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import language as lang
-from .reading import _TODAY_IS
+from .reading import _TODAY_IS, read
 
 #: Confidence of a value by how it was read.
 CLASSES = {"said": 1.0, "read": 0.85, "free words": 0.65, "guess": 0.4}
@@ -223,6 +223,8 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
             continue  # "monthly", "four circles": counts and frequencies said in words rarely are a value
         if m.kind == "date" and text in _NOW:
             continue  # "the weather today": what a tool without a date gives anyway
+        if m.get("parts") and _parts_used(m, reading.text, blob):
+            continue  # "1 hour 15 minutes" as hours 1 and minutes 15
         if not text or text in names or text in blob or str(m.value).lower() in blob:
             continue
         if m.kind == "number" and _figure_in(str(m.value).lower(), defaults):
@@ -236,6 +238,12 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
             continue  # a capitalised name is context more often than a value ("a Tennis player, Serena")
         out.append((m.text.strip(), strong))
     return out
+
+
+def _parts_used(m: Any, text: str, blob: str) -> bool:
+    """Whether the calls took each part of the compound quantity ``m`` ("5 ft 10 in": 5 and 10) on its own."""
+    parts = [n for n in read(text, compounds=False).mentions if n.kind == "number" and m.start <= n.start < m.end]
+    return bool(parts) and all(re.search(rf"(?<![\d.]){re.escape(str(n.value))}(?![\d])", blob) for n in parts)
 
 
 def _reused_or_verb(name: str, value: Any, call: Any, request: str) -> bool:

@@ -494,8 +494,9 @@ _ZH_UNIT_WORDS = re.compile("|".join(sorted((re.escape(k) for k in UNITS if re.m
                                              and (len(k) >= 2 or k in ("磅",))), key=len, reverse=True)))
 
 
-#: A one-character unit a question asks in ("是多少米", "华氏多少度": 华氏度, a scale before 多少 is the unit's).
-_ZH_ASKED_UNIT = re.compile(r"(华氏|摄氏|开氏)?(?:多少|几)(" + "|".join(
+#: A one-character unit a question asks in ("是多少米", "华氏多少度": 华氏度, a scale before 多少 is the unit's) or
+#: a conversion turns into ("换算成克", "换成米").
+_ZH_ASKED_UNIT = re.compile(r"(华氏|摄氏|开氏)?(?:多少|几|换算成|换成|转换成|转成|折合成?)(" + "|".join(
     k for k in UNITS if len(k) == 1 and re.match(r"[\u3400-\u9fff]", k)) + ")")
 
 

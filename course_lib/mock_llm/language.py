@@ -63,6 +63,7 @@ ZH_LEXICON: dict[str, str] = {
     "开会": "meeting meet", "开个会": "meeting meet", "周会": "meeting", "例会": "meeting", "邀请": "invite",
     "查": "search", "找": "search find", "检查": "check", "调查": "investigate", "查看": "view show",
     "小费": "tip gratuity", "账单": "bill", "服务费": "service charge fee", "百分比": "percentage percent",
+    "计时器": "timer", "倒计时": "countdown timer",
 }
 
 #: Everyday words that name a tool's subject without its word ("will it rain?" asks for the weather,

@@ -27,6 +27,7 @@ from typing import Any
 
 from . import gazetteer as gz
 from . import language as lang
+from ..package_data import load_json
 
 MONTHS = {m: i + 1 for i, m in enumerate(
     "january february march april may june july august september october november december".split())}
@@ -247,7 +248,8 @@ def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     m = _unit_match(text, end)
     if m and m.group(1) in _AMBIGUOUS_UNITS and text[end:end + 1] == " " and not (
             m.group(1) in _SCALE_LETTERS and temperature_talk(text)) and not re.match(
-            r"[\s]*(?:[.,;:)?!]|$|and\b|or\b|tall\b|long\b|wide\b|away\b)", text[m.end():]):
+            r"[\s]*(?:[.,;:)?!]|$|and\b|or\b|tall\b|long\b|wide\b|away\b)", text[m.end():]) and not _compound_part(
+            text, end, m.group(1), m.end()):
         m = None  # "35000 in the next 5 years": "in" is not inches
     if m:
         surface = m.group(1)
@@ -560,18 +562,49 @@ def _counted_ones(text: str, numbers: list[Mention]) -> list[Mention]:
     return out
 
 
-def _feet_and_inches(text: str, numbers: list[Mention]) -> list[Mention]:
-    """"5ft 10in", "6 feet 2 inches": one height, in inches (70, 74)."""
+#: factors[larger][smaller]: how many of the smaller unit make one of the larger ("ft" -> "in": 12), for the
+#: compound quantities of :func:`_compound_quantities` (``course_lib/data/compound_units.json``).
+COMPOUND_FACTORS: dict[str, dict[str, int]] = load_json("compound_units.json")["factors"]
+#: What may join the parts of one quantity: a space, "and", or nothing after a Chinese unit ("2小时30分钟").
+_COMPOUND_JOIN = re.compile(r"\s*(?:and\s+)?")
+
+
+_FIGURE_UNIT = r"(\d+(?:\.\d+)?)\s?([A-Za-z]+)"
+
+
+def _compound_part(text: str, end: int, surface: str, stop: int) -> bool:
+    """Whether the short unit ``surface`` after the figure ending at ``end`` is a part of a compound quantity: the
+    unit of a figure before it is larger ("5 ft 10 in"), or the unit of a figure after it smaller ("1 h 15 min")."""
+    canon = (gz.UNITS.get(surface) or ("", ""))[0]
+    before = re.search(_FIGURE_UNIT + r"\s+(?:and\s+)?\d+(?:\.\d+)?$", text[:end])
+    if before and canon in COMPOUND_FACTORS.get((gz.UNITS.get(before.group(2)) or ("", ""))[0], {}):
+        return True
+    after = re.match(r"\s+(?:and\s+)?" + _FIGURE_UNIT, text[stop:])
+    return bool(after) and (gz.UNITS.get(after.group(2)) or ("", ""))[0] in COMPOUND_FACTORS.get(canon, {})
+
+
+def _compound_quantities(text: str, numbers: list[Mention]) -> list[Mention]:
+    """"5ft 10in", "1 mile 200 yards", "5 pounds 3 ounces", "2小时30分钟", "1 h 15 min 30 s": one quantity each, in
+    its last (smallest) unit (70 in, 1960 yd, 83 oz, 150 min, 4530 s).
+
+    A part joins the figure before it when its unit is smaller by a factor of :data:`COMPOUND_FACTORS`, it is
+    less than one of the unit before ("1 h 75 min" stays two), and the figure before it is whole. The quantity's
+    detail ``parts`` names the units it was written in (("h", "min")).
+    """
     out: list[Mention] = []
-    by_start = sorted(numbers, key=lambda n: n.start)
-    skip = set()
-    for a, b in zip(by_start, by_start[1:]):
-        if a.unit == "ft" and b.unit == "in" and re.fullmatch(r"\s*(?:and\s+)?", text[a.end:b.start]):
-            value = a.value * 12 + b.value
-            out.append(Mention("number", int(value) if float(value).is_integer() else value, text[a.start:b.end],
-                               a.start, b.end, "in", "length", extra=(("int", float(value).is_integer()),)))
-            skip.update({id(a), id(b)})
-    return [n for n in numbers if id(n) not in skip] + out
+    for n in sorted(numbers, key=lambda n: n.start):
+        prev = out[-1] if out else None
+        factor = COMPOUND_FACTORS.get(prev.unit, {}).get(n.unit) if prev else None
+        if factor and 0 <= n.value < factor and float(prev.value).is_integer() and \
+                _COMPOUND_JOIN.fullmatch(text, prev.end, n.start):
+            value = prev.value * factor + n.value
+            whole = float(value).is_integer()
+            parts = (prev.get("parts") or (prev.unit,)) + (n.unit,)
+            out[-1] = Mention("number", int(value) if whole else value, text[prev.start:n.end], prev.start, n.end,
+                              n.unit, n.dim, prev.label, extra=(("int", whole), ("parts", parts)))
+        else:
+            out.append(n)
+    return out
 
 
 #: Words that say a body starts with no speed: "from rest", "dropped", "released".
@@ -1297,8 +1330,9 @@ def _coordinations(text: str, mentions: list[Mention]) -> list[list[int]]:
 
 # ---------------------------------------------------------------------------- the reading
 @lru_cache(maxsize=1024)
-def read(text: str) -> Reading:
-    """Read ``text`` once: every mention, in order, and the coordinations between them.
+def read(text: str, compounds: bool = True) -> Reading:
+    """Read ``text`` once: every mention, in order, and the coordinations between them; with ``compounds`` false
+    a compound quantity stays its parts ("1 hour 15 minutes": 1 h and 15 min, for a tool with both slots).
 
     Example:
         >>> [m.value for m in read("radius of 4 inches and height 2.5 m").of_kind("number")]
@@ -1327,7 +1361,7 @@ def read(text: str) -> Reading:
             if len(inner) == len(g.value):
                 numbers += [Mention("number", v.value, v.text, g.start + v.start, g.start + v.end, v.unit, v.dim,
                                     extra=v.extra + (("grouped", g.start),)) for v in inner]
-    numbers = _feet_and_inches(text, numbers)
+    numbers = _compound_quantities(text, numbers) if compounds else numbers
     numbers += _unsaid_rest(text, _at_rest(text, taken), numbers) + _frequencies(text, taken)
     numbers += _implicit_ones(text, taken + [(n.start, n.end) for n in numbers])
     numbers += _counted_ones(text, numbers)
