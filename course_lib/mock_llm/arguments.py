@@ -1990,6 +1990,24 @@ def _described_sides(slot: Slot, text: str) -> list[tuple[bool, Evidence, int]]:
     return sorted(out, key=lambda x: x[2])
 
 
+def _flag_sides(slot: Slot) -> dict[str, Any]:
+    """The 'true' and 'false' options of a flag written as options, by their lower-case spelling; else empty."""
+    sides = {str(o).lower(): o for o in slot.options if str(o).lower() in ("true", "false")}
+    return sides if len(sides) == 2 else {}
+
+
+def _flag_option(slot: Slot, reading: Reading) -> tuple[Any, str] | None:
+    """A yes/no flag written as options ('True', 'False', 'dontcare'): read like a boolean of the same name.
+
+    "a house *with laundry service*" sets ``has_laundry_service`` to its 'True' option, "*no* laundry
+    service" to 'False'; a request that names neither leaves it to its default (a "no" elsewhere in
+    the request is no answer to this flag).
+    """
+    sides = _flag_sides(slot)
+    b = _boolean(slot, reading) if sides else None
+    return (sides[str(b[0]).lower()], b[1].words) if b else None
+
+
 def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
     words = [w for w in lang.split_identifier(slot.name) if w not in _BOOL_GENERIC and len(w) > 1]
     if not words:
@@ -2557,7 +2575,8 @@ def _read_without_consuming(st: _FillState) -> None:
             many[name] = col
     for s in slots:
         if s.kind == "enum" or (s.kind == "string" and s.options):
-            hit = _option_before_noun(s, reading.text) or match_enum(reading.text, list(s.options)) or \
+            hit = (_explained_option(s, reading.text) or _flag_option(s, reading)) if _flag_sides(s) else \
+                _option_before_noun(s, reading.text) or match_enum(reading.text, list(s.options)) or \
                 _explained_option(s, reading.text) or _zh_named_option(s, reading.text)
             if hit:
                 rule = "enum" if s.kind == "enum" else "option"

@@ -1,0 +1,36 @@
+"""Kinds of wrong calls the mock made on real users' requests (issue 13), each fixed as a kind.
+
+Small tools of the course's own; each test names the kind it covers (a yes/no flag written as string options).
+"""
+from __future__ import annotations
+
+from course_lib.mock_llm import MockLLM
+
+
+def obj(required=(), **props):
+    return {"type": "object", "properties": props, "required": list(required)}
+
+
+def tool(name, description, parameters):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+
+
+def calls(text, *tools):
+    decision = MockLLM().explain([{"role": "user", "content": text}], list(tools))
+    return [(c.name, c.arguments) for c in decision.tool_calls], decision
+
+
+FLAG = {"type": "string", "enum": ["True", "False", "dontcare"], "default": "dontcare"}
+CABINS = tool("find_cabin", "Find a cabin to rent near a town",
+              obj(["town"], town={"type": "string", "description": "The town"},
+                  has_sauna=dict(FLAG, description="Whether the cabin must have a sauna"),
+                  pets_allowed=dict(FLAG, description="Whether pets may stay")))
+
+
+def test_a_flag_written_as_true_false_options_is_read_like_a_boolean():
+    got, _ = calls("Find me a cabin near Bergen with a sauna", CABINS)
+    assert got == [("find_cabin", {"town": "Bergen", "has_sauna": "True"})]
+    got, _ = calls("Find me a cabin near Bergen, no sauna please, and pets allowed", CABINS)
+    assert got == [("find_cabin", {"town": "Bergen", "has_sauna": "False", "pets_allowed": "True"})]
+    got, _ = calls("Find me a cabin near Bergen", CABINS)
+    assert got == [("find_cabin", {"town": "Bergen"})]          # neither named: left to the default
