@@ -329,6 +329,18 @@ _ROLE_RULES: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
+def _place_narrowed(role: str, desc_low: str) -> str:
+    """A place slot whose description names a narrower kind: ``region``, "Two-letter US state code", is a state."""
+    if role != "place":
+        return role
+    first = re.split(r"[.;(]", desc_low, maxsplit=1)[0]
+    if re.search(r"\bstate (?:code|abbreviation|name)s?\b|\bu\.?s\.? state\b", first):
+        return "state"
+    if re.search(r"\bcountry (?:code|name)s?\b|\biso[ -]?3166", first):
+        return "country"
+    return role
+
+
 _VAGUE_NAMES = frozenset({"to", "from", "start", "end", "q", "value", "type", "target", "source", "input", "key", "item",
                           "name", "number", "id", "data", "text", "body", "content", "field"})
 
@@ -383,7 +395,7 @@ def _role(name: str, desc: str, kind: str) -> str:
             if h in named or (" " in h and h in name_text) or h == name.lower():
                 if role == "id" and h == "number" and kind in ("integer", "number"):
                     continue
-                return role
+                return _place_narrowed(role, low)
     if len(named) < len(words):
         if not named or set(named) <= {"full", "first", "last", "user", "given", "family", "display", "nick", "real"}:
             return "person"
@@ -1048,6 +1060,14 @@ def _lacks_region(slot: Slot, value: Any) -> bool:
 _REGION_CODE_EXAMPLE = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)?, ([A-Z]{2})\b")
 
 
+def _two_letter_country(desc: str) -> bool:
+    """Whether a country slot's description asks for the ISO 3166-1 alpha-2 code ("ISO country code", "e.g. FR"),
+    not a three-letter code (which the gazetteer does not hold) nor a telephone country code."""
+    return bool(re.search(r"\b(?:two[- ]letter|alpha[- ]?2|iso(?:[ -]?3166(?:-1)?)?\b.{0,20}\bcode|"
+                          r"country code|e\.g\.,? [A-Z]{2}\b)", desc, re.I)) \
+        and not re.search(r"\b(?:alpha[- ]?3|three[- ]letter|calling|dial(?:ling)?|phone|telephone)\b", desc, re.I)
+
+
 def _country_as_code(desc: str) -> bool:
     """Whether a place slot's description writes a country as its ISO code ('Paris, FR', not 'Paris, France'):
     an example's two letters that are a country's code and no US state's ('CA' could be either)."""
@@ -1090,6 +1110,8 @@ def _place_written(slot: Slot, m: Mention) -> str:
             return code if re.search(r"\b(?:abbreviat|two[- ]letter|code|e\.g\.,? [A-Z]{2}\b|such as [A-Z]{2}\b)", desc) \
                 else gz.US_STATES.get(code, code) if not state or len(state) == 2 else state
         return state or name
+    if slot.role == "country" and _two_letter_country(desc) and (code := gz.country_code(name)):
+        return code
     if slot.role == "country" and state and state in gz.COUNTRIES:
         return state
     wants_state = _wants_region(desc)

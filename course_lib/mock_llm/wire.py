@@ -19,6 +19,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
 from ..strict_mode import strict_violations
+from .docstrings import with_parameter_docs
 from .errors import MockAPIError
 from .limits import BoundedCache, Limits, check_schema_size, check_tool_count, nests_deeper
 from .options import RequestOptions, chat_options
@@ -297,7 +298,9 @@ def _check_tool_uncached(i: int, tool: Any) -> ToolSpec:
         if problems:
             raise _bad(f"Invalid schema for function '{name}': {problems[0]}",
                        f"{where}.function.parameters", "invalid_function_parameters")
-    return ToolSpec(name, str(fn.get("description") or ""), params, strict)
+    description = str(fn.get("description") or "")
+    # the arguments' meaning may be in the docstring the framework copied into the description
+    return ToolSpec(name, description, with_parameter_docs(params, description), strict)
 
 
 _VALID_LISTS = BoundedCache(512)
