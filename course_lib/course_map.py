@@ -202,6 +202,15 @@ def interview_notebooks(root: Path = ROOT, lang: str = "en") -> list[Path]:
     return [_edition_copy_interview(p, root, lang) or p for p in found]
 
 
+def interview_title(path: Path) -> str:
+    """How the map names a Q&A notebook: its number and what its heading says after the ``·``
+    (``# Interview Q&A · Function calling`` -> ``01 Function calling``; ``# 面试问答 · 系统设计`` -> ``06 系统设计``);
+    the file name's words when it has no heading."""
+    h1 = _ANY_H1.search(_first_markdown(path))
+    words = h1.group(1).split(" · ", 1)[-1] if h1 else path.stem[3:].replace("_", " ")
+    return f"{number_of(path)} {words}"
+
+
 def _edition_copy_interview(path: Path, root: Path, lang: str) -> Path | None:
     copy = root / "notebooks" / lang / "interview" / path.name
     return copy if lang != "en" and copy.exists() else None
@@ -247,8 +256,8 @@ class CourseMap:
         foot = _("{n} lessons, about {time} with exercises").format(n=len(self.lessons),
                                                                   time=_fmt_minutes(self.total_minutes))
         if self.interviews:
-            foot += _("; interview practice: ") + ", ".join(f"[{p.stem.replace('_', ' ')}]({self._rel(p)})"
-                                                        for p in self.interviews)
+            foot += _("; interview practice: ") + " · ".join(f"[{interview_title(p)}]({self._rel(p)})"
+                                                           for p in self.interviews)
         return foot
 
     def table(self) -> Table:

@@ -152,6 +152,9 @@ def find(number: str, folder: Path = EXERCISES) -> Path:
     key = number.zfill(2)
     hits = sorted(folder.glob(f"{key}_*.ipynb"))
     if not hits:
-        have = ", ".join(x.name for x in sorted(folder.glob("*.ipynb"))) or "none"
-        raise FileNotFoundError(f"no exercise {number!r} in {folder} (available: {have})")
+        from .i18n import _
+
+        have = ", ".join(x.name for x in sorted(folder.glob("*.ipynb"))) or _("none")
+        raise FileNotFoundError(_("no exercise {number!r} in {folder} (available: {have})").format(
+            number=number, folder=folder, have=have))
     return hits[0]

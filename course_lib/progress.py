@@ -57,6 +57,8 @@ class ExerciseProgress:
         passed_checks, total_checks: sub-checks of that run (0, 0 when never checked).
         checked_at: local time of that run ("" when never checked).
         hints_seen: how many hints were revealed (:mod:`course_lib.hints`).
+        notebook: the notebook to open, relative to the course root: ``exercises/01_x.ipynb``, or its copy in
+            the learner's language edition (``exercises/zh/01_x.ipynb``), whose title ``title`` then is.
     """
 
     key: str
@@ -67,6 +69,7 @@ class ExerciseProgress:
     total_checks: int = 0
     checked_at: str = ""
     hints_seen: int = 0
+    notebook: str = ""
 
     @property
     def symbol(self) -> str:
@@ -77,23 +80,29 @@ class ExerciseProgress:
 
 
 def exercise_progress(root: Path | None = None) -> list[ExerciseProgress]:
-    """Every exercise on disk with its status, in course order (exercises never checked included)."""
+    """Every exercise on disk with its status, in course order (exercises never checked included); titles and
+    notebooks of the learner's language edition where it has the exercise (progress is kept per exercise, in
+    either language)."""
+    import os
+
     from . import hints
     from .course_map import ROOT, exercises
+    from .i18n import language
 
-    data, seen = load(), hints.seen_counts()
+    data, seen, root = load(), hints.seen_counts(), root or ROOT
     rows = []
-    for ex in exercises(root or ROOT):
+    for ex in exercises(root, language()):
         entry = data.get(ex.key, {})
         checks = entry.get("checks", [])
         rows.append(ExerciseProgress(ex.key, ex.number, ex.title, entry.get("status", NOT_STARTED),
                                      sum(bool(c.get("passed")) for c in checks), len(checks),
-                                     entry.get("checked_at", ""), seen.get(ex.key, 0)))
+                                     entry.get("checked_at", ""), seen.get(ex.key, 0),
+                                     Path(os.path.relpath(ex.shown or ex.path, root)).as_posix()))
     return rows
 
 
 def progress_text(rows: list[ExerciseProgress]) -> str:
-    """The table ``course progress`` prints (plain text, aligned)."""
+    """The table ``course progress`` prints (plain text, aligned), then :func:`progress_summary`."""
     if not rows:
         return _("No exercises found (exercises/NN_name.ipynb).")
     from .text_table import display_width, pad  # display columns: Chinese titles take two per character
@@ -105,20 +114,42 @@ def progress_text(rows: list[ExerciseProgress]) -> str:
         checks = f"{r.passed_checks}/{r.total_checks}" if r.total_checks else "–"
         lines.append(f"{r.symbol} {pad(r.number + ' · ' + r.title, w)}  {pad(_(STATUS_NAMES.get(r.status, r.status)), 11)}  "
                      f"{checks:>6}  {pad(str(r.hints_seen or '–'), 5, '>')}  {r.checked_at.replace('T', ' ') or '–'}")
+    return "\n".join(lines) + "\n\n" + progress_summary(rows)
+
+
+def progress_summary(rows: list[ExerciseProgress]) -> str:
+    """How many exercises passed and which one is next (its notebook in the learner's edition, and the
+    ``course check`` that finds that notebook from any folder: ``01 --lang zh`` for ``exercises/zh/``).
+
+    Example:
+        >>> print(progress_summary([ExerciseProgress("01_x", "01", "X", NOT_STARTED, notebook="exercises/01_x.ipynb")]))
+        0 of 1 exercises passed.
+        Next: exercises/01_x.ipynb, then `course check 01` to record it.
+    """
     done = sum(r.status == PASSED for r in rows)
-    lines.append("\n" + _("{done} of {total} exercises passed.").format(done=done, total=len(rows)))
+    lines = [_("{done} of {total} exercises passed.").format(done=done, total=len(rows))]
     nxt = next((r for r in rows if r.status != PASSED), None)
     if nxt:
-        lines.append(_("Next: exercises/{key}.ipynb, then `course check {number}` to record it.").format(
-            key=nxt.key, number=nxt.number))
+        notebook = nxt.notebook or f"exercises/{nxt.key}.ipynb"
+        folder = Path(notebook).parent
+        number = nxt.number + (f" --lang {folder.name}" if folder.name != "exercises" else "")
+        lines.append(_("Next: {notebook}, then `course check {number}` to record it.").format(
+            notebook=notebook, number=number))
     return "\n".join(lines)
+
+
+def _link(row: ExerciseProgress) -> str:
+    """The row's notebook relative to the lesson that shows the table (lesson 00: ``notebooks/``, or
+    ``notebooks/zh/`` for the edition's exercise)."""
+    notebook = row.notebook or f"exercises/{row.key}.ipynb"
+    return ("../../" if notebook.count("/") > 1 else "../") + notebook
 
 
 def _progress_html(rows: list[ExerciseProgress]) -> str:
     import html
 
     body = "".join(
-        f"<tr><td>{r.symbol}</td><td><a href='../exercises/{html.escape(r.key)}.ipynb'>{r.number} · "
+        f"<tr><td>{r.symbol}</td><td><a href='{html.escape(_link(r))}'>{r.number} · "
         f"{html.escape(r.title)}</a></td><td>{_(STATUS_NAMES.get(r.status, r.status))}</td>"
         f"<td>{f'{r.passed_checks}/{r.total_checks}' if r.total_checks else '–'}</td>"
         f"<td>{r.hints_seen or '–'}</td><td>{html.escape(r.checked_at.replace('T', ' ')) or '–'}</td></tr>"

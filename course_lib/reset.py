@@ -104,8 +104,10 @@ def locate(number: str, root: Path | None = None) -> tuple[Path, Path]:
     except FileNotFoundError:
         from .course_map import numbered
 
-        have = ", ".join(p.stem for p in numbered(sol_dir)) or "none"
-        raise ResetError(f"no exercise {number!r} (available: {have})") from None
+        from .i18n import _
+
+        have = ", ".join(p.stem for p in numbered(sol_dir)) or _("none")
+        raise ResetError(_("no exercise {number!r} (available: {have})").format(number=number, have=have)) from None
     return ex_dir / solution.name, solution
 
 
@@ -188,8 +190,11 @@ def restore_backup(number: str, which: str, *, root: Path | None = None, now: fl
     else:
         chosen = next((p for p in saved if p.name == Path(which).name), None)
     if chosen is None:
-        listing = ", ".join(f"{i + 1}: {p.name}" for i, p in enumerate(saved)) or "none"
-        raise ResetError(f"no saved version {which!r} of {exercise.name} (saved: {listing})")
+        from .i18n import _
+
+        listing = ", ".join(f"{i + 1}: {p.name}" for i, p in enumerate(saved)) or _("none")
+        raise ResetError(_("no saved version {which!r} of {name} (saved: {listing})").format(
+            which=which, name=exercise.name, listing=listing))
     text = chosen.read_text(encoding="utf-8")
     backup = None
     if exercise.exists():

@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_lang_option(mock)
 
     demo = isub.add_parser("demo", help=_("run the demonstration behind an answer"))
-    demo.add_argument("name", help=_("a demo name (see `course interview list`)"))
+    demo.add_argument("name", help=_("a demo name or a question id (both in `course interview list`)"))
     demo.set_defaults(func=_demo)
 
     build = isub.add_parser("build", help=_("regenerate notebooks/interview/*_qa.ipynb from the bank (maintainers); "
@@ -64,12 +64,21 @@ def _list(args: argparse.Namespace) -> int:
     from ..interview.bank import load_bank
     from ..interview.demos import PENDING
 
-    bank = load_bank(lang=_lang())
+    from ..interview.bank import difficulty_label, frequency_label
+    from ..text_table import pad
+
+    lang = _lang()
+    bank = load_bank(lang=lang)
+    if args.topic:
+        bank.topic(args.topic)  # an unknown topic: one line naming the topics (cli.main), not an empty list
     for i, q in enumerate(bank.questions, 1):
         if args.topic and q.topic != args.topic:
             continue
-        demo = q.demo + (" (pending)" if q.demo in PENDING else "")
-        print(f"{i:>2}. {q.id:<26} {q.topic:<17} {q.difficulty:<6} {q.frequency:<6} {demo}")
+        demo = q.demo + (" " + _("(pending)") if q.demo in PENDING else "")
+        # English shows the bank's own values; another language its words for them (中等, 高频), padded by display width
+        difficulty, frequency = ((q.difficulty, q.frequency) if lang == "en" else
+                                 (difficulty_label(q.difficulty, lang), frequency_label(q.frequency, lang)))
+        print(f"{i:>2}. {q.id:<26} {q.topic:<17} {pad(difficulty, 6)} {pad(frequency, 6)} {demo}")
     return 0
 
 
@@ -93,14 +102,33 @@ def _mock(args: argparse.Namespace) -> int:
     return 0
 
 
+def demo_name(name: str) -> str:
+    """The demo ``course interview demo NAME`` runs: ``NAME`` itself when it is a demo, else the demo of the
+    question whose id it is (``fc-five-steps`` -> ``five_steps``).
+
+    Raises:
+        LookupError: neither a demo nor a question id (the message says what to give, in the learner's language).
+    """
+    from ..interview.bank import load_bank
+    from ..interview.demos import DEMOS, PENDING
+
+    if name in DEMOS or name in PENDING:
+        return name
+    question = next((q for q in load_bank(lang="en").questions if q.id == name), None)
+    if question is None:
+        raise LookupError(_("no demo or question {name!r}: give a demo name or a question id, both listed by "
+                            "`course interview list` (for example five_steps or fc-five-steps)").format(name=name))
+    return question.demo
+
+
 def _demo(args: argparse.Namespace) -> int:
     from ..interview.demos import DemoPending, run_demo
 
     import asyncio
 
     try:
-        pending = run_demo(args.name)
-    except (DemoPending, KeyError) as e:
+        pending = run_demo(demo_name(args.name))
+    except DemoPending as e:
         raise ValueError(str(e).strip('"')) from None
     if pending is not None:  # an async demo: a terminal has no running event loop, so run one
         asyncio.run(pending)

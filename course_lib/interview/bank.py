@@ -497,6 +497,17 @@ def _markdown():
     return mistune.create_markdown(plugins=["table", "strikethrough"])
 
 
+def _topic_label(topic_id: str, lang: str) -> str:
+    """A question's topic on a terminal card: its id in English (what ``--topic`` takes), its title in
+    another language (``Function calling`` -> ``function-calling`` is no word to a Chinese reader)."""
+    if lang == "en":
+        return topic_id
+    try:
+        return load_bank(lang=lang).topic(topic_id).title
+    except KeyError:  # a question of another bank file
+        return topic_id
+
+
 def render_text(q: Question, *, answer: bool = True, question: bool = True, lang: str | None = None) -> str:
     """The question and/or its model answer as plain text for terminals.
 
@@ -505,9 +516,10 @@ def render_text(q: Question, *, answer: bool = True, question: bool = True, lang
         question: include the question and its topic line (a terminal that just asked it passes False).
         lang: the language of the labels (default: the learner's, ``course_lib.i18n.language()``).
     """
-    from .localize import _t
+    from .localize import _t, current_language
 
-    lines = ([q.question, f"[{q.topic} · {difficulty_label(q.difficulty, lang)} · "
+    lang = lang or current_language()
+    lines = ([q.question, f"[{_topic_label(q.topic, lang)} · {difficulty_label(q.difficulty, lang)} · "
                           f"{frequency_label(q.frequency, lang)}]", ""] if question else [])
     if not answer:
         return "\n".join(lines).rstrip()
