@@ -99,8 +99,12 @@ class AgentResult:
                 f"tool_calls={len(self.tool_calls)}, answer={self.answer[:60]!r})")
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
+def _request_label(messages: int, tools: int) -> str:
+    """``POST /chat/completions (4 messages, 6 tools)`` in the learner's language (singular for 1)."""
+    counted_messages = _("{n} message") if messages == 1 else _("{n} messages")
+    counted_tools = _("{n} tool") if tools == 1 else _("{n} tools")
+    return _("POST /chat/completions ({messages}, {tools})").format(
+        messages=counted_messages.format(n=messages), tools=counted_tools.format(n=tools))
 
 
 def _short(value: Any, n: int = 60) -> str:
@@ -182,7 +186,7 @@ class Agent:
             request["tools"] = tools
         elif "tool_choice" in request:  # tool_choice without tools is a 400
             request.pop("tool_choice")
-        trace.add(self.name, "LLM", f"POST /chat/completions ({_n(len(messages), 'message')}, {_n(len(tools), 'tool')})",
+        trace.add(self.name, "LLM", _request_label(len(messages), len(tools)),
                   layer="llm", payload={"messages": len(messages), "tools": [t["function"]["name"] for t in tools]})
         return request
 
@@ -193,10 +197,11 @@ class Agent:
         calls = message.get("tool_calls") or []
         if not calls:
             step.answer = message.get("content") or ""
-            trace.add("LLM", self.name, f"answer: {_short(step.answer)}", kind="response", layer="llm", payload=message)
+            trace.add("LLM", self.name, _("answer: {text}").format(text=_short(step.answer)), kind="response",
+                      layer="llm", payload=message)
             return "answer"
         for c in calls:
-            call_id, name, raw, _ = _normalise_call(c)
+            call_id, name, raw, _shape = _normalise_call(c)
             step.tool_calls.append({"id": call_id, "name": name, "arguments": raw})
         label = ", ".join(f"{c['name']}({_short(c['arguments'] or '', 40)})" for c in step.tool_calls)
         trace.add("LLM", self.name, f"tool_calls: {label}", kind="response", layer="llm", payload=message)
@@ -226,7 +231,7 @@ class Agent:
         if answer:
             trace.add(self.name, "User", _short(answer), kind="response", layer="app", payload={"answer": answer})
         elif event != "answer":
-            trace.add(self.name, "User", f"stopped: {event}", kind="error", layer="app",
+            trace.add(self.name, "User", _("stopped: {reason}").format(reason=event), kind="error", layer="app",
                       payload={"stop_reason": event, "error": str(error) if error else None})
         return AgentResult(answer, event, messages, steps, states, trace, error)
 
@@ -253,7 +258,7 @@ class Agent:
             steps.append(step)
             request = self._request(messages, trace)
             try:
-                with trace.span("LLM", f"model call {step.index}", layer="llm"):
+                with trace.span("LLM", _("model call {n}").format(n=step.index), layer="llm"):
                     response = self.client.chat.completions.create(**request)
             except Exception as e:  # an API error ends the run with a reason, not a traceback
                 step.event = "llm_error"
@@ -264,7 +269,7 @@ class Agent:
             if step.event == "answer":
                 return self._finish(messages, steps, states, trace, step.event)
             for call in as_dict(messages[-1])["tool_calls"]:
-                _, name, raw, _ = _normalise_call(call)
+                _id, name, raw, _shape = _normalise_call(call)
                 with trace.span("Tools", f"{name}({_short(raw or '', 40)})", layer="tool", payload=call):
                     result = self.registry.run(call, toolsets=self.toolsets)
                 step.results.append(result)
@@ -287,7 +292,7 @@ class Agent:
             steps.append(step)
             request = self._request(messages, trace)
             try:
-                with trace.span("LLM", f"model call {step.index}", layer="llm"):
+                with trace.span("LLM", _("model call {n}").format(n=step.index), layer="llm"):
                     response = self.client.chat.completions.create(**request)
                     if inspect.isawaitable(response):
                         response = await response
@@ -302,7 +307,7 @@ class Agent:
             calls = as_dict(messages[-1])["tool_calls"]
 
             async def one(call: dict) -> ToolResult:
-                _, name, raw, _ = _normalise_call(call)
+                _id, name, raw, _shape = _normalise_call(call)
                 with trace.span("Tools", f"{name}({_short(raw or '', 40)})", layer="tool", payload=call):
                     return await self.registry.arun(call, toolsets=self.toolsets)
 

@@ -332,7 +332,7 @@ class _RetryNotes:
         with self.trace.span(self.lane, f"{self._tool(lane)}: {label}", layer=layer or "tool",
                              payload=payload) as event:
             yield event
-        if label == "attempt 1":  # reached only when the attempt succeeded (a failure raises through)
+        if label == _("attempt {n}").format(n=1):  # reached only when it succeeded (a failure raises through)
             self.trace.events.remove(event)
 
     def add(self, src: str, dst: str, label: str, **kwargs: Any) -> Event:

@@ -363,7 +363,7 @@ def retry_call(fn: Handler, *args: Any, backoff: Backoff = Backoff(), clock: Any
         attempt = Attempt(number, clock.now())
         log.append(attempt)
         try:
-            with _recorded(trace, f"{name} try {number}", f"attempt {number}"):
+            with _recorded(trace, f"{name} try {number}", _("attempt {n}").format(n=number)):
                 return fn(*args, **kwargs)
         except Exception as e:
             attempt.error = _describe(e)
@@ -373,7 +373,7 @@ def retry_call(fn: Handler, *args: Any, backoff: Backoff = Backoff(), clock: Any
             if wait is None:
                 raise RetriesExhausted(name, log) from e
             attempt.delay = wait
-            _note(trace, f"{name} try {number}", f"wait {wait:.2f} s")
+            _note(trace, f"{name} try {number}", _("wait {seconds:.2f} s").format(seconds=wait))
             clock.sleep(wait)
     raise AssertionError("unreachable")  # the loop always returns or raises
 
@@ -390,7 +390,7 @@ async def aretry_call(fn: Callable[..., Awaitable[Any]], *args: Any, backoff: Ba
         attempt = Attempt(number, clock.now())
         log.append(attempt)
         try:
-            with _recorded(trace, f"{name} try {number}", f"attempt {number}"):
+            with _recorded(trace, f"{name} try {number}", _("attempt {n}").format(n=number)):
                 return await fn(*args, **kwargs)
         except Exception as e:
             attempt.error = _describe(e)
@@ -400,7 +400,7 @@ async def aretry_call(fn: Callable[..., Awaitable[Any]], *args: Any, backoff: Ba
             if wait is None:
                 raise RetriesExhausted(name, log) from e
             attempt.delay = wait
-            _note(trace, f"{name} try {number}", f"wait {wait:.2f} s")
+            _note(trace, f"{name} try {number}", _("wait {seconds:.2f} s").format(seconds=wait))
             await clock.asleep(wait)
     raise AssertionError("unreachable")
 
@@ -686,7 +686,7 @@ class Fallback:
                     raise
                 if i + 1 < len(self.handlers):
                     backup = self.handlers[i + 1][0]
-                    _note(self.trace, name, f"fall back to {backup}", dst=backup)
+                    _note(self.trace, name, _("fall back to {backup}").format(backup=backup), dst=backup)
                 continue
             self.log.append((name, None))
             self.last_used = name
@@ -1140,7 +1140,7 @@ def traced_client(mock: Any, trace: Trace, *, async_client: bool = False, lane: 
 
     def on_request(request: Any) -> None:
         n = request.headers.get("x-stainless-retry-count", "0")
-        trace.add(lane, "LLM", f"POST {request.url.path} (retry {n})", layer="llm")
+        trace.add(lane, "LLM", _("POST {path} (retry {n})").format(path=request.url.path, n=n), layer="llm")
 
     def on_response(response: Any) -> None:
         after = response.headers.get("retry-after")

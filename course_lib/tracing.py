@@ -159,7 +159,7 @@ class Trace:
         lines = []
         for i, (e, route) in enumerate(zip(self.events, routes)):
             when = (f"{e.start * 1000:.1f} ms – {e.end * 1000:.1f} ms" if e.end is not None
-                    else f"at {e.start * 1000:.1f} ms")
+                    else _("at {time}").format(time=f"{e.start * 1000:.1f} ms"))
             lines.append(f"{i + 1:>2}. {pad(route, w_route)}  {pad(e.label, w_label)}  {when}")
         return "\n".join(lines)
 
@@ -211,7 +211,8 @@ class Trace:
             if e.end is None or (e.end - e.start) * factor / per_inch * fig.dpi < 3:  # a message, or too short to see
                 ax.plot([start], [row], marker="|", markersize=13, markeredgewidth=2.2, color=colour, linestyle="none",
                         label=name)
-                note = f"at {start:.1f} {unit}" if e.end is None else f"{(e.end - e.start) * factor:.1f} {unit}"
+                note = (_("at {time}").format(time=f"{start:.1f} {unit}") if e.end is None
+                        else f"{(e.end - e.start) * factor:.1f} {unit}")
                 ax.text(start + 0.1 * per_inch, row, note, va="center", ha="left", fontsize=FONT_SMALL, color=GREY)
                 continue
             width = (e.end - e.start) * factor

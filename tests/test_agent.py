@@ -50,6 +50,18 @@ def test_the_trace_records_every_step(mock, reg):
     assert "Paris: 18 °C" in result.trace.text()
 
 
+def test_the_trace_labels_speak_chinese_in_the_chinese_edition(mock, reg, monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    result = Agent(mock.client(max_retries=0), reg).run("巴黎天气怎么样？")
+    labels = [e.label for e in result.trace.events]
+    assert labels[1:3] == ["POST /chat/completions（1 条消息，2 个工具）", "第 1 次模型调用"]
+    assert labels[6] == "POST /chat/completions（3 条消息，2 个工具）"
+    assert labels[8].startswith("回答：巴黎")
+    mock.script({"tool_calls": [{"name": "get_time", "arguments": {"city": "Paris"}}]})
+    stopped = Agent(mock.client(max_retries=0), reg, max_steps=1).run("现在几点？")
+    assert stopped.trace.events[-1].label == "已停止：max_steps"  # the stop reason is a code: kept
+
+
 def test_max_steps_stops_a_model_that_keeps_calling_tools(mock, reg):
     mock.script(*[{"tool_calls": [{"name": "get_time", "arguments": {"city": "Paris"}}]}] * 3)
     result = Agent(mock.client(max_retries=0), reg, max_steps=2).run("What time is it in Paris?")

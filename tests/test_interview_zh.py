@@ -130,6 +130,30 @@ def test_ui_translations_keep_their_placeholders():
     assert L._t("**Framework**", "zh") == "**框架**" and L._t("**Framework**", "en") == "**Framework**"
 
 
+def test_ui_strings_are_found_inside_f_strings_too(tmp_path, monkeypatch):
+    # Babel's Python extractor skips a call inside an f-string; the AST walk does not
+    (tmp_path / "m.py").write_text("TITLE = N_('Title')\n"
+                                   "line = f\"# {_t('Cheat sheet')} ({_t('{n} cards').format(n=3)})\"\n"
+                                   "other = _t(TITLE) + _t('plain')\n", encoding="utf-8")
+    monkeypatch.setattr(L, "SOURCE_FILES", ("m.py",))
+    assert L.ui_strings(tmp_path) == ["Title", "Cheat sheet", "{n} cards", "plain"]
+
+
+def test_no_ui_string_is_built_before_it_is_translated():
+    # _t(f"...") or _t("..." + x) can never match a catalog entry: translate the template, format after
+    import ast
+
+    folder = Path(L.__file__).resolve().parent
+    built = []
+    for name in L.SOURCE_FILES:
+        for node in ast.walk(ast.parse((folder / name).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_t" and \
+                    node.args and (isinstance(node.args[0], (ast.JoinedStr, ast.BinOp)) or (
+                        isinstance(node.args[0], ast.Call) and getattr(node.args[0].func, "attr", "") == "format")):
+                built.append(f"{name}:{node.lineno}")
+    assert built == []
+
+
 # --------------------------------------------------------------------------- the generated notebooks
 def test_generated_chinese_notebooks_are_current():
     problems = translated_sync_problems("zh")

@@ -156,6 +156,21 @@ def test_retry_call_records_spans_and_waits_in_a_trace():
     assert trace.events[2].start == 2.0
 
 
+def test_the_retry_and_fallback_labels_speak_chinese_in_the_chinese_edition(monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    clock = FakeClock()
+    trace = Trace("retry", clock=clock.now)
+    rz.retry_call(FlakyTool(get_weather, name="get_weather").inject("error"), "Tokyo",
+                  backoff=Backoff(base=2, jitter="none"), clock=clock, trace=trace)
+    primary = FlakyTool(web_search, name="web_search").inject("down", times=None)
+    Fallback(("web_search", primary), ("bing_search", bing_search), trace=trace)(query="jitter backoff")
+    assert [(e.src, e.label) for e in trace.events] == [
+        ("get_weather try 1", "第 1 次尝试 ✗ TransientToolError"), ("get_weather try 1", "等待 2.00 秒"),
+        ("get_weather try 2", "第 2 次尝试"), ("web_search", "web_search(...) ✗ ConnectionError"),
+        ("web_search", "降级回退到 bing_search"), ("bing_search", "bing_search(...)")]
+    assert trace.timeline_text().splitlines()[4].endswith("于 2000.0 ms")  # a message: its moment
+
+
 def test_with_retry_keeps_the_signature_and_logs_each_call():
     import inspect
 

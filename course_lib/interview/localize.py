@@ -99,15 +99,24 @@ def _bank_json(path: Path | None = None) -> dict:
 
 # --------------------------------------------------------------------------- UI strings
 def ui_strings(folder: Path | None = None) -> list[str]:
-    """Every ``_t("...")`` string of the interview modules, in source order (Babel's Python extractor)."""
-    from babel.messages.extract import extract_from_file
+    """Every ``_t("...")`` and ``N_("...")`` string of the interview modules, in source order.
+
+    An AST walk, not Babel's Python extractor: Babel does not look inside f-strings, so a
+    ``f"# {_t('Cheat sheet')}"`` would be shown untranslated without any test noticing. A call whose
+    argument is not a literal (``_t(TITLE)``) is skipped here: its text is marked ``N_`` where it is defined.
+    """
+    import ast
 
     folder = folder or Path(__file__).resolve().parent
     found: list[str] = []
     for name in SOURCE_FILES:
-        for _, msg, _, _ in extract_from_file("python", str(folder / name), keywords={"_t": None, "N_": None}):
-            if isinstance(msg, str) and msg not in found:
-                found.append(msg)
+        tree = ast.parse((folder / name).read_text(encoding="utf-8"))
+        calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                 and node.func.id in ("_t", "N_") and node.args and isinstance(node.args[0], ast.Constant)
+                 and isinstance(node.args[0].value, str)]
+        for node in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
+            if node.args[0].value not in found:
+                found.append(node.args[0].value)
     return found
 
 
