@@ -27,7 +27,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -35,7 +35,7 @@ from . import gazetteer as gz
 from . import language as lang
 from . import phrases as phrases_mod
 from . import timezones
-from . import unit_enums
+from . import slot_units, unit_enums
 from .reading import _NOT_NAMES, Mention, Reading, read
 from ..package_data import load_json
 from .paths import PATH_WORDS
@@ -739,7 +739,11 @@ def _number_value(slot: Slot, m: Mention) -> Any:
     v = m.value
     if m.get("percent") and slot.kind == "number" and not slot.percent_as_number:
         v = round(v / 100, 10)
-    v = _convert_time(slot, m, _convert_compound(slot, m, v))
+    if not _prefixed_base(slot, m):  # "5 km" for a length "in meters": _convert_prefixed below
+        v = slot_units.in_slot_unit(slot.name, str(slot.spec.get("description", "")), v, m.unit)
+        if slot.kind == "integer" and isinstance(v, float) and v != m.value:
+            v = int(round(v))  # "3 miles" for an integer distance_km: 5
+    v = _convert_time(slot, m, v)
     if slot.kind == "integer" and isinstance(v, float) and v.is_integer():
         v = int(v)
     if slot.kind == "number" and isinstance(v, float) and v.is_integer() and m.get("int"):
@@ -774,37 +778,6 @@ def _convert_time(slot: Slot, m: Mention, v: Any) -> Any:
     return int(round(out)) if abs(out - round(out)) < 1e-9 else round(out, 6)
 
 
-#: One of each length or mass unit in metres or kilograms (``course_lib/data/compound_units.json``).
-_SI_FACTORS: dict[str, dict[str, float]] = load_json("compound_units.json")["si_factors"]
-_SLOT_UNIT_DESC = re.compile(r"\b(?:in|as)\s+([a-z]+)|\(([a-z]+)\)", re.I)
-
-
-def slot_named_unit(slot: Slot, dim: str) -> str | None:
-    """The unit of dimension ``dim`` a number slot names ("weight_kg" -> kg, "length in feet" -> ft), if it says."""
-    words = lang.split_identifier(slot.name)
-    words += [a or b for a, b in _SLOT_UNIT_DESC.findall(str(slot.spec.get("description", "")))]
-    for w in words:
-        canon, unit_dim = gz.UNITS.get(w) or gz.UNITS.get(w.lower()) or ("", "")
-        if dim == "mass" and w.lower() in ("pound", "pounds", "lbs"):
-            canon, unit_dim = "lb", "mass"
-        if unit_dim == dim and canon in _SI_FACTORS.get(dim, {}):
-            return canon
-    return None
-
-
-def _convert_compound(slot: Slot, m: Mention, v: Any) -> Any:
-    """A compound length or mass ("5 pounds 3 ounces", read as 83 oz) in the unit its slot names: weight_kg ->
-    2.353 (rounded to 6 places); as read when the slot names no unit."""
-    factors = _SI_FACTORS.get(m.dim)
-    if not m.get("parts") or not factors or m.unit not in factors or slot.kind not in ("integer", "number"):
-        return v
-    want = slot_named_unit(slot, m.dim)
-    if want is None or want == m.unit:
-        return v
-    out = v * factors[m.unit] / factors[want]
-    return int(round(out)) if abs(out - round(out)) < 1e-9 else round(out, 6)
-
-
 _PREFIXED = {"µF": ("F", 1e-6), "uF": ("F", 1e-6), "nF": ("F", 1e-9), "pF": ("F", 1e-12), "mH": ("H", 1e-3),
              "kPa": ("Pa", 1e3), "kW": ("W", 1e3), "kJ": ("J", 1e3), "kHz": ("Hz", 1e3), "MHz": ("Hz", 1e6),
              "GHz": ("Hz", 1e9), "ms": ("s", 1e-3), "mm": ("m", 1e-3), "cm": ("m", 1e-2), "km": ("m", 1e3),
@@ -815,14 +788,18 @@ _BASE_WORDS = {"F": ("farad",), "H": ("henr",), "Pa": ("pascal",), "W": ("watt",
 
 def _convert_prefixed(slot: Slot, m: Mention, v: Any) -> Any:
     """"100µF" for a capacitance "in farads" -> 0.0001 (only when the description names the base unit)."""
+    if _prefixed_base(slot, m):
+        return float(f"{v * _PREFIXED[m.unit][1]:.12g}")
+    return v
+
+
+def _prefixed_base(slot: Slot, m: Mention) -> bool:
+    """Whether ``m`` is in a prefixed unit ("100µF", "5 km") and the number slot's description names its base."""
     hit = _PREFIXED.get(m.unit)
     if not hit or slot.kind != "number":
-        return v
-    base, factor = hit
+        return False
     desc = str(slot.spec.get("description", "")).lower()
-    if any(w in desc for w in _BASE_WORDS.get(base, ())) or f"({base.lower()})" in desc:
-        return float(f"{v * factor:.12g}")
-    return v
+    return any(w in desc for w in _BASE_WORDS.get(hit[0], ())) or f"({hit[0].lower()})" in desc
 
 
 @lru_cache(maxsize=4096)
@@ -2475,6 +2452,9 @@ def _number_slot_candidates(st: _FillState, s: Slot, ctx: _NumberContext) -> Non
     slot_names, numeric_names, enum_units = ctx.slot_names, ctx.numeric_names, ctx.enum_units
     rank_slot = num_slots.index(s)
     for i, m in numbers:
+        if "mass" in s.dims and "money" not in s.dims and slot_units.is_mass_pounds(
+                reading.text, m.text, m.start, m.unit):
+            m = replace(m, unit="lb", dim="mass")  # "a parcel of 2 pounds" for weight_kg: a weight, not money
         rank = ctx.ranks.get(i, len(ctx.ranks))
         score, words = _score_number(s, reading, m, rank, rank_slot, tool_words, slot_names, numeric_names)
         if m.dim and m.dim not in s.dims and (m.unit in enum_units or

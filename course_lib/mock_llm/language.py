@@ -64,6 +64,8 @@ ZH_LEXICON: dict[str, str] = {
     "查": "search", "找": "search find", "检查": "check", "调查": "investigate", "查看": "view show",
     "小费": "tip gratuity", "账单": "bill", "服务费": "service charge fee", "百分比": "percentage percent",
     "计时器": "timer", "倒计时": "countdown timer",
+    "寄": "ship send", "包裹": "parcel package", "快递": "parcel shipment ship", "重量": "weight",
+    "跑步": "run running", "规划": "plan", "恒温器": "thermostat",
 }
 
 #: Everyday words that name a tool's subject without its word ("will it rain?" asks for the weather,
