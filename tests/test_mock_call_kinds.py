@@ -34,3 +34,25 @@ def test_a_flag_written_as_true_false_options_is_read_like_a_boolean():
     assert got == [("find_cabin", {"town": "Bergen", "has_sauna": "False", "pets_allowed": "True"})]
     got, _ = calls("Find me a cabin near Bergen", CABINS)
     assert got == [("find_cabin", {"town": "Bergen"})]          # neither named: left to the default
+
+
+SHOWS = tool("find_shows", "Find live shows in a city on a date",
+             obj(["city", "date"], city={"type": "string", "description": "The city, e.g. Lyon"},
+                 date={"type": "string", "description": "The date, YYYY-MM-DD"}))
+
+
+def test_the_day_the_user_says_they_are_in_is_no_second_date():
+    # kind: "today is <date>" with a weekday or without a year was read as a second date (a second call)
+    got, _ = calls("Find shows in Lyon this Sunday. Today is Friday 2031-05-09.", SHOWS)
+    assert got == [("find_shows", {"city": "Lyon", "date": "2031-05-11"})]
+    got, _ = calls("Find shows in Lyon next Saturday? today is 2031-05-10 saturday", SHOWS)
+    assert got == [("find_shows", {"city": "Lyon", "date": "2031-05-17"})]
+    got, _ = calls("Find shows in Lyon on the 20th of May 2031? today is May 9th", SHOWS)
+    assert got == [("find_shows", {"city": "Lyon", "date": "2031-05-20"})]
+
+
+def test_a_date_of_next_year_counts_from_the_year_the_user_is_in():
+    got, _ = calls("Find shows in Lyon on February 2nd of next year. today is 2031.10.1", SHOWS)
+    assert got == [("find_shows", {"city": "Lyon", "date": "2032-02-02"})]
+    got, _ = calls("Find shows in Lyon on March 3rd last year? today is 2031.10.1", SHOWS)
+    assert got == [("find_shows", {"city": "Lyon", "date": "2030-03-03"})]

@@ -19,6 +19,7 @@ Everything is cached per text: the same request is read once.
 from __future__ import annotations
 
 import ast
+import datetime as _dt
 import json
 import re
 from dataclasses import dataclass, field
@@ -868,7 +869,8 @@ _DIGIT = re.compile(r"\d")
 _MONTH_ORDERS = frozenset({"Mdy", "dMy", "yMd", "ydM", "Md", "dM"})  # the patterns of _DATE_RXS with a month's name
 
 
-def _dates(text: str) -> list[Mention]:
+def _dates(text: str) -> tuple[list[Mention], tuple[int, int] | None]:
+    """The dates of ``text`` and the span of the statement of the day the user is in ("today is 2023.10.1"), if any."""
     out: list[Mention] = []
     for rx, order in _date_patterns(text):
         for m in rx.finditer(text):
@@ -905,22 +907,54 @@ def _dates(text: str) -> list[Mention]:
             if not (1 <= mo <= 12 and 1 <= d <= 31):
                 continue
             out.append(Mention("date", (y, mo, d), m.group(0), m.start(), m.end()))
-    today = None
-    for d in out:  # "today is 2023.10.1": the day the user is in, no date to act on
-        if d.value[0] and _TODAY_IS.search(text[:d.start]):
-            today, out = d.value, [x for x in out if x is not d]
-            break
+    said, out = _day_said(text, out)
+    today = said.value if said else None
     years = [d.value[0] for d in sorted(out, key=lambda d: d.start) if d.value[0]]
     stated = _YEAR_STATED.search(text)
-    years = years or ([int(next(g for g in stated.groups() if g))] if stated else []) or ([today[0]] if today else [])
-    if years:  # "from 2023 April 4th to April 8th", "it's 2023 right now": a date without a year takes the year said
-        out = [Mention(d.kind, (years[0], d.value[1], d.value[2]), d.text, d.start, d.end, extra=d.extra)
-               if not d.value[0] else d for d in out]
-    return out or _relative_dates(text, out, today)  # "tomorrow, June 1 2023": the date written out wins
+    years = years or ([int(next(g for g in stated.groups() if g))] if stated else []) or (
+        [today[0]] if today and today[0] else [])
+    if today and not today[0]:  # "today is March 15th": in the year the request names, else this year
+        today = (years[0] if years else _dt.date.today().year, today[1], today[2])
+    out = [_in_year(d, text, years, today) if not d.value[0] else d for d in out]
+    span = (said.start, said.end) if said else None
+    return out or _relative_dates(text, [said] if said else [], today), span  # "tomorrow, June 1 2023": the date written out wins
+
+
+def _day_said(text: str, dates: list[Mention]) -> tuple[Mention | None, list[Mention]]:
+    """The date that says which day the user is in ("today is 2023.10.1", "Today is Friday 2023-09-29",
+    "today is 2023-10-1 monday"), spanning the whole statement with its weekday, and the other dates:
+    the day the user is in is no date to act on, and its weekday asks for no date either."""
+    for d in dates:
+        lead = _TODAY_IS.search(text[:d.start])
+        if lead:
+            tail = _WEEKDAY_AFTER.match(text, d.end)
+            span = Mention(d.kind, d.value, d.text, lead.start(), tail.end() if tail else d.end, extra=d.extra)
+            return span, [x for x in dates if x is not d]
+    return None, dates
+
+
+#: A weekday's name right after a date, part of it ("2023-10-1 monday", "March 1st, a Wednesday").
+_WEEKDAY_AFTER = re.compile(r"\s*,?\s*(?:an?\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+#: "April 13th of next year", "March 3rd next year": the year counted from the year the user is in.
+_YEAR_AFTER = re.compile(r"\s*,?\s*(?:of\s+|in\s+)?(next|last|this)\s+year\b", re.I)
+
+
+def _in_year(d: Mention, text: str, years: list[int], today: tuple[int, int, int] | None) -> Mention:
+    """A date written without its year, in the year the request names: "... of next year" counts from the year
+    the user is in (``today``, else this year), any other takes the first year said (``years``), else stays 0."""
+    rel = _YEAR_AFTER.match(text, d.end)
+    if rel:
+        base = today[0] if today else _dt.date.today().year
+        year = base + {"next": 1, "last": -1, "this": 0}[rel.group(1).lower()]
+        return Mention(d.kind, (year, d.value[1], d.value[2]), text[d.start:rel.end()], d.start, rel.end(), extra=d.extra)
+    if not years:
+        return d
+    return Mention(d.kind, (years[0], d.value[1], d.value[2]), d.text, d.start, d.end, extra=d.extra)
 
 
 #: What introduces the day the user is in ("today is", "today's date is", "the current date:").
-_TODAY_IS = re.compile(r"\b(?:today(?:'s date)?|the current date|current date|the date today)\s*(?:is|=|:)\s*$|"
+_TODAY_IS = re.compile(r"\b(?:today(?:'s date)?|the current date|current date|the date today)\s*(?:is|=|:)\s*"
+                       r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s*)?$|"
                        r"(?:今天是|今天|今日是|当前日期是?|现在是)\s*[:：]?\s*$", re.I)
 #: The year the user says they are in: "it's 2023 right now", "the current year is 2023", "2023 now".
 _YEAR_STATED = re.compile(r"\b(?:it'?s|it is|the year is|this year is|current year is|we are in|now is)\s+((?:19|20)\d{2})\b|"
@@ -1347,8 +1381,9 @@ def read(text: str, compounds: bool = True) -> Reading:
     groups = [g for g in _groups(text) if not any(q.start <= g.start < q.end for q in quoted)]
     quoted = [q for q in quoted if not any(g.start <= q.start < g.end for g in groups)]
     taken += [(g.start, g.end) for g in groups]
-    dates = [d for d in _dates(text) if not any(a <= d.start < b for a, b in taken)]
-    taken += [(d.start, d.end) for d in dates]
+    dates, said = _dates(text)
+    dates = [d for d in dates if not any(a <= d.start < b for a, b in taken)]
+    taken += [(d.start, d.end) for d in dates] + ([said] if said else [])  # "today is March 15th" is no number
     times = [t for t in _times(text) if not any(a <= t.start < b for a, b in taken)]
     taken += [(t.start, t.end) for t in times]
     exprs = [x for x in _expressions(text) if not any(a <= x.start < b for a, b in taken)]
