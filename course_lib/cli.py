@@ -93,6 +93,14 @@ ARGPARSE_ERRORS = (
     N_("the following arguments are required: %s"),
     N_("unrecognized arguments: %s"),
     N_("argument %(argument_name)s: %(message)s"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"),
+    N_("ignored explicit argument %r"),
 )
 
 

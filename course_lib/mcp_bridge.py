@@ -368,8 +368,10 @@ def serve(registry: ToolRegistry | None = None, *, transport: str = "stdio", por
 
     # Bind before printing the URL, so a host that connects as soon as it reads it is not refused.
     sock = tcp_listener("127.0.0.1", port)  # TCP_NODELAY: no 40 ms Nagle stall per reply
-    print(f"MCP server (streamable HTTP) at http://127.0.0.1:{sock.getsockname()[1]}/mcp  (Ctrl+C stops)",
-          file=sys.stderr, flush=True)
+    from .i18n import _
+
+    print(_("MCP server (streamable HTTP) at {url}  (Ctrl+C stops)").format(
+        url=f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"), file=sys.stderr, flush=True)
     serve_forever("course-mcp-serve", server.streamable_http_app(), sock)
 
 

@@ -135,7 +135,7 @@ def check_python() -> str:
     if v < (3, 10):
         raise PreflightFailure(_("Python {value} is too old: the course needs 3.10 or newer "
                                   "(run `make lab PYTHON=python3.12`, for example)").format(value=sys.version.split()[0]))
-    return f"Python {sys.version.split()[0]} at {sys.executable}"
+    return _("Python {version} at {path}").format(version=sys.version.split()[0], path=sys.executable)
 
 
 def check_install() -> str:
@@ -167,10 +167,10 @@ def check_install() -> str:
         try:
             got = metadata.version(req.name)
         except metadata.PackageNotFoundError:
-            problems.append(f"{req.name} missing")
+            problems.append(_("{name} missing").format(name=req.name))
             continue
         if req.specifier and not req.specifier.contains(got, prereleases=True):
-            problems.append(f"{req.name} {got} (needs {req.specifier})")
+            problems.append(_("{name} {got} (needs {wanted})").format(name=req.name, got=got, wanted=req.specifier))
     if problems:
         raise PreflightFailure("; ".join(problems) + _(": run `make setup` to reinstall from the lock"))
     script = Path(sys.executable).with_name("course" + (".exe" if os.name == "nt" else ""))
@@ -270,7 +270,7 @@ def check_mcp_memory() -> str:
             value = await _call_add(client)
             version = client.protocol_version
         if value != 5:
-            raise PreflightFailure(f"add(2, 3) returned {value!r}")
+            raise PreflightFailure(_("add(2, 3) returned {value!r}").format(value=value))
         return _("tools/call add(2, 3) = 5 in-process (protocol {version})").format(version=version)
 
     return _run_async(go)
@@ -287,7 +287,7 @@ def check_mcp_stdio() -> str:
             async with Client(stdio_client(params, errlog=errlog)) as client:
                 value = await _call_add(client)
             if value != 5:
-                raise PreflightFailure(f"add(2, 3) returned {value!r}")
+                raise PreflightFailure(_("add(2, 3) returned {value!r}").format(value=value))
             return _("tools/call add(2, 3) = 5 over stdio (server in a subprocess of this Python)")
 
         try:
@@ -312,7 +312,7 @@ def check_mcp_http() -> str:
             async with Client(f"{server.url}/mcp") as client:
                 value = await _call_add(client)
             if value != 5:
-                raise PreflightFailure(f"add(2, 3) returned {value!r}")
+                raise PreflightFailure(_("add(2, 3) returned {value!r}").format(value=value))
             return _("tools/call add(2, 3) = 5 over streamable HTTP at 127.0.0.1:{port}/mcp").format(port=server.port)
 
         return _run_async(go)
@@ -405,7 +405,7 @@ def check_state() -> str:
                                   "writable folder").format(folder=folder, e=e)) from e
     finally:
         probe.unlink(missing_ok=True)
-    return f"{folder} is writable"
+    return _("{folder} is writable").format(folder=folder)
 
 
 #: Every check, in the order they run (name, function). Replace one in a test to simulate a broken piece.

@@ -98,8 +98,10 @@ def busy_port_hint(port: int, host: str = "127.0.0.1") -> str | None:
     that looked like success.
     """
     if port and port_in_use(port, host):
-        return (f"Port {port} on {host} is already in use (an earlier server still running?): stop it, or "
-                f"choose another port with --port N (--port 0 picks a free one).")
+        from .i18n import _
+
+        return _("Port {port} on {host} is already in use (an earlier server still running?): stop it, or "
+                 "choose another port with --port N (--port 0 picks a free one).").format(port=port, host=host)
     return None
 
 

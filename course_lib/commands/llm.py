@@ -53,7 +53,8 @@ def _serve(args: argparse.Namespace) -> int:
     app = mock_from_args(args).asgi_app()  # a bad limit exits with its message before anything is bound
     sock = tcp_listener(args.host, args.port)  # TCP_NODELAY set (course_lib.servers)
     port = sock.getsockname()[1]
-    print(f"Mock LLM at http://{args.host}:{port}/v1  (any API key and model name are accepted; Ctrl+C stops)")
+    print(_("Mock LLM at {url}  (any API key and model name are accepted; Ctrl+C stops)").format(
+        url=f"http://{args.host}:{port}/v1"))
     print(f"  export OPENAI_BASE_URL=http://{args.host}:{port}/v1 OPENAI_API_KEY=anything")
     serve_forever("course-llm-serve", app, sock, graceful_shutdown=GRACEFUL_SHUTDOWN)
     return 0

@@ -1,0 +1,116 @@
+"""`course --lang zh ...` speaks Chinese in the lines issue 20 item 4 found still English: argparse's rarer
+errors, the startup lines of `course llm serve` and `course mcp serve`, the busy-port line, preflight's detail
+lines and the course map's footer. Every test also pins the English output, which stays as it was."""
+from __future__ import annotations
+
+import socket
+import sys
+
+import pytest
+
+from course_lib import cli
+
+
+@pytest.fixture
+def english(monkeypatch):
+    """COURSE_LANG=en for the test; ``--lang zh`` on the command line then chooses Chinese for one run."""
+    monkeypatch.setenv("COURSE_LANG", "en")
+
+
+@pytest.mark.parametrize("argv, en, zh", [
+    (["check", "--lang"], "course check: error: argument --lang: expected one argument",
+     "course check：错误：参数 --lang：需要一个参数值"),
+    (["llm", "serve", "--port", "abc"], "course llm serve: error: argument --port: invalid int value: 'abc'",
+     "course llm serve：错误：参数 --port：无效的 int 值：'abc'"),
+    (["llm", "serve", "--max-req", "5", "--max-", "6"],
+     "course llm serve: error: ambiguous option: --max- could match --max-request-bytes, --max-context-tokens",
+     "course llm serve：错误：有歧义的选项：--max- 可以匹配 --max-request-bytes, --max-context-tokens"),
+], ids=["expected-one", "invalid-int", "ambiguous"])
+def test_rarer_argparse_errors_speak_chinese(argv, en, zh, english, capsys):
+    for lang, expected in (("en", en), ("zh", zh)):
+        with pytest.raises(SystemExit) as stop:
+            cli.main(["--lang", lang, *argv])
+        assert stop.value.code == 2
+        assert capsys.readouterr().err.splitlines()[-1] == expected
+
+
+def _serve_lines(argv: list[str], monkeypatch, capsys) -> tuple[str, str]:
+    """What ``course ARGV`` prints before it serves (the server itself is not started)."""
+    from course_lib import servers
+
+    monkeypatch.setattr(servers, "serve_forever", lambda *a, **k: None)
+    assert cli.main(argv) in (0, None)
+    return capsys.readouterr()
+
+
+def test_llm_serve_startup_line(english, monkeypatch, capsys):
+    out, _ = _serve_lines(["llm", "serve", "--port", "0"], monkeypatch, capsys)
+    assert out.startswith("Mock LLM at http://127.0.0.1:")
+    assert "/v1  (any API key and model name are accepted; Ctrl+C stops)\n  export OPENAI_BASE_URL=" in out
+    out, _ = _serve_lines(["--lang", "zh", "llm", "serve", "--port", "0"], monkeypatch, capsys)
+    port = out.split("127.0.0.1:", 1)[1].split("/", 1)[0]
+    assert out.splitlines()[0] == (f"模拟模型（mock LLM）地址：http://127.0.0.1:{port}/v1（接受任意 API key 和模型名；"
+                                   "按 Ctrl+C 停止）")
+
+
+def test_mcp_serve_startup_line(english, monkeypatch, capsys):
+    _, err = _serve_lines(["mcp", "serve", "--transport", "http"], monkeypatch, capsys)
+    assert err.startswith("MCP server (streamable HTTP) at http://127.0.0.1:") and err.endswith("/mcp  (Ctrl+C stops)\n")
+    _, err = _serve_lines(["--lang", "zh", "mcp", "serve", "--transport", "http"], monkeypatch, capsys)
+    port = err.split("127.0.0.1:", 1)[1].split("/", 1)[0]
+    assert err == f"MCP 服务器（streamable HTTP）地址：http://127.0.0.1:{port}/mcp（按 Ctrl+C 停止）\n"
+
+
+def test_busy_port_line_in_chinese(english, capsys):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert cli.main(["--lang", "zh", "llm", "serve", "--port", str(port)]) == 2
+    assert capsys.readouterr().err == (f"127.0.0.1 上的端口 {port} 已被占用（之前的服务器还在运行？）：先停止它，"
+                                       "或用 --port N 换一个端口（--port 0 会选一个空闲端口）。\n")
+
+
+def test_preflight_detail_lines_in_chinese(monkeypatch, tmp_path):
+    from course_lib import preflight
+
+    monkeypatch.setenv("COURSE_DATA_DIR", str(tmp_path))
+    version = sys.version.split()[0]
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert preflight.check_python() == f"Python {version} at {sys.executable}"
+    assert preflight.check_state() == f"{tmp_path} is writable"
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert preflight.check_python() == f"Python {version}，位于 {sys.executable}"
+    assert preflight.check_state() == f"{tmp_path} 可写"
+
+
+def test_preflight_requirement_problems_in_chinese(monkeypatch):
+    """A missing or too old package: the install check names it in the learner's language."""
+    from importlib import metadata
+
+    from course_lib import preflight
+
+    real = metadata.version
+    fake = {"mistune": "0.1"}
+
+    def version(name: str) -> str:
+        if name == "babel":
+            raise metadata.PackageNotFoundError(name)
+        return fake.get(name.lower(), real(name))
+
+    monkeypatch.setattr(metadata, "version", version)
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    with pytest.raises(preflight.PreflightFailure) as failure:
+        preflight.check_install()
+    message = str(failure.value)
+    assert "缺少 babel" in message and "mistune 0.1（需要 " in message
+    assert message.endswith("：运行 `make setup`，按锁文件重新安装")
+
+
+def test_map_footer_interview_entry(monkeypatch):
+    from course_lib.course_map import course_map
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert "; interview practice: 00 flashcards, mock interview, cheat sheet · 01 Function calling" in course_map().text()
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert "；面试练习：00 抽认卡、模拟面试、速查表 · 01 Function calling · 02 工具 schema 与工具注册表" in course_map().text()
