@@ -731,13 +731,19 @@ AGENDA = {"type": "function", "function": {
     ("Put a dentist appointment in my calendar on 2026-12-03 at 14:30",
      {"title": "dentist appointment", "date": "2026-12-03", "start_time": "14:30"}),
     ("Schedule 'Team lunch' on 2026-12-05", {"title": "Team lunch", "date": "2026-12-05"}),
-    ("Add a meeting with Bob to my calendar on 2026-12-03 at 14:30",
-     {"title": "meeting with Bob", "date": "2026-12-03", "start_time": "14:30"}),
-    ("在日历上加一个会议，12月3日下午2点半", {"title": "会议", "date": f"{dt.date.today().year}-12-03", "start_time": "14:30"}),
 ])
 def test_appointments_and_meetings_are_calendar_events(client, text, want):
     assert calls(client, text, [WEATHER, TODO_ADD, TODO_LIST, AGENDA]) == [("create_event", want)]
     assert calls(client, text, [AGENDA]) == [("create_event", want)]                # also as the only tool
+
+
+@pytest.mark.parametrize("text", ["Add a meeting with Bob to my calendar on 2026-12-03 at 14:30",
+                                  "在日历上加一个会议，12月3日下午2点半"])
+def test_a_meeting_alone_names_no_title_so_the_required_title_is_asked(client, text):
+    """'a meeting with Bob', 会议 say what kind of entry it is, not what it is called (issue 13: never invented)."""
+    for tools in ([WEATHER, TODO_ADD, TODO_LIST, AGENDA], [AGENDA]):
+        assert calls(client, text, tools) in ("To use create_event I need the title. Could you tell me?",
+                                              "要调用 create_event，我还需要知道标题（`title`）。请补充一下？")
 
 
 KB_SEARCH = {"type": "function", "function": {
@@ -921,6 +927,9 @@ MEETING = {"type": "function", "function": {
         "title": {"type": "string"}, "date": {"type": "string", "description": "YYYY-MM-DD"},
         "attendees": {"type": "array", "items": {"type": "string"}, "description": "People to invite"}},
         "required": ["title", "date"]}}}
+#: The same tool with an optional title: "a meeting with Alice" names none (a required one is asked for, issue 13).
+MEETING_ANY_TITLE = {"type": "function", "function": {**MEETING["function"], "parameters": {
+    **MEETING["function"]["parameters"], "required": ["date"]}}}
 EVENT_GUESTS = {"type": "function", "function": {
     "name": "create_event", "description": "Create a calendar event.",
     "parameters": {"type": "object", "properties": {
@@ -930,9 +939,9 @@ EVENT_GUESTS = {"type": "function", "function": {
 
 
 @pytest.mark.parametrize("text, tool_, people", [
-    ("Schedule a meeting with Alice and Bob on 2026-12-10", MEETING, ["Alice", "Bob"]),
+    ("Schedule a meeting with Alice and Bob on 2026-12-10", MEETING_ANY_TITLE, ["Alice", "Bob"]),
     ("Schedule a team sync on 2026-12-10 with Alice, Bob and Chen", MEETING, ["Alice", "Bob", "Chen"]),
-    ("Schedule a meeting with Alice on 2026-12-10", MEETING, ["Alice"]),
+    ("Schedule a meeting with Alice on 2026-12-10", MEETING_ANY_TITLE, ["Alice"]),
     ("Set up a meeting called Budget review on 2026-12-10 and invite Carol and Dan", MEETING, ["Carol", "Dan"]),
     ("Create an event Lunch on 2026-12-10 with Alice", EVENT_GUESTS, ["Alice"]),          # one person, other names
 ])
@@ -955,11 +964,13 @@ def test_with_before_names_fills_no_people_list_of_a_tool_that_is_no_meeting(cli
     ("12月10日安排一个周会，和张三、李四一起", "周会", ["张三", "李四"]),               # 和…一起
     ("12月10日安排一个周会，邀请欧阳娜娜、老王和小李", "周会", ["欧阳娜娜", "老王", "小李"]),  # 邀请, 、 and 和
     ("12月10日创建一个例会，邀请王小明", "例会", ["王小明"]),
-    ("12月10日安排一个会议，跟张三和李四讨论预算", "会议", ["张三", "李四"]),
+    ("12月10日安排一个会议，跟张三和李四讨论预算", None, ["张三", "李四"]),           # 会议 is no title (issue 13)
 ])
 def test_chinese_names_after_yaoqing_or_he_yiqi_fill_the_list_of_people(client, text, title, people):
     want = {"title": title, "date": f"{dt.date.today().year}-12-10", "attendees": people}
-    assert calls(client, text, [MEETING]) == [("schedule_meeting", want)]
+    if title is None:
+        del want["title"]
+    assert calls(client, text, [MEETING if title else MEETING_ANY_TITLE]) == [("schedule_meeting", want)]
 
 
 @pytest.mark.parametrize("text", ["明天和张三、李四一起开会", "明天跟王小明开个会"])

@@ -145,3 +145,31 @@ def test_chinese_booking_verbs_choose_the_calendar_tool(client, text):
                                   "Arrange the files in my folder by date", "大约多少度"])
 def test_a_booking_verb_alone_asks_no_calendar_tool(client, text):
     assert isinstance(_reply(client, text, [MEETING]), str)
+
+
+# --------------------------------------------------------------------------- no invented titles
+OPTIONAL_TITLE = tool("create_event", "Create a calendar event", {
+    "title": {"type": "string", "description": "Event title"},
+    "start": {"type": "string", "description": "Start time, ISO 8601"},
+    "attendees": {"type": "array", "items": {"type": "string"}, "description": "People to invite"}}, required=["start"])
+
+
+@pytest.mark.parametrize("text, start, people", [
+    ("Schedule a meeting with Dana tomorrow at 3pm", _tomorrow("15:00"), ["Dana"]),
+    ("Book a call with Ana and Ben tomorrow at 10am", _tomorrow("10:00"), ["Ana", "Ben"]),
+    ("Add a meeting with Bob to my calendar tomorrow at 3pm", _tomorrow("15:00"), ["Bob"]),
+    ("明天下午3点在日历上加一个会议，参会人：张伟", _tomorrow("15:00"), ["张伟"]),
+])
+def test_a_meeting_with_someone_names_no_title(client, text, start, people):
+    assert _reply(client, text, [OPTIONAL_TITLE]) == [("create_event", {"start": start, "attendees": people})]
+    asked = _reply(client, text, [MEETING, WEATHER])                      # a required title is asked for
+    assert asked in ("To use create_event I need the title. Could you tell me?",
+                     "要调用 create_event，我还需要知道标题（`title`）。请补充一下？")
+
+
+@pytest.mark.parametrize("text, title", [
+    ("Put a dentist appointment in my calendar tomorrow at 3pm", "dentist appointment"),   # a kind of appointment
+    ("明天下午3点安排一个周会", "周会"),
+])
+def test_a_specific_entry_is_still_its_title(client, text, title):
+    assert _reply(client, text, [OPTIONAL_TITLE]) == [("create_event", {"title": title, "start": _tomorrow("15:00")})]

@@ -940,6 +940,15 @@ _ITEM_AFTER_VERB = re.compile(
     r"(?=\s+(?:in|into|to|on|at|for|tomorrow|today|tonight|next|this|every)\b|\s*[,.;!?]|\s*$)", re.I)
 _ZH_ITEM_AFTER_VERB = re.compile(r"(?:加|添加|安排|创建|新建|建)(?:一个|一场|一次|个|场|次)?([\u4e00-\u9fff]{2,8}?)(?=[，,。；;！!？?]|$|在)")
 _ITEM_TOOLS = frozenset({"event", "meet", "appointment", "calendar"})
+#: "meeting", "appointment", 会议: the kind of calendar entry alone (``course_lib/data/event_nouns.json``).
+_GENERIC_ITEMS = frozenset(load_json("event_nouns.json")["generic"])
+_WITH_TAIL = re.compile(r"\s+with\b.*$", re.I | re.S)
+
+
+def _generic_item(item: str) -> bool:
+    """Whether the words after a booking verb only say the kind of entry ("meeting with Dana", "a call",
+    会议), so that they are no title; "dentist appointment", "team sync" and 周会 are titles."""
+    return _WITH_TAIL.sub("", item.strip()).strip().lower() in _GENERIC_ITEMS
 #: "a meeting called Budget review on ...", "a task named Call the bank", "a document titled Q3 report",
 #: 一个名为周报的文档: the name given, up to where, when, for whom or the end of the clause.
 _CALLED_STOP = (r"(?:on|at|for|due|by|with|in|into|from|to|tomorrow|today|tonight|next|this|every|and|that|which|is|are|"
@@ -2508,6 +2517,8 @@ def _string_slot_candidates(st: _FillState, s: Slot) -> None:
     if s.role == "title" and tool_words & _ITEM_TOOLS:
         for rx in (_ITEM_AFTER_VERB, _ZH_ITEM_AFTER_VERB):
             for m in rx.finditer(reading.text):
+                if _generic_item(m.group(1)):
+                    continue  # "a meeting with Dana" names no title: asked for, never invented
                 cands.append((3.0, s, m.group(1).strip(), (), Evidence("what is put on the calendar", m.group(0))))
 
 
@@ -2639,6 +2650,8 @@ def _take_best(st: _FillState) -> None:
     slots, reading, mentions, vocab, depth = st.slots, st.reading, st.mentions, st.vocab, st.depth
     st.cands[:] = [c for c in st.cands if not _not_a_path(c[1], c[2])]
     cands, filled, taken = st.cands, st.filled, st.taken
+    if st.tool_words & _ITEM_TOOLS:  # "a meeting with Dana": "meeting" is no title of a calendar entry
+        cands[:] = [c for c in cands if not (c[1].role == "title" and isinstance(c[2], str) and _generic_item(c[2]))]
     cands.sort(key=lambda c: (-c[0], c[1].index))
     for score, s, value, idx, ev in cands:
         if s.name in filled or any(i in taken for i in idx):
@@ -2659,6 +2672,8 @@ def _take_best(st: _FillState) -> None:
             continue
         if score < _BEST_READING_FLOOR or s.category == "language" and ev.rule == "words":
             continue  # no language named: the request's own language is the reading (below)
+        if s.role == "title" and st.tool_words & _ITEM_TOOLS:
+            continue  # a calendar entry's title is asked for, never guessed from a leftover word ("Put")
         filled[s.name] = (value, Evidence("best reading: " + ev.rule, ev.words), score, idx)
         taken.update(idx)
 

@@ -273,6 +273,23 @@ _WITHDRAWN = re.compile(r"\b(?:never ?mind|forget (?:it|about it)|no(?:,)? (?:th
 _POLITE = re.compile(r"^(?:please|pls|it'?s|it is|that'?s|the|请|是|就)\s*|\s*(?:please|pls|thanks?|thank you|吧|谢谢)$", re.I)
 
 
+#: "on", "at", 在: the words that tie a date or time to the rest of a reply part ("Dentist on 2026-12-03 at 10:00").
+_WHEN_TIE = re.compile(r"(?:\s+(?:on|at|from|by)|在|于)\s*$", re.I)
+
+
+def _without_when(part: str) -> str:
+    """A reply part without the dates and times it ends with, which other arguments take: "Dentist on
+    2026-12-03 at 10:00" -> "Dentist" (the answer to "I need the title and date"); a part that is only a
+    date or time, or has one in its middle ("meet at 3pm in Rome"), stays as it is."""
+    spans = [m for m in read(part).mentions if m.kind in ("date", "time")]
+    rest = part
+    for m in sorted(spans, key=lambda m: -m.start):
+        if rest[m.end:].strip():
+            return part  # words after the date or time: no value stands alone in front of it
+        rest = _WHEN_TIE.sub("", rest[:m.start].rstrip())
+    return rest.strip() if spans and rest.strip() else part
+
+
 def _bare_answers(reply: str, missing: list[str], props: dict, evidence: dict) -> list[tuple[str, str]]:
     """The parts of a reply that are nothing but a value ("海底捞", "全聚德，4个人"), for the string
     arguments still missing, in order: a short part that no other argument was read from."""
@@ -281,7 +298,7 @@ def _bare_answers(reply: str, missing: list[str], props: dict, evidence: dict) -
     used = " ".join(str(e.words) for e in evidence.values() if isinstance(e, Evidence))
     free = []
     for part in re.split(r"[，,、;；。.!！?？\n]+", reply):
-        part = _POLITE.sub("", part.strip()).strip()
+        part = _POLITE.sub("", _without_when(part.strip())).strip()
         if not part or re.search(r"\d", part) or len(part.split()) > 4 or part in used:
             continue
         if read(part).mentions and any(m.kind in ("date", "time", "number") for m in read(part).mentions):
