@@ -74,6 +74,25 @@ def test_a_compound_quantity_is_converted_whole(client, text, tools, arguments):
     assert calls(client, text, tools) == [(tools[0]["function"]["name"], arguments)]
 
 
+OVEN = tool("preheat_oven", "Preheat the oven.", {"temp_c": {"type": "integer"}})
+
+
+@pytest.mark.parametrize("text, tools, arguments", [
+    ("Set the thermostat to 70 F", [THERMO], {"temp_celsius": 21.111111}),    # was 70 farads, taken as 70
+    ("Set the heating to 20 C", [THERMO_F], {"temperature": 68}),
+    ("Preheat the oven to 350F", [OVEN], {"temp_c": 177}),                     # 176.67 for an integer slot
+])
+def test_a_bare_scale_letter_in_a_temperature_setting(client, text, tools, arguments):
+    assert calls(client, text, tools) == [(tools[0]["function"]["name"], arguments)]
+
+
+def test_a_bare_letter_beside_a_circuit_stays_farads():
+    from course_lib.mock_llm.reading import read
+
+    units = [m.unit for m in read("The temperature of a 2 F capacitor").mentions if m.kind == "number"]
+    assert units == ["F"]
+
+
 def test_a_price_in_pounds_is_no_weight(client):
     """"costs 2 pounds" is money: the weight is asked for, never 0.907185 kg."""
     out = calls(client, "Ship a package that costs 2 pounds", [SHIP])

@@ -210,6 +210,18 @@ _TEMPERATURE_TALK = re.compile(r"\b(?:temperatures?|temps?|kelvin|thermal|thermo
 _TEMPERATURE_SCALES = re.compile(r"(?<![A-Za-z])°?[CFK]\s+(?:to|in|into)\s+°?[CFK](?![A-Za-z])|"
                                  r"\b(?:celsius|fahrenheit|centigrade|kelvin)\b|摄氏|华氏|开氏", re.I)
 _SCALE_LETTERS = {"C": ("°C", "temperature"), "F": ("°F", "temperature"), "K": ("K", "temperature")}
+#: Settings and readings that are temperatures ("set the thermostat to 70 F", "preheat the oven to 180 C"), and
+#: the words of circuits and charges that keep a bare C or F coulombs or farads ("a 2 F capacitor").
+_TEMPERATURE_SETTING = re.compile(r"\b(?:thermostat|heating|heater|oven|preheat|bake|fridge|freezer|fever|"
+                                  r"temperatures?|temps?|weather|degrees?)\b", re.I)
+_ELECTRIC_TALK = re.compile(r"capacit|charge|coulomb|farad|circuit|volt|current|electr|battery", re.I)
+
+
+def _scale_letter_is_temperature(text: str) -> bool:
+    """Whether a bare C, F or K after a figure is a temperature scale: in a conversion between scales, or in a
+    setting or reading of a temperature that speaks of no circuit."""
+    return _TEMPERATURE_SCALES.search(text) is not None or (
+        _TEMPERATURE_SETTING.search(text) is not None and _ELECTRIC_TALK.search(text) is None)
 _ASSIGN_RX = re.compile(r"(?<![\w.])([A-Za-z][A-Za-z0-9_]{0,20})\s*(?:=|:|equals?(?: to)?|is)\s*(?=[-−$€£]?\d)")
 
 
@@ -255,7 +267,7 @@ def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     if m:
         surface = m.group(1)
         canon, dim = gz.UNITS.get(surface) or gz.UNITS.get(surface.lower()) or (surface, "")
-        if surface in _SCALE_LETTERS and _TEMPERATURE_SCALES.search(text):  # "72 F to C": °F, not farads
+        if surface in _SCALE_LETTERS and _scale_letter_is_temperature(text):  # "72 F to C": °F, not farads
             canon, dim = _SCALE_LETTERS[surface]
         if dim == "money" and weighing_pound(text, m.start(1), m.end(1)):
             canon, dim = "lb", "mass"
