@@ -31,6 +31,13 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+try:
+    from .i18n import N_
+except ImportError:  # run as a script (the stdio server, run_path): the titles are only marked, never shown
+    def N_(message: str) -> str:
+        """Mark ``message`` for the catalogs; the text itself (course_lib.i18n.N_ without the package)."""
+        return message
+
 #: The standard error codes of spec §5.1 (-32000 to -32099 are left to servers).
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -278,42 +285,43 @@ def spec_dispatcher() -> Dispatcher:
     return rpc
 
 
-#: Spec §7, verbatim: (title, what is sent, what must come back; None = nothing at all).
+#: Spec §7, verbatim: (title, what is sent, what must come back; None = nothing at all). The titles are the
+#: spec's English, marked for translation: exercise 07's check names them in the learner's language.
 SPEC_EXAMPLES: list[tuple[str, str, Any]] = [
-    ("rpc call with positional parameters",
+    (N_("rpc call with positional parameters"),
      '{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}',
      {"jsonrpc": "2.0", "result": 19, "id": 1}),
-    ("rpc call with positional parameters (2)",
+    (N_("rpc call with positional parameters (2)"),
      '{"jsonrpc": "2.0", "method": "subtract", "params": [23, 42], "id": 2}',
      {"jsonrpc": "2.0", "result": -19, "id": 2}),
-    ("rpc call with named parameters",
+    (N_("rpc call with named parameters"),
      '{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}',
      {"jsonrpc": "2.0", "result": 19, "id": 3}),
-    ("rpc call with named parameters (2)",
+    (N_("rpc call with named parameters (2)"),
      '{"jsonrpc": "2.0", "method": "subtract", "params": {"minuend": 42, "subtrahend": 23}, "id": 4}',
      {"jsonrpc": "2.0", "result": 19, "id": 4}),
-    ("a notification",
+    (N_("a notification"),
      '{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}', None),
-    ("a notification (2)", '{"jsonrpc": "2.0", "method": "foobar"}', None),
-    ("rpc call of non-existent method",
+    (N_("a notification (2)"), '{"jsonrpc": "2.0", "method": "foobar"}', None),
+    (N_("rpc call of non-existent method"),
      '{"jsonrpc": "2.0", "method": "foobar", "id": "1"}',
      {"jsonrpc": "2.0", "error": {"code": -32601, "message": "Method not found"}, "id": "1"}),
-    ("rpc call with invalid JSON",
+    (N_("rpc call with invalid JSON"),
      '{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]',
      {"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": None}),
-    ("rpc call with invalid Request object",
+    (N_("rpc call with invalid Request object"),
      '{"jsonrpc": "2.0", "method": 1, "params": "bar"}',
      {"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": None}),
-    ("rpc call Batch, invalid JSON",
+    (N_("rpc call Batch, invalid JSON"),
      '[\n  {"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},\n  {"jsonrpc": "2.0", "method"\n]',
      {"jsonrpc": "2.0", "error": {"code": -32700, "message": "Parse error"}, "id": None}),
-    ("rpc call with an empty Array", "[]",
+    (N_("rpc call with an empty Array"), "[]",
      {"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": None}),
-    ("rpc call with an invalid Batch (but not empty)", "[1]",
+    (N_("rpc call with an invalid Batch (but not empty)"), "[1]",
      [{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": None}]),
-    ("rpc call with invalid Batch", "[1,2,3]",
+    (N_("rpc call with invalid Batch"), "[1,2,3]",
      [{"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": None}] * 3),
-    ("rpc call Batch",
+    (N_("rpc call Batch"),
      '[{"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},'
      ' {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]},'
      ' {"jsonrpc": "2.0", "method": "subtract", "params": [42,23], "id": "2"},'
@@ -325,7 +333,7 @@ SPEC_EXAMPLES: list[tuple[str, str, Any]] = [
       {"jsonrpc": "2.0", "error": {"code": -32600, "message": "Invalid Request"}, "id": None},
       {"jsonrpc": "2.0", "error": {"code": -32601, "message": "Method not found"}, "id": "5"},
       {"jsonrpc": "2.0", "result": ["hello", 5], "id": "9"}]),
-    ("rpc call Batch (all notifications)",
+    (N_("rpc call Batch (all notifications)"),
      '[{"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]},'
      ' {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}]', None),
 ]

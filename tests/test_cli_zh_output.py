@@ -1,6 +1,6 @@
 """`course --lang zh ...` speaks Chinese in the lines issue 20 item 4 found still English: argparse's rarer
 errors, the startup lines of `course llm serve` and `course mcp serve`, the busy-port line, preflight's detail
-lines and the course map's footer. Every test also pins the English output, which stays as it was."""
+lines, the course map's footer and exercise 07's check names. Every test also pins the English output, which stays as it was."""
 from __future__ import annotations
 
 import socket
@@ -114,3 +114,35 @@ def test_map_footer_interview_entry(monkeypatch):
     assert "; interview practice: 00 flashcards, mock interview, cheat sheet · 01 Function calling" in course_map().text()
     monkeypatch.setenv("COURSE_LANG", "zh")
     assert "；面试练习：00 抽认卡、模拟面试、速查表 · 01 Function calling · 02 工具 schema 与工具注册表" in course_map().text()
+
+
+def test_exercise_07_check_names_in_chinese(monkeypatch):
+    """The spec's example titles name exercise 07's sub-checks: Chinese in the Chinese edition (the hints are
+    still found by the English title), English as before."""
+    import json
+
+    from course_lib.checks import CheckFailed
+    from course_lib.checks.json_rpc_batch import check_json_rpc_batch
+    from course_lib.json_rpc import spec_dispatcher
+
+    one = spec_dispatcher().handle_one
+
+    def keeps_none(text):  # a typical mistake: the None of the notifications stays in a batch's reply
+        msg = json.loads(text)
+        if isinstance(msg, list):
+            return json.dumps([one(m) for m in msg]) if msg else spec_dispatcher().handle(text)
+        r = one(msg)
+        return None if r is None else json.dumps(r)
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert [r.name for r in check_json_rpc_batch(spec_dispatcher().handle).results][:2] == [
+        "rpc call with positional parameters", "rpc call with positional parameters (2)"]
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    names = [r.name for r in check_json_rpc_batch(spec_dispatcher().handle).results]
+    assert names[:3] == ["按位置传参的 rpc 调用", "按位置传参的 rpc 调用（2）", "按名称传参的 rpc 调用"]
+    assert names[-3:] == ["批处理 rpc 调用（全是通知）", "只含一个通知的批处理", "单独的一个通知"]
+    with pytest.raises(CheckFailed) as e:
+        check_json_rpc_batch(keeps_none)
+    hint = next(r.hint for r in e.value.report.results if r.name == "批处理 rpc 调用")
+    assert hint.startswith("在混合的批处理中，保留请求（带 id）的响应，丢掉通知返回的 `None`，并保持顺序。应为 [")
+    assert "，实际得到 [" in hint and hint.endswith("。")

@@ -16,9 +16,9 @@ from ..i18n import N_, _
 
 #: Extra edge cases (shogowada/json-rpc-2.0#60 is a library that got the empty batch wrong): a batch holding one notification, and a lone notification.
 EXTRA_CASES = [
-    ("a batch holding one notification",
+    (N_("a batch holding one notification"),
      '[{"jsonrpc": "2.0", "method": "notify_progress", "params": {}}]', None),
-    ("a lone notification", '{"jsonrpc": "2.0", "method": "log", "params": {"x": 1}}', None),
+    (N_("a lone notification"), '{"jsonrpc": "2.0", "method": "log", "params": {"x": 1}}', None),
 ]
 
 _HINTS = {
@@ -66,29 +66,31 @@ def check_json_rpc_batch(handle: Callable[[str], Any]) -> CheckReport:
     """
     report = CheckReport(_("Exercise 07 · JSON-RPC batches"), more_help=HINTS.pointer())
     for title, sent, expected in SPEC_EXAMPLES + EXTRA_CASES:
+        name = _(title)  # the spec's English title (the key of _HINTS), in the learner's language
         try:
             raw = handle(sent)
         except NotImplementedError:
-            report.check(title, False, _("Write your code where the exercise says `# YOUR CODE HERE` "
+            report.check(name, False, _("Write your code where the exercise says `# YOUR CODE HERE` "
                                        "(and remove the `raise`)."))
             continue
         except Exception as e:  # the learner's code crashed on this input
-            report.check(title, False, _(_HINTS[title]) if title in _HINTS else (_("Your function must answer every input with a reply "
+            report.check(name, False, _(_HINTS[title]) if title in _HINTS else (_("Your function must answer every input with a reply "
                                                           "or None, never raise.")), error=e)
             continue
         if raw is not None and not isinstance(raw, str):
-            report.check(title, False, _("Return JSON **text** (`json.dumps(reply)`) or "
+            report.check(name, False, _("Return JSON **text** (`json.dumps(reply)`) or "
                                           "None, not a {error_type}.").format(error_type=type(raw).__name__))
             continue
         try:
             got = None if raw is None else json.loads(raw)
         except ValueError:
-            report.check(title, False, _("Your reply is not valid JSON: {value!r}").format(value=raw[:80]))
+            report.check(name, False, _("Your reply is not valid JSON: {value!r}").format(value=raw[:80]))
             continue
         hint = _(_HINTS[title]) if title in _HINTS else (_("This single message is handled by `handle_one`: pass it through unchanged."))
         if (got == [] or raw == "") and title not in _HINTS:
             hint = _("Never send an empty array or an empty string: return `None` when there is nothing to send.")
-        report.check(title, same_reply(got, expected), hint + f" Expected {_shown_reply(sent, expected)}, got {raw}.")
+        report.check(name, same_reply(got, expected), hint + _(" Expected {expected}, got {got}.").format(
+            expected=_shown_reply(sent, expected), got=raw))
     return report.finish()
 
 
