@@ -214,9 +214,11 @@ class GraphRun:
     trace: Trace
 
     def text(self) -> str:
-        lines = [f"ran:     {', '.join(self.order)}"]
-        lines += [f"skipped: {n} ({why})" for n, why in self.skipped.items()]
-        lines += [f"failed:  {n} ({type(e).__name__}: {e})" for n, e in self.failed.items()]
+        """What ran, what was skipped and why, what failed: one line each, in the learner's language."""
+        lines = [_("ran:     {names}").format(names=", ".join(self.order))]
+        lines += [_("skipped: {name} ({reason})").format(name=n, reason=why) for n, why in self.skipped.items()]
+        lines += [_("failed:  {name} ({error})").format(name=n, error=f"{type(e).__name__}: {e}")
+                  for n, e in self.failed.items()]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -286,12 +288,12 @@ class TaskGraph:
                 await asyncio.gather(*(tasks[d] for d in node.after))
             blocked = [d for d in node.after if d not in results]
             if blocked:
-                skipped[node.name] = f"needs {', '.join(blocked)}"
+                skipped[node.name] = _("needs {names}").format(names=", ".join(blocked))
                 return
             if node.when is not None and not node.when(results):
-                skipped[node.name] = "condition false"
-                trace.add(node.name, node.name, f"{node.name}: skipped (condition false)", kind="notification",
-                          layer="tool")
+                skipped[node.name] = _("condition false")
+                trace.add(node.name, node.name, _("{name}: skipped ({reason})").format(
+                    name=node.name, reason=skipped[node.name]), kind="notification", layer="tool")
                 return
             args = node.args(results) if callable(node.args) else node.args
             order.append(node.name)
@@ -305,6 +307,12 @@ class TaskGraph:
         await asyncio.gather(*tasks.values())
         return GraphRun(results, skipped, failed, order, trace)
 
+    def _node_text(self, name: str) -> str:
+        """A node in the diagram's text version: ``indoor (after weather) [if ...]``, in the learner's language."""
+        node = self.nodes[name]
+        text = _("{node} (after {names})").format(node=name, names=", ".join(node.after)) if node.after else name
+        return _("{node} [if ...]").format(node=text) if node.when else text
+
     def diagram(self, *, title: str | None = None) -> CourseFigure:
         """The graph drawn by levels, left to right: arrows are dependencies, dashed boxes conditions.
 
@@ -317,9 +325,8 @@ class TaskGraph:
         from .diagrams import FONT, FONT_SMALL, FONT_TITLE, GREY, INK, MAX_WIDTH, text_width, wrap_to_width
 
         levels = self.levels()
-        text = "\n".join(f"level {i + 1}: " + ", ".join(
-            f"{n}" + (f" (after {', '.join(self.nodes[n].after)})" if self.nodes[n].after else "")
-            + (" [if ...]" if self.nodes[n].when else "") for n in level) for i, level in enumerate(levels))
+        text = "\n".join(_("level {n}: {nodes}").format(n=i + 1, nodes=", ".join(self._node_text(n) for n in level))
+                         for i, level in enumerate(levels))
         half = {n: text_width(n, FONT) / 2 + 0.12 for n in self.nodes}
         col = [max(2 * half[n] for n in level) for level in levels]
         gap = 0.9

@@ -204,6 +204,28 @@ def test_graph_diagram_has_a_text_fallback():
         "level 2: indoor (after weather) [if ...], outdoor (after weather) [if ...], budget (after flights, rate)"]
 
 
+
+def test_graph_texts_speak_chinese_in_the_chinese_edition(monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    run = asyncio.run(_trip_graph(make_trip_tools(scale=0)).run())
+    assert run.skipped == {"outdoor": "条件不成立"}
+    assert run.text().splitlines() == ["已运行：weather, rate, flights, indoor, budget", "已跳过：outdoor（条件不成立）"]
+    assert [e.label for e in run.trace.events if e.src == "outdoor"] == ["outdoor：已跳过（条件不成立）"]
+    tools = make_trip_tools(scale=0)
+    g = TaskGraph("failing")
+    g.add("rate", tools["get_exchange_rate"], {"base": "CNY", "quote": "XXX"})
+    g.add("budget", tools["estimate_budget"], lambda r: {"flight_price_cny": 1, "nights": 1, "rate": 1},
+          after=["rate"])
+    failed = asyncio.run(g.run())
+    assert failed.text().splitlines()[1:] == ["已跳过：budget（缺少 rate 的结果）",
+                                              "已失败：rate（LookupError: no rate for CNY->XXX; known: CNY->JPY, "
+                                              "CNY->EUR, CNY->USD, CNY->GBP, EUR->CNY, USD->CNY）"]
+    assert _trip_graph(tools).diagram().fallback_text.splitlines() == [
+        "第 1 层：weather, rate, flights",
+        "第 2 层：indoor（在 weather 之后） [仅当 ...], outdoor（在 weather 之后） [仅当 ...], "
+        "budget（在 flights, rate 之后）"]
+
+
 # ---------------------------------------------------------------- measuring
 def test_speedup_and_wall_time_from_traces():
     clock = FakeClock()
