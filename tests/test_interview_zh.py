@@ -418,3 +418,63 @@ def test_the_chinese_practice_notebook_links_to_the_chinese_qa_notebooks():
     assert "](01_function_calling_qa.ipynb)" in practice and "../../interview/" not in practice
     qa = (nbt.ROOT / "notebooks" / "zh" / "interview" / "01_function_calling_qa.ipynb").read_text(encoding="utf-8")
     assert "](00_practice.ipynb)" in qa and "../../interview/00_practice" not in qa
+
+
+# --------------------------------------------------------------------------- the demos' code in Chinese
+def test_every_demo_translation_is_current_and_the_catalog_is_what_extract_writes(tmp_path):
+    from course_lib.interview import demo_translation as D
+
+    state = D.status("zh")
+    assert state.stale == [] and state.invalid == []
+    assert {"five_steps", "unanswered_call", "tool_choice", "parallel_calls"} <= set(state.translated)
+    copy = D.catalog_file("zh", tmp_path)
+    copy.parent.mkdir(parents=True)
+    shutil.copy(D.catalog_file("zh"), copy)
+    assert D.extract("zh", tmp_path).translated == state.translated
+    assert copy.read_text(encoding="utf-8") == D.catalog_file("zh").read_text(encoding="utf-8")
+
+
+def test_a_chinese_demo_shows_and_runs_its_chinese_code_and_english_is_unchanged(capsys, monkeypatch):
+    from course_lib.interview.demos import run_demo
+
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    run_demo("parallel_calls")
+    code, _, output = capsys.readouterr().out.partition("── 输出 ──\n")
+    assert code.startswith("# 演示：parallel_calls · course_lib/interview/demos.py\n")
+    assert '"北京和上海的天气怎么样？"' in code and "What's the weather" not in code
+    assert output.startswith("parallel_tool_calls=True：2 次模型请求\n")  # the code just shown is what ran
+    assert 'get_weather({"city": "北京"}), get_weather({"city": "上海"})' in output
+    assert "并行调用省下了 1 次模型往返；回答：北京现在 22°C" in output
+    run_demo("malformed_arguments")  # no translation: the English code, under Chinese labels
+    code, _, output = capsys.readouterr().out.partition("── 输出 ──\n")
+    assert code.startswith("# 演示：malformed_arguments") and "parse_arguments(raw)" in code and output
+    monkeypatch.setenv("COURSE_LANG", "en")
+    run_demo("parallel_calls")
+    code, _, output = capsys.readouterr().out.partition("── output ──\n")
+    assert code.startswith("# demo: parallel_calls · course_lib/interview/demos.py\n")
+    assert "What's the weather in Beijing and in Shanghai?" in code
+    assert output.startswith("parallel_tool_calls=True: 2 model requests\n")
+
+
+def test_a_demo_translation_that_changes_code_or_is_stale_is_not_used(tmp_path, monkeypatch):
+    from course_lib.interview import demo_translation as D
+    from course_lib.interview import demos
+    from course_lib.translation import read_catalog, write_catalog
+
+    path = D.catalog_file("zh", tmp_path)
+    path.parent.mkdir(parents=True)
+    shutil.copy(D.catalog_file("zh"), path)
+    cat = read_catalog(path, "zh")
+    entry = next(m for m in cat if m.context == "tool_choice")
+    entry.string = entry.string.replace("tools=[WEATHER_TOOL, GET_TIME_TOOL]", "tools=[WEATHER_TOOL]")
+    write_catalog(cat, path)
+    assert D.status("zh", tmp_path).invalid == ["tool_choice (changes the code, not only its comments and strings)"]
+    assert D.translated_source("tool_choice", "zh", tmp_path) is None
+    assert D.translated_source("five_steps", "zh", tmp_path).count("上海天气怎么样？") == 1
+    original = demos.demo_source  # the English code of five_steps changes: its translation is stale
+    monkeypatch.setattr(demos, "demo_source", lambda name, **kw: original(name, **kw).replace("Shanghai?", "Tokyo?")
+                        if name == "five_steps" else original(name, **kw))
+    assert "five_steps" in D.status("zh", tmp_path).stale and D.translated_source("five_steps", "zh", tmp_path) is None
+    D.extract("zh", tmp_path)  # the old translation stays for review: fuzzy, with the previous English
+    po = path.read_text(encoding="utf-8")
+    assert "#, fuzzy" in po and "#| msgid \"\"" in po and "What's the weather in Tokyo?" in po

@@ -7,9 +7,14 @@ writes the Chinese Q&A notebooks; ``extract``/``status --lang zh`` maintain thei
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..i18n import N_, _
 from . import add_lang_option
+
+if TYPE_CHECKING:
+    from ..interview.demo_translation import DemoStatus
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -151,15 +156,28 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
+    from ..interview import demo_translation
     from ..interview.localize import catalog_file, extract
 
     state = extract(args.course_lang)
     print(f"{catalog_file(args.course_lang)}: {len(state.complete_questions)} questions translated, "
           f"{len(state.missing)} fields missing, {len(state.stale)} stale, {len(state.ui_missing)} UI strings missing")
+    _print_demos(demo_translation.extract(args.course_lang), demo_translation.catalog_file(args.course_lang))
     return 0
 
 
+def _print_demos(demos: DemoStatus, path: Path) -> None:
+    """One line for the demo catalog, then its stale and invalid demos (maintainers' output: English)."""
+    print(f"{path}: {len(demos.translated)} demos translated, {len(demos.shared)} shared (English), "
+          f"{len(demos.stale)} stale, {len(demos.invalid)} invalid")
+    for name in demos.stale:
+        print(f"  stale   demo {name}")
+    for line in demos.invalid:
+        print(f"  invalid demo {line}")
+
+
 def _status(args: argparse.Namespace) -> int:
+    from ..interview import demo_translation
     from ..interview.bank import load_bank
     from ..interview.build import translated_sync_problems
     from ..interview.localize import status
@@ -173,4 +191,6 @@ def _status(args: argparse.Namespace) -> int:
     problems = translated_sync_problems(args.course_lang)
     for line in problems:
         print(line)
-    return 1 if problems or state.stale or state.ui_missing or state.ui_bad else 0
+    demos = demo_translation.status(args.course_lang)
+    _print_demos(demos, demo_translation.catalog_file(args.course_lang))
+    return 1 if problems or state.stale or state.ui_missing or state.ui_bad or demos.stale or demos.invalid else 0

@@ -139,6 +139,10 @@ def is_async(name: str) -> bool:
 def run_demo(name: str, *, show_code: bool = True) -> Any:
     """Show the code of demo ``name`` (highlighted in Jupyter), then run it (it prints its results).
 
+    In another language, a demo with a current translation of its code
+    (:func:`~course_lib.interview.demo_translation.translated_source`: Chinese requests and labels) shows
+    that code and runs it instead of the function, so what it prints is what the learner just read.
+
     Returns:
         None for a sync demo. For an async demo (:func:`is_async`), an awaitable to ``await``
         in the notebook (top-level ``await``; never ``asyncio.run`` inside a kernel).
@@ -147,9 +151,17 @@ def run_demo(name: str, *, show_code: bool = True) -> Any:
         DemoPending: the demo needs a module that has not landed yet (see :data:`PENDING`).
         KeyError: no such demo.
     """
+    from .demo_translation import translated_source
+    from .localize import _t, current_language
+
     d = _get(name)
+    lang = current_language()
+    translated = translated_source(name, lang) if lang != "en" else None
     if show_code:
-        _show_code(f"# demo: {name} · course_lib/interview/demos.py\n" + demo_source(name))
+        _show_code(_t("# demo: {name} · course_lib/interview/demos.py").format(name=name) + "\n"
+                   + (translated or demo_source(name)))
+    if translated is not None:  # the translated code is what runs: it prints what the learner just read
+        return _run_source(translated, name)
     if inspect.iscoroutinefunction(d.func):
         async def run() -> None:  # returns None, so the notebook shows only what the demo prints
             await d.func()
@@ -158,8 +170,22 @@ def run_demo(name: str, *, show_code: bool = True) -> Any:
     return None
 
 
+def _run_source(code: str, name: str) -> Any:
+    """Run a demo's shown code in a fresh namespace, as a notebook cell would: None, or for code with a
+    top-level ``await`` (an async demo) an awaitable that returns None."""
+    compiled = compile(code, f"<demo {name}>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    pending = eval(compiled, {"__name__": f"demo_{name}"})  # noqa: S307 - the course's own demo code
+    if not inspect.iscoroutine(pending):
+        return None
+
+    async def run() -> None:
+        await pending
+    return run()
+
+
 def _show_code(code: str) -> None:
     from .bank import MarkdownText
+    from .localize import _t
 
     try:
         from IPython import get_ipython
@@ -168,9 +194,9 @@ def _show_code(code: str) -> None:
         get_ipython = None  # type: ignore[assignment]
     if get_ipython is not None and get_ipython() is not None:
         display(MarkdownText(f"```python\n{code}\n```", text=code))
-        print("── output ──")
+        print(_t("── output ──"))
     else:
-        print(code + "\n── output ──")
+        print(code + "\n" + _t("── output ──"))
 
 
 def _calls(message: Any) -> list[str]:

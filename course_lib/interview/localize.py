@@ -31,8 +31,8 @@ from typing import Any, Iterator
 from ..translation import ROOT, read_catalog, text_key, write_catalog
 
 UI = "ui"
-SOURCE_FILES = ("bank.py", "build.py", "cards.py", "cheatsheet.py", "design.py", "scoring.py", "terminal.py",
-                "timed.py", "../commands/cheatsheet.py")
+SOURCE_FILES = ("bank.py", "build.py", "cards.py", "cheatsheet.py", "demos.py", "design.py", "scoring.py",
+                "terminal.py", "timed.py", "../commands/cheatsheet.py")
 
 
 def catalog_file(lang: str, root: Path = ROOT) -> Path:
