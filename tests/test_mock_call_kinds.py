@@ -56,3 +56,16 @@ def test_a_date_of_next_year_counts_from_the_year_the_user_is_in():
     assert got == [("find_shows", {"city": "Lyon", "date": "2032-02-02"})]
     got, _ = calls("Find shows in Lyon on March 3rd last year? today is 2031.10.1", SHOWS)
     assert got == [("find_shows", {"city": "Lyon", "date": "2030-03-03"})]
+
+
+SONGS = tool("lookup_songs", "Look up songs by album and genre",
+             obj([], album={"type": "string", "description": "The album's title"},
+                 genre={"type": "string", "enum": ["Jazz", "Funk", "Rock"]}))
+
+
+def test_a_request_verb_opening_a_sentence_is_no_second_value():
+    # kind: "..., Find a selection" read "Find" as a second album (a second call of the same tool)
+    got, _ = calls("I'd like some Jazz from the Kind of Blue album, Find a few tracks for me?", SONGS)
+    assert got == [("lookup_songs", {"album": "Kind of Blue", "genre": "Jazz"})]
+    got, _ = calls("Some Funk music from the Isolation album, Find a selection of tracks for me?", SONGS)
+    assert got == [("lookup_songs", {"album": "Isolation", "genre": "Funk"})]

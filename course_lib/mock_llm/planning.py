@@ -21,7 +21,7 @@ from . import purpose
 from . import specialists
 from .arguments import Evidence, fill_arguments, labelled
 from .confidence import _off_format, rule_class
-from .choosing import NAMESPACE_WEIGHT, THRESHOLD, _DISTINCT, _best, _profile, _user_concepts, score_tools
+from .choosing import GENERIC_NAME_WORDS, NAMESPACE_WEIGHT, THRESHOLD, _DISTINCT, _best, _profile, _user_concepts, score_tools
 from .decision import PlannedCall
 from .reading import AT_REST, read
 from .wire import ToolSpec
@@ -739,7 +739,7 @@ def plan_calls(text: str, tools: list[ToolSpec]
     calls += [PlannedCall(t.name, a, clause=len(picks)) for t, a in arithmetic.unserved(  # "7 + 5, and 20 - 8"
         tools, text, [(c.name, c.arguments) for c in calls])]
     asked_by = [clause if clause != text else "" for _, clause in picks]
-    calls = without_competing_values(one_place_as_written(calls, text), tools)
+    calls = without_competing_values(one_place_as_written(calls, text), tools, text)
     return without_bare_calls(calls, tools, text, asked_by), scores, matched, ""
 
 
@@ -900,26 +900,45 @@ def one_place_as_written(calls: list[PlannedCall], text: str) -> list[PlannedCal
     return out
 
 
-def _weak_value(call: PlannedCall, key: str, other: PlannedCall, spec: dict) -> bool:
+def _weak_value(call: PlannedCall, key: str, other: PlannedCall, spec: dict, text: str = "",
+                vocab: frozenset[str] = frozenset()) -> bool:
     """Whether ``call``'s value of ``key`` loses to ``other``'s: it is the value another of its own arguments holds
     (a password that is the database's name; text values only), it lacks the format the description asks for (a departure date
-    "JFK" for 'YYYY-MM-DD'), or it is part of the other value ("Karan" beside "Karan Sharma")."""
+    "JFK" for 'YYYY-MM-DD'), it is one of the tool's own words that ``text`` only capitalises because a sentence
+    starts with it (:func:`_sentence_opener`), or it is part of the other value ("Karan" beside "Karan Sharma")."""
     mine, theirs = call.arguments[key], other.arguments[key]
     if not (isinstance(mine, str) and isinstance(theirs, str)):
         return False  # (a number may well equal another: a charge of 2 at 2 meters)
     if any(v == mine for k, v in call.arguments.items() if k != key):
+        return True
+    if _sentence_opener(mine, text, vocab) and not _sentence_opener(theirs, text, vocab):
         return True
     if _off_format(mine, spec) and not _off_format(theirs, spec):
         return True
     return len(mine) < len(theirs) and re.search(rf"(?<!\w){re.escape(mine)}(?!\w)", theirs) is not None
 
 
-def without_competing_values(calls: list[PlannedCall], tools: list[ToolSpec]) -> list[PlannedCall]:
+#: The verbs a request opens a sentence with ("Find", "Get", "Check"): the generic words of tool names.
+_REQUEST_VERBS = frozenset(lang.stem(w) for w in GENERIC_NAME_WORDS)
+
+
+def _sentence_opener(value: str, text: str, vocab: frozenset[str]) -> bool:
+    """Whether ``value`` is one word of the tool's own or a request verb (``vocab``, stems) that ``text`` writes only where a sentence
+    or a clause starts ("..., Find a selection of tracks", "Query this to the llm"): a verb the request opens
+    with, capitalised by its place, not a name."""
+    if not value or " " in value.strip() or lang.stem(value.lower()) not in vocab:
+        return False
+    at = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text)]
+    return bool(at) and all(re.search(r"(?:^|[.!?;:,]\s*)$", text[:i]) for i in at)
+
+
+def without_competing_values(calls: list[PlannedCall], tools: list[ToolSpec], text: str = "") -> list[PlannedCall]:
     """Of two calls of one tool that differ in one argument, the call whose value there is weak
     (:func:`_weak_value`) while the other's is not: the request states one value, the reading found two
     candidates for it ("the database 'maindb' ... the password 'securepassword123'" read a password twice).
     Two sound values ("Paris and Tokyo") both stay."""
     specs = {t.name: ((t.parameters or {}).get("properties") or {}) for t in tools}
+    vocabs = {t.name: _profile(t).vocab | frozenset(_profile(t).weights) | _REQUEST_VERBS for t in tools}
     out = list(calls)
     for i, a in enumerate(calls):
         for b in calls[i + 1:]:
@@ -927,7 +946,8 @@ def without_competing_values(calls: list[PlannedCall], tools: list[ToolSpec]) ->
             if key is None:
                 continue
             spec = specs.get(a.name, {}).get(key) or {}
-            weak_a, weak_b = _weak_value(a, key, b, spec), _weak_value(b, key, a, spec)
+            vocab = vocabs.get(a.name, frozenset())
+            weak_a, weak_b = _weak_value(a, key, b, spec, text, vocab), _weak_value(b, key, a, spec, text, vocab)
             if weak_a != weak_b:
                 out.remove(a if weak_a else b)
     return out
