@@ -25,6 +25,7 @@ CALC = tool("calculator", "Evaluate an expression.", {"expression": {"type": "st
 STOCK = tool("get_stock_price", "Current price of a stock.", {"ticker": {"type": "string"}})
 WEATHER = tool("get_weather", "Get the current weather for a city.", {"city": {"type": "string"}})
 FORECAST = tool("get_forecast", "Forecast for a city.", {"city": {"type": "string"}})
+MOVE = tool("move_file", "Move or rename a file.", {"source": {"type": "string"}, "destination": {"type": "string"}})
 ROUTE = tool("get_route", "Route between two places.", {"origin": {"type": "string"}, "destination": {"type": "string"}},
              ["destination"])
 
@@ -74,6 +75,9 @@ def test_broader_is_one_way():
     ("what's in this folder? /tmp/project", [LIST_DIR, READ_FILE], ["list_directory"]),
     ("Look up the population of Peru", [SEARCH, WEATHER], ["search_web"]),
     ("How do I get to the Louvre from Gare du Nord?", [ROUTE, WEATHER], ["get_route"]),
+    # a path with a file extension names a file: "rename" alone matched the move tool too weakly to call it
+    ("Rename /home/ana/draft.txt to /home/ana/final.txt", [MOVE, LIST_DIR], ["move_file"]),
+    ("Rename C:\\docs\\a.docx to C:\\docs\\b.docx", [MOVE, LIST_DIR], ["move_file"]),
 ])
 def test_phrases(client, text, tools, expected):
     assert names(client, text, tools) == expected

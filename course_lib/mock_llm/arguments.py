@@ -638,8 +638,7 @@ def _left_words_uncached(reading: Reading, pos: int, limit: int) -> list[str]:
 
 
 def _right_words(reading: Reading, pos: int, limit: int = 3) -> list[str]:
-    """Lower-case words after ``pos``, up to ``limit``, stopping at punctuation or after a connector (cached);
-    "in the cast." goes on to its noun (:data:`_THE_NOUN_ENDS`)."""
+    """Lower-case words after ``pos``, up to ``limit``, stopping at punctuation or after a connector (cached)."""
     key = ("right", pos, limit)
     hit = reading.cache.get(key)
     if hit is None:
@@ -658,15 +657,10 @@ def _right_words_uncached(reading: Reading, pos: int, limit: int) -> list[str]:
         if _RIGHT_BREAK.search(reading.text, pos, s):  # punctuation between the words
             break
         out.append(w)
-        if len(out) >= limit or w in ("and", "or", "with", "in", "for", "at", "from", "to", "on") and not (
-                w in ("in", "on") and _THE_NOUN_ENDS.match(reading.text, e)):
+        if len(out) >= limit or w in ("and", "or", "with", "in", "for", "at", "from", "to", "on"):
             break
         pos = e
     return out
-
-
-#: "in the cast", "on the album" ending a clause: the preposition leads to the noun that names the value's role.
-_THE_NOUN_ENDS = re.compile(r"\s+the\s+[a-z]+\s*(?:[,.;!?]|$)")
 
 
 @lru_cache(maxsize=65536)
@@ -719,7 +713,10 @@ def _context_score(slot: Slot, reading: Reading, m: Mention, vocab: frozenset[st
             lang.matches_any(lang.stem(w), slot.keys) for w in re.findall(r"[A-Za-z]{4,}", m.text))):
         score = max(score, 3.0)  # "3 bedrooms", "500 calories" for max_calories
     elif m.kind == "number" and m.unit and not m.dim and lang.stem(m.unit) in slot.desc_keys - vocab:
-        score = max(score, 2.5)  # "16 measures" for a length "in measures": the description names the unit
+        # "16 measures" for a length "in measures": the description names the unit; a word before the number
+        # that the description also says tells "the first N lines" (head) from "the last N lines" (tail)
+        told = _word_hits(left[:2], slot.desc_keys - vocab - {lang.stem(m.unit)})
+        score = max(score, 2.5 + 0.5 * told)
     score = max(score, 2.4 * _word_hits(right, slot.keys))
     desc_keys = slot.desc_keys - vocab if vocab else slot.desc_keys  # the tool's own words name no slot
     if score == 0 and desc_keys:

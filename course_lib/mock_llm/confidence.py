@@ -255,7 +255,9 @@ def _reused_or_verb(name: str, value: Any, call: Any, request: str) -> bool:
     for other, v in call.arguments.items():
         if other != name and isinstance(v, str) and low in v.lower() and len(v) < 0.6 * len(request):
             return True  # (a text argument that is most of the request holds every word of it: no sign)
-    return " " not in low and value == low and re.search(_VERB_USE.format(w=re.escape(low)), request) is not None
+    # only a word can be a verb: "to /srv/ana/final.txt" is a destination, not "to transfer"
+    return re.fullmatch(r"[a-z][a-z'-]*", low) is not None and value == low and re.search(
+        _VERB_USE.format(w=re.escape(low)), request) is not None
 
 
 def _held_by_another(name: str, value: Any, call: Any) -> bool:
