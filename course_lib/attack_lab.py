@@ -303,8 +303,9 @@ def outcomes_table(outcomes: list[AttackOutcome]) -> str:
     """The outcomes as a text table with a last line of totals."""
     lines = [f"   {pad(_('attack'), 20)} {pad(_('stopped by'), 26)} {_('detail')}"] + [repr(o) for o in outcomes]
     ok, skipped = sum(o.ok for o in outcomes), sum(o.skipped for o in outcomes)
-    lines.append(f"{ok}/{len(outcomes) - skipped} attacks blocked and reported, {sum(o.leaked for o in outcomes)} leaks"
-                 + (f" ({skipped} not run on this OS)" if skipped else ""))
+    lines.append(_("{ok}/{run} attacks blocked and reported, {leaks} leaks").format(
+        ok=ok, run=len(outcomes) - skipped, leaks=sum(o.leaked for o in outcomes))
+        + (_(" ({n} not run on this OS)").format(n=skipped) if skipped else ""))
     return "\n".join(lines)
 
 

@@ -806,9 +806,9 @@ class Permissions:
         rows = [f"{pad(_('tool'), 16)} {pad(_('read'), 28)} {pad(_('write'), 28)} {pad(_('programs'), 10)} "
                 f"{_('approval')}"]
         for name, p in self.table.items():
-            progs = "-" if p.programs is None else f"{len(p.programs)} allowed"
+            progs = "-" if p.programs is None else _("{n} allowed").format(n=len(p.programs))
             rows.append(f"{pad(name, 16)} {pad(', '.join(p.read) or '-', 28)} {pad(', '.join(p.write) or '-', 28)} "
-                        f"{pad(progs, 10)} {'yes' if p.needs_approval else 'no'}")
+                        f"{pad(progs, 10)} {_('yes') if p.needs_approval else _('no')}")
         return "\n".join(rows)
 
     def __repr__(self) -> str:

@@ -146,3 +146,29 @@ def test_exercise_07_check_names_in_chinese(monkeypatch):
     hint = next(r.hint for r in e.value.report.results if r.name == "批处理 rpc 调用")
     assert hint.startswith("在混合的批处理中，保留请求（带 id）的响应，丢掉通知返回的 `None`，并保持顺序。应为 [")
     assert "，实际得到 [" in hint and hint.endswith("。")
+
+
+def test_permission_table_cells_in_chinese(monkeypatch):
+    """Lesson 05's permission table: the programs count and the approval column in the learner's language."""
+    from course_lib.security import Permissions, ToolPermission
+
+    perms = Permissions({"execute_command": ToolPermission(read=("project/",), programs=frozenset({"ls", "cat"})),
+                         "delete_files": ToolPermission(write=("project/output/",), needs_approval=True)})
+    monkeypatch.setenv("COURSE_LANG", "en")
+    rows = perms.text().splitlines()
+    assert rows[1].endswith("2 allowed  no") and rows[2].endswith("-          yes")
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    rows = perms.text().splitlines()
+    assert rows[1].endswith("允许 2 个  否") and rows[2].endswith("-          是")
+
+
+def test_attack_table_totals_in_chinese(monkeypatch):
+    from course_lib.attack_lab import AttackOutcome, outcomes_table
+
+    outcomes = [AttackOutcome("dotdot", "path_traversal", True, True, "path_outside_allowed"),
+                AttackOutcome("leak", "path_traversal", False, False, "-", leaked=True),
+                AttackOutcome("fork", "resource_bomb", False, False, "-", skipped=True)]
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert outcomes_table(outcomes).splitlines()[-1] == "1/2 attacks blocked and reported, 1 leaks (1 not run on this OS)"
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert outcomes_table(outcomes).splitlines()[-1] == "1/2 个攻击已被拦截并报告，1 次泄露（1 个在这个操作系统上没有运行）"

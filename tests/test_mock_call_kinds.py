@@ -69,3 +69,16 @@ def test_a_request_verb_opening_a_sentence_is_no_second_value():
     assert got == [("lookup_songs", {"album": "Kind of Blue", "genre": "Jazz"})]
     got, _ = calls("Some Funk music from the Isolation album, Find a selection of tracks for me?", SONGS)
     assert got == [("lookup_songs", {"album": "Isolation", "genre": "Funk"})]
+
+
+PLAYS = tool("find_plays", "Find stage plays by director and cast",
+             obj([], directed_by={"type": "string", "description": "The director of the play"},
+                 cast={"type": "string", "description": "An actor in the cast of the play"}))
+
+
+def test_a_name_followed_by_in_the_role_noun_takes_that_role():
+    # kind: "has Y in the cast" read Y as a second director (a second call) instead of the cast
+    got, _ = calls("Find me a play directed by Ada Brook and has Noor Vale in the cast", PLAYS)
+    assert got == [("find_plays", {"directed_by": "Ada Brook", "cast": "Noor Vale"})]
+    got, _ = calls("Find me a play directed by Ada Brook", PLAYS)
+    assert got == [("find_plays", {"directed_by": "Ada Brook"})]

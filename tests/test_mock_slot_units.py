@@ -93,6 +93,20 @@ def test_a_bare_letter_beside_a_circuit_stays_farads():
     assert units == ["F"]
 
 
+ROOM_MIN = tool("book_room", "Book a meeting room.", {"duration_minutes": {"type": "integer"}})
+
+
+@pytest.mark.parametrize("text, tools, arguments", [
+    ("帮我规划一条三英里的路线", [ROUTE], {"distance_km": 4.828032}),         # was 1 (一条): 英里 was no unit
+    ("寄一个两磅的包裹", [SHIP], {"weight_kg": 0.907185}),                     # was 1 (一个)
+    ("预订会议室一个半小时", [ROOM_MIN], {"duration_minutes": 90}),            # was 1
+    ("预订会议室两个半小时", [ROOM_MIN], {"duration_minutes": 150}),           # was 2
+    ("预订会议室2个小时30分钟", [ROOM_MIN], {"duration_minutes": 150}),        # 个 before 小时 after digits
+])
+def test_chinese_numerals_and_measure_words_before_a_unit(client, text, tools, arguments):
+    assert calls(client, text, tools) == [(tools[0]["function"]["name"], arguments)]
+
+
 def test_a_price_in_pounds_is_no_weight(client):
     """"costs 2 pounds" is money: the weight is asked for, never 0.907185 kg."""
     out = calls(client, "Ship a package that costs 2 pounds", [SHIP])

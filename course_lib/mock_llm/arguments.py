@@ -638,7 +638,8 @@ def _left_words_uncached(reading: Reading, pos: int, limit: int) -> list[str]:
 
 
 def _right_words(reading: Reading, pos: int, limit: int = 3) -> list[str]:
-    """Lower-case words after ``pos``, up to ``limit``, stopping at punctuation or after a connector (cached)."""
+    """Lower-case words after ``pos``, up to ``limit``, stopping at punctuation or after a connector (cached);
+    "in the cast." goes on to its noun (:data:`_THE_NOUN_ENDS`)."""
     key = ("right", pos, limit)
     hit = reading.cache.get(key)
     if hit is None:
@@ -657,10 +658,15 @@ def _right_words_uncached(reading: Reading, pos: int, limit: int) -> list[str]:
         if _RIGHT_BREAK.search(reading.text, pos, s):  # punctuation between the words
             break
         out.append(w)
-        if len(out) >= limit or w in ("and", "or", "with", "in", "for", "at", "from", "to", "on"):
+        if len(out) >= limit or w in ("and", "or", "with", "in", "for", "at", "from", "to", "on") and not (
+                w in ("in", "on") and _THE_NOUN_ENDS.match(reading.text, e)):
             break
         pos = e
     return out
+
+
+#: "in the cast", "on the album" ending a clause: the preposition leads to the noun that names the value's role.
+_THE_NOUN_ENDS = re.compile(r"\s+the\s+[a-z]+\s*(?:[,.;!?]|$)")
 
 
 @lru_cache(maxsize=65536)

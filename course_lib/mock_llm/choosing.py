@@ -21,6 +21,7 @@ from . import language as lang
 from . import relations
 from . import tickers
 from . import unit_enums
+from ..package_data import load_json
 from .arguments import LOCATION_HINTS, slots_of
 from .reading import read
 from .wire import ToolSpec
@@ -246,6 +247,52 @@ def _name_hit(st: str, multiword: tuple[str, ...], acronym: bool, concepts: froz
     return None
 
 
+_ACTION_NOUNS = load_json("action_nouns.json")
+_LEAD = r"(?:" + "|".join(_ACTION_NOUNS["leads"]) + r")"
+#: "the last 5 commits", "my orders", "recent searches": a plural after a determiner, possessive or
+#: quantifier (``course_lib/data/action_nouns.json``), with more such words between.
+_NOUN_USE = re.compile(rf"\b{_LEAD}\s+(?:{_LEAD}\s+)*([a-z]+s)\b", re.I)
+_LISTING = frozenset(_ACTION_NOUNS["listing"])
+
+
+def _noun_uses(text: str) -> frozenset[str]:
+    """The stems of the words ``text`` uses as plural nouns ("show the last 5 commits" -> ``commit``), unless
+    it also uses them as a verb ("commit my changes and list the commits" keeps the verb)."""
+    nouns = {lang.stem(m.group(1)) for m in _NOUN_USE.finditer(text)}
+    verbs = {lang.stem(w) for w in re.findall(r"[A-Za-z]+", text) if not w.lower().endswith("s")}
+    return frozenset(n for n in nouns if n not in verbs)
+
+
+def _action_words(tools: tuple[ToolSpec, ...]) -> tuple[str | None, ...]:
+    """Each tool's action word: its name's first word, or the second when the first is a prefix that other
+    offered tools share and its own description does not use (git_commit "Records changes to the repository",
+    git_log: ``commit``, ``log``; search_web "Search the web": ``search``). None when the name has no other
+    word, the word is a plural (game_rewards_get: the rewards are its things) or the name starts with a
+    generic verb (get_sensor_readings: its action is "get", the rest are its things)."""
+    firsts = [lang.split_identifier(t.name.split(".")[-1]) for t in tools]
+    out = []
+    for t, words in zip(tools, firsts):
+        if len(words) < 2 or words[0] in GENERIC_NAME_WORDS:
+            out.append(None)
+            continue
+        shared = sum(1 for w in firsts if w and w[0] == words[0]) > 1
+        prefix = shared and lang.stem(words[0]) not in lang.content_stems(t.description)
+        word = words[1] if prefix else words[0]
+        out.append(None if word.endswith("s") else lang.stem(word))
+    return tuple(out)
+
+
+def _listed(profiles: tuple[_Profile, ...]) -> frozenset[str]:
+    """The words of the tools that list things (a name with 'list', 'log' or 'history': git_log "Shows the
+    commit logs", list_orders): the near-twins a noun use of another tool's action word is about."""
+    out: set[str] = set()
+    for prof in profiles:
+        if {st for st, _ in prof.name_words} & _LISTING:
+            out.update(st for st, _ in prof.name_words)
+            out.update(prof.weights)
+    return frozenset(out)
+
+
 @dataclass(frozen=True)
 class _ToolSetIndex:
     """What scoring needs of one tool set, computed once per set and reused by every request and clause.
@@ -266,6 +313,8 @@ class _ToolSetIndex:
     phrases: tuple[tuple[str, int], ...]  # (multi-word synonym of a name word, tool): found in the lower-case text
     acronyms: tuple[tuple[str, int], ...]  # (name word that may be an acronym, tool): found in the words' initials
     no_distinct: dict[str, float]  # every tool's name -> 0.0: the tie-break value of a tool that matched nothing
+    actions: tuple[str | None, ...] = ()  # each tool's action word (:func:`_action_words`)
+    listed: frozenset[str] = frozenset()  # the words of the listing tools (:func:`_listed`)
 
     def candidates(self, concepts: frozenset[str], prefixes: dict[str, tuple[str, ...]], bigrams: set[str],
                    text_low: str, initials: str) -> set[int]:
@@ -310,7 +359,8 @@ def _index_tools(tools: tuple[ToolSpec, ...]) -> _ToolSetIndex:
         return {k: tuple(dict.fromkeys(v)) for k, v in table.items()}
 
     return _ToolSetIndex(tools, profiles, df, frozen(by_stem), frozen(by_prefix), frozen(by_zh), tuple(phrases),
-                         tuple(acronyms), dict.fromkeys((t.name for t in tools), 0.0))
+                         tuple(acronyms), dict.fromkeys((t.name for t in tools), 0.0), _action_words(tools),
+                         _listed(profiles))
 
 
 _INDEXES: "OrderedDict[tuple[int, ...], _ToolSetIndex]" = OrderedDict()
@@ -358,15 +408,18 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
     concepts, initials, by_prefix = _user_concepts(text)
     bigrams = lang.cjk_bigrams(text)
     index = _tool_set_index(tools)
+    nouns = _noun_uses(text) & set(index.actions) & index.listed if len(tools) > 1 else frozenset()
     n = len(tools)
     df = index.df if n > 1 else {}
     text_low = text.lower()
     candidates = index.candidates(concepts, by_prefix, bigrams, text_low, initials)
     context = _ScoringContext(text, text_low, concepts, initials, by_prefix, bigrams, df, n)
+    context.nouns = nouns
     _DISTINCT.update(index.no_distinct)
     scored: dict[int, tuple[ToolSpec, float, list[str]]] = {}
     for i in candidates:
         tool = tools[i]
+        context.action = index.actions[i]
         score, matched, _DISTINCT[tool.name] = _score_one(index.profiles[i], context)
         scored[i] = (tool, score, matched)
     # best first, ties in declaration order (lessons print this list); the rest scored 0, in declaration order
@@ -380,7 +433,8 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
 class _ScoringContext:
     """The request's side of scoring, read once per text and shared by every tool scored against it."""
 
-    __slots__ = ("text", "text_low", "concepts", "initials", "by_prefix", "bigrams", "df", "n", "_has_place")
+    __slots__ = ("text", "text_low", "concepts", "initials", "by_prefix", "bigrams", "df", "n", "_has_place",
+                 "nouns", "action")
 
     def __init__(self, text: str, text_low: str, concepts: frozenset[str], initials: str,
                  by_prefix: dict[str, tuple[str, ...]], bigrams: set[str], df: dict[str, int], n: int) -> None:
@@ -388,6 +442,8 @@ class _ScoringContext:
         self.concepts, self.initials, self.by_prefix, self.bigrams = concepts, initials, by_prefix, bigrams
         self.df, self.n = df, n
         self._has_place: bool | None = None
+        self.nouns: frozenset[str] = frozenset()  # words the request uses as plural nouns (:func:`_noun_uses`)
+        self.action: str | None = None  # the action word of the tool being scored
 
     @property
     def has_place(self) -> bool:
@@ -411,11 +467,15 @@ def _score_one(prof: _Profile, ctx: _ScoringContext) -> tuple[float, list[str], 
     strong = False
     seen: set[str] = set()
     for st, w, multiword, acronym in prof.name_checks:
+        if st in _LISTING and ctx.nouns and ctx.nouns & (prof.weight_keys | {s for s, _ in prof.name_words}):
+            concepts = concepts | {st}  # "the last 5 commits": what git_log ("Shows the commit logs") lists
         if st not in concepts and st[:4] not in by_prefix and not multiword and not acronym:
             continue  # the common case, decided without a call (scoring runs per tool, clause and request)
         hit = _name_hit(st, multiword, acronym, concepts, ctx.text_low, ctx.initials, by_prefix)
         if hit is None:
             continue
+        if st == ctx.action and st in ctx.nouns:
+            w = min(w, DESC_WEIGHT)  # "the last 5 commits" names the things git_commit makes, not its action
         score += w
         distinct += w * ctx.idf(st)
         matched.append(st if hit == st else f"{st}~{hit}")

@@ -258,6 +258,10 @@ def _unit_match(text: str, end: int) -> re.Match | None:
 
 def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     """``(canonical unit, dimension, surface, end)`` of a unit right after position ``end``."""
+    if re.match(r"个(?:小时|钟头|星期|月)", text[end:end + 3]):  # "2个小时": the measure word, then the unit
+        unit = _unit_after(text, end + 1)
+        if unit[1]:
+            return unit
     m = _unit_match(text, end)
     if m and m.group(1) in _AMBIGUOUS_UNITS and text[end:end + 1] == " " and not (
             m.group(1) in _SCALE_LETTERS and temperature_talk(text)) and not re.match(
@@ -411,13 +415,18 @@ def _word_mention(text: str, m: re.Match) -> Mention | None:
                    extra=(("int", float(value).is_integer()), ("words", True)))
 
 
+#: Chinese units a numeral may stand before (三英里, 两磅, 五分钟), the longer first where one holds another.
+_ZH_UNITS = ("小时|钟头|分钟|秒|天|星期|公里|千米|毫米|厘米|海里|英里|英尺|英寸|米|公斤|千克|毫克|克|吨|磅|盎司|加仑|毫升|"
+             "华氏度|摄氏度|度|美元|欧元|元|块")
+
+
 def _zh_value(text: str, m: re.Match) -> float | None:
     """The value of a Chinese numeral match ("三十七", "2点5", "3万"), or None where it is no number
     ("一下", "一些")."""
     core = m.group(2)
     if len(core) == 1 and core in "一二两三四五六七八九十" and not m.group(3) and not re.match(
-            r"个|天|年|月|周|次|本|张|条|家|位|人|台|杯|瓶|盒|包|袋|双|套|支|箱|罐|辆|间|篇|项|小时|分钟|秒|公里|千米|米|厘米|公斤|千克|克|吨|度|美元|欧元|元|块|名|件|份|只|号|日|点|$|[^\u3400-\u9fff]",
-            text[m.end():]):
+            r"个|天|年|月|周|次|本|张|条|家|位|人|台|杯|瓶|盒|包|袋|双|套|支|箱|罐|辆|间|篇|项|名|件|份|只|号|日|点|"
+            + _ZH_UNITS + r"|$|[^\u3400-\u9fff]", text[m.end():]):
         return None  # "一下", "一些": not numbers
     if re.fullmatch(r"[\d.]+", core):
         value: float | None = float(core)
@@ -442,12 +451,13 @@ def _zh_mention(text: str, m: re.Match) -> Mention | None:
     if value is None:
         return None
     unit, dim, surface, stop = _unit_after(text, m.end())
-    zh_unit = re.match(r"个?(小时|分钟|秒|天|周|星期|个月|月|年|公里|千米|米|厘米|公斤|千克|克|吨|磅|英尺|英寸|加仑|毫升|盎司|度|美元|欧元|英镑|日元|元|块|人|次|本|张|条|家|位)",
-                       text[m.end():])
+    zh_unit = re.match(r"(个半|个)?(" + _ZH_UNITS + r"|周|个月|月|年|英镑|日元|人|次|本|张|条|家|位)", text[m.end():])
     if zh_unit:
-        surface = zh_unit.group(1)
+        surface = zh_unit.group(2)
         unit, dim = gz.UNITS.get(surface, (surface, ""))
         stop = m.end() + zh_unit.end()
+        if zh_unit.group(1) == "个半" and dim == "time":
+            value += 0.5  # 一个半小时, 两个半月: one and a half hours, two and a half months
     extra = [("int", float(value).is_integer())]
     if m.group(1):
         unit, dim = "%", "percent"
