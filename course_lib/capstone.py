@@ -767,8 +767,8 @@ class Capstone:
                 f"{pad(_('retried'), 8)} {pad(_('approval'), 9)} {_('output')}"]
         for t in self.tools.values():
             rows.append(f"{pad(t.name, 38)} {pad(t.layer, 8)} {pad(t.source, 18)} {pad(t.permission, 10)} "
-                        f"{pad('yes' if t.retried else 'no', 8)} {pad('needed' if t.needs_approval else '-', 9)} "
-                        f"{'untrusted' if t.untrusted else '-'}")
+                        f"{pad(_('yes') if t.retried else _('no'), 8)} {pad(_('needed') if t.needs_approval else '-', 9)} "
+                        f"{_('untrusted') if t.untrusted else '-'}")
         return "\n".join(rows)
 
     def close(self) -> list[str]:

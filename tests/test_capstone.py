@@ -60,6 +60,19 @@ def test_the_registry_holds_every_layer_with_its_protection(cap):
     assert "Revenue and profit report" in schema["description"] and schema["parameters"]["required"] == ["message"]
 
 
+
+def test_the_tool_table_cells_speak_the_learners_language(cap, monkeypatch):
+    """describe(): retried yes/no, approval needed, untrusted output in Chinese in the Chinese edition (issue 20)."""
+    def row(name: str) -> str:
+        return next(line for line in cap.describe().splitlines() if line.startswith(name + " "))
+
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert row("create_task").split()[-3:] == ["no", "needed", "-"]
+    assert row("search_wiki").split()[-3:] == ["yes", "-", "untrusted"]
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert row("create_task").split()[-3:] == ["否", "需要", "-"]
+    assert row("search_wiki").split()[-3:] == ["是", "-", "不可信"]
+
 def test_one_request_visits_every_layer_in_order(fresh):
     run = fresh.run(BOARD_REQUEST)
     assert run.result.stop_reason == "answer"
