@@ -82,3 +82,15 @@ def test_a_name_followed_by_in_the_role_noun_takes_that_role():
     assert got == [("find_plays", {"directed_by": "Ada Brook", "cast": "Noor Vale"})]
     got, _ = calls("Find me a play directed by Ada Brook", PLAYS)
     assert got == [("find_plays", {"directed_by": "Ada Brook"})]
+
+
+BIKES = tool("rent_bike", "Rent a bike for a span of days",
+             obj(["start_date", "end_date"], start_date={"type": "string", "description": "First day, YYYY-MM-DD"},
+                 pickup_time={"type": "string", "description": "Pick-up time, HH:MM"},
+                 end_date={"type": "string", "description": "Last day, YYYY-MM-DD"}))
+
+
+def test_the_end_of_a_span_after_until_is_no_start():
+    # kind: "from A, starting at 10:00 until B" gave B to the start ("starting" three words left of it)
+    got, _ = calls("Rent a bike from May 3, starting at 9:00 AM until May 8, 2031", BIKES)
+    assert got == [("rent_bike", {"start_date": "2031-05-03", "pickup_time": "09:00", "end_date": "2031-05-08"})]

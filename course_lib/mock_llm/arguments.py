@@ -700,8 +700,8 @@ def _word_hits(words: list[str], keys: frozenset[str], skip_connectors: bool = T
     for w in words:
         if names(lang.stem(w), keys):
             return 1.0 / (1.0 + 0.45 * dist)  # "acceleeration": one slip of the keyboard still names it
-        if w in ("and", "or", "but") and dist > 0:
-            return 0.0
+        if w in ("and", "or", "but") and dist > 0 or w in ("until", "till"):
+            return 0.0  # "starting at 10:00 AM until April 27": the end of a span names no start
         if not (skip_connectors and w in _SKIP):
             dist += 1
         if dist > 5:
