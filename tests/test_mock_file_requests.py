@@ -1,17 +1,12 @@
-"""Which tool to call when the best one lacks a value, and which number goes to which look-alike slot.
+"""File requests: which number goes to which look-alike slot, and paths as values.
 
 Tools are our own, shaped like the MCP reference filesystem server's (modelcontextprotocol/servers,
-src/filesystem): ``edit_file`` with an ``edits`` array, ``read_text_file`` with ``head`` and ``tail``.
+src/filesystem): ``read_text_file`` with ``head`` and ``tail``, ``move_file``.
 """
 from __future__ import annotations
 
 from mock_support import calls, client, tool  # noqa: F401 (client: the module's fixture)
 
-EDIT = tool("edit_file", "Make line-based edits to a text file. Each edit replaces exact line sequences with new "
-            "content.", {"path": {"type": "string"}, "edits": {"type": "array", "items": {
-                "type": "object", "properties": {"oldText": {"type": "string"}, "newText": {"type": "string"}},
-                "required": ["oldText", "newText"]}}})
-READ = tool("read_file", "Read the complete contents of a file.", {"path": {"type": "string"}})
 READ_LINES = tool("read_text_file", "Read a text file.", {
     "path": {"type": "string"},
     "tail": {"type": "number", "description": "If provided, returns only the last N lines of the file"},
@@ -22,12 +17,6 @@ FIND_MOVIES = tool("find_movies", "Find movies showing at a theater.", {
 BUY_TICKETS = tool("buy_movie_tickets", "Buy tickets for a movie showing at a theater.", {
     "location": {"type": "string", "description": "City, e.g. Berkeley, CA"},
     "number_of_tickets": {"type": "integer"}}, ["location", "number_of_tickets"])
-
-
-def test_a_runner_up_that_drops_the_action_is_not_called_instead(client):
-    # read_file matches only 'file', which edit_file matches too: calling it would ignore "replace"
-    got = calls(client, "In /srv/app/config.yaml replace 'debug: false' with 'debug: true'", [READ, EDIT])
-    assert isinstance(got, str) and "edit_file" in got, got
 
 
 def test_a_close_runner_up_that_needs_nothing_unsaid_is_still_called(client):
