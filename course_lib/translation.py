@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from . import notebooks as nbt
-from .exercises import committed_text
+from .exercises import committed_text, exercise_text
 
 ROOT = nbt.ROOT
 TRANSLATIONS = ROOT / "translations"
@@ -61,6 +61,22 @@ def text_key(text: str) -> str:
 
 def _relative(path: Path, root: Path) -> Path:
     return Path(path).resolve().relative_to(root.resolve())
+
+
+def read_english(english: Path, root: Path = ROOT) -> Any:
+    """The English source notebook of an edition file.
+
+    An exercise (``exercises/NN_x.ipynb``) is read as ``course exercises generate`` writes it from its
+    solution (the one source), not from the file: ``exercises/`` is the learner's to edit, and their work
+    must not make the Chinese edition look stale (nor ``make test`` fail in their checkout).
+    """
+    import nbformat
+
+    rel = _relative(english, root)
+    solution = root / "solutions" / rel.name
+    if rel.parts[:1] == ("exercises",) and len(rel.parts) == 2 and solution.exists():
+        return nbformat.reads(exercise_text(solution), as_version=4)
+    return nbt.read(english)
 
 
 def catalog_path(english: Path, lang: str, root: Path = ROOT) -> Path:
@@ -191,7 +207,7 @@ def template(english: Path, root: Path = ROOT, code: set[str] | bool = False):
     """
     from babel.messages.catalog import Catalog
 
-    nb = nbt.read(english)
+    nb = read_english(english, root)
     rel = _relative(english, root).as_posix()
     cat = Catalog(project="agent-tool-systems", fuzzy=False)
     for index, cell in enumerate(nb.cells):
@@ -299,7 +315,7 @@ def status(english: Path, lang: str, root: Path = ROOT) -> Status:
     path = catalog_path(english, lang, root)
     cat = read_catalog(path, lang) if path.exists() else None
     by_cell = _by_cell(cat) if cat is not None else {}
-    for index, cell in enumerate(nbt.read(english).cells):
+    for index, cell in enumerate(read_english(english, root).cells):
         is_code = cell.cell_type == "code"
         if not cell.source.strip() or cell.cell_type not in ("code", "markdown"):
             continue
@@ -401,7 +417,7 @@ def build(english: Path, lang: str, root: Path = ROOT) -> Any:
     # links go to the edition's notebooks: its lessons and the Q&A notebooks generated from the question bank
     translated = {p.resolve() for p in edition(lang, root)} | {
         (root / "notebooks" / "interview" / name).resolve() for name in _interview_edition(lang, root)}
-    nb = copy.deepcopy(nbt.read(english))
+    nb = copy.deepcopy(read_english(english, root))
     for cell in nb.cells:
         if cell.cell_type not in ("markdown", "code") or not cell.source.strip():
             continue

@@ -322,3 +322,21 @@ def test_the_previous_english_survives_a_read_and_write_while_fuzzy_and_goes_onc
     again = tmp_path / "c.po"
     tr.write_catalog(tr.read_catalog(out, "zh"), again)
     assert again.read_text(encoding="utf-8") == text
+
+
+def test_the_english_of_an_exercise_is_its_solutions_stub_not_the_learners_copy(tmp_path):
+    """A learner's work in exercises/ must not make the Chinese edition stale (nor `make test` fail)."""
+    from course_lib.exercises import exercise_text
+
+    solution = next(p for p in EDITION if p.parts[-2] == "solutions")
+    (tmp_path / "solutions").mkdir()
+    (tmp_path / "exercises").mkdir()
+    shutil.copy(solution, tmp_path / "solutions" / solution.name)
+    worked = nbt.read(tr.ROOT / "exercises" / solution.name)
+    code = next(c for c in worked.cells if c.cell_type == "code")
+    code.source = "# my own attempt\nanswer = 42\n"
+    nbt.write(worked, tmp_path / "exercises" / solution.name)
+    english = tr.read_english(tmp_path / "exercises" / solution.name, tmp_path)
+    assert [c.source for c in english.cells] == [
+        c.source for c in nbformat.reads(exercise_text(solution), as_version=4).cells]
+    assert all(c.source != code.source for c in english.cells)
