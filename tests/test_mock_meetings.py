@@ -173,3 +173,17 @@ def test_a_meeting_with_someone_names_no_title(client, text, start, people):
 ])
 def test_a_specific_entry_is_still_its_title(client, text, title):
     assert _reply(client, text, [OPTIONAL_TITLE]) == [("create_event", {"title": title, "start": _tomorrow("15:00")})]
+
+
+# --------------------------------------------------------------------------- 约 + a name
+@pytest.mark.parametrize("text, start, people", [
+    ("约张伟和李娜明天下午3点讨论预算", _tomorrow("15:00"), ["张伟", "李娜"]),     # no meeting noun: 约 + names
+    ("明天下午3点约王小明开个会", _tomorrow("15:00"), ["王小明"]),
+])
+def test_yue_and_a_name_invites_that_person(client, text, start, people):
+    assert _reply(client, text, [OPTIONAL_TITLE]) == [("create_event", {"start": start, "attendees": people})]
+
+
+@pytest.mark.parametrize("text", ["大约多少度", "节约用电的方法有哪些", "约10公里有多远"])
+def test_yue_meaning_about_asks_no_calendar_tool(client, text):
+    assert isinstance(_reply(client, text, [OPTIONAL_TITLE]), str)

@@ -62,6 +62,16 @@ def _tables() -> tuple[dict[str, frozenset[str]], tuple[tuple[re.Pattern[str], f
     return {k: frozenset(v) for k, v in words.items()}, phrases, zh
 
 
+@lru_cache(maxsize=1)
+def _zh_meet_with() -> re.Pattern[str]:
+    """约 + a person's name ("约张伟和李娜明天下午3点讨论预算", "明天约老王"): arranging to meet someone, as
+    约个 is; a name is a common surname (or 小/老) and more characters (``course_lib/data/zh_people.json``).
+    大约, 节约, 约10公里 ("about") are not: no name follows or 约 belongs to the word before."""
+    people = load_json("zh_people.json")
+    names = "|".join(people["two_character_surnames"] + [f"[{people['surnames']}{people['familiar_prefixes']}]"])
+    return re.compile(rf"(?<![大节签合预隐制条婚契])约(?:{names})[\u4e00-\u9fff]")
+
+
 def related(word: str) -> frozenset[str]:
     """The stems a single word relates to by synonym or broader word (``"todo"`` -> ``{"task", "chore", ...}``)."""
     return _tables()[0].get(_stem(word), frozenset())
@@ -86,4 +96,6 @@ def concepts(text: str, stems: frozenset[str]) -> frozenset[str]:
         for word, related_stems in zh:
             if word in text:
                 out.update(related_stems)
+        if _zh_meet_with().search(text):  # 约张伟明天开会: 约 + a name, as 约个会
+            out.update(dict(zh).get("约个", ()))
     return frozenset(out - stems)
