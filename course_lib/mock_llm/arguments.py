@@ -2432,7 +2432,47 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     if depth == 0:
         _spread_out(st, out)
     _date_times(slots, st.mentions, out)
+    _shapes_kept(slots, out)
     return out
+
+
+#: String formats whose shape a value must have, checked with jsonschema's format checker.
+_SHAPED_FORMATS = frozenset({"email", "idn-email", "uuid", "ipv4", "ipv6"})
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
+_ADDRESS_NAME_WORDS = frozenset({"email", "mail", "e", "to", "from", "cc", "bcc", "recipient", "recipients", "sender",
+                                 "address", "addr", "contact", "user", "customer", "reply"})
+
+
+def _names_an_address(slot: Slot) -> bool:
+    """An email slot that holds an address ("to": "Recipient email address", ``user_email``), not a message
+    (``email_body``, ``email_subject``)."""
+    words = set(lang.split_identifier(slot.name.lower()))
+    return words <= _ADDRESS_NAME_WORDS or "address" in str(slot.spec.get("description", "")).lower()
+
+
+def _shapes_kept(slots: list[Slot], out: Filled) -> None:
+    """Drop a value that has not the shape its slot asks for: an email address slot (``format: email``, or
+    named or described as one) never takes "3pm", a ``uuid`` slot never takes a word. A required one becomes
+    missing, so the mock asks instead of sending a call its own schema rejects (newcomer run: after a
+    clarifying answer, ``send_email(to='3pm')``)."""
+    from jsonschema import FormatChecker
+
+    checker = FormatChecker(_SHAPED_FORMATS)
+    for slot in slots:
+        value = out.arguments.get(slot.name)
+        if not isinstance(value, str):
+            continue
+        fmt = slot.spec.get("format")
+        bad = (fmt in _SHAPED_FORMATS and not checker.conforms(value, fmt)) or (
+            slot.role == "email" and fmt is None and _names_an_address(slot) and not _EMAIL.fullmatch(value.strip()))
+        if bad:
+            del out.arguments[slot.name]
+            out.evidence.pop(slot.name, None)
+            out.spread.pop(slot.name, None)
+            if slot.required and slot.name not in out.missing:
+                out.missing.append(slot.name)
 
 
 def _scalar_candidates(st: _FillState) -> None:
