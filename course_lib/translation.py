@@ -297,8 +297,8 @@ def _by_cell(cat: Any) -> dict[str, Any]:
     return found
 
 
-def _code_problem(english_source: str, translation: str) -> str | None:
-    """Why a code cell's translation cannot be used (None: it only rewords comments and strings)."""
+def code_problem(english_source: str, translation: str) -> str | None:
+    """Why a code cell's (or an interview demo's) translation cannot be used (None: it only rewords comments and strings)."""
     try:
         same = code_skeleton(translation) == code_skeleton(english_source)
     except SyntaxError as err:
@@ -323,7 +323,7 @@ def status(english: Path, lang: str, root: Path = ROOT) -> Status:
         label = f"{comment}: {cell.source.strip().splitlines()[0][:70]}"
         msg = cat.get(cell.source, context=text_key(cell.source)) if cat is not None else None
         if msg is not None and msg.string and not msg.fuzzy:
-            problem = _code_problem(cell.source, msg.string) if is_code else None
+            problem = code_problem(cell.source, msg.string) if is_code else None
             result.invalid += [f"{label} ({problem})"] if problem else []
             result.code += is_code
             continue

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..translation import ROOT, code_skeleton, read_catalog, write_catalog
+from ..translation import ROOT, code_problem, read_catalog, write_catalog
 
 
 def catalog_file(lang: str, root: Path = ROOT) -> Path:
@@ -53,15 +53,6 @@ def _demo_sources() -> dict[str, str]:
     return {name: demo_source(name) for name in DEMOS if name not in PENDING}
 
 
-def _problem(english: str, translation: str) -> str | None:
-    """Why a demo's translated code cannot be used (None: it only rewords comments and strings)."""
-    try:
-        same = code_skeleton(translation) == code_skeleton(english)
-    except SyntaxError as err:
-        return f"not Python ({err})"
-    return None if same else "changes the code, not only its comments and strings"
-
-
 def _catalog(lang: str, root: Path) -> Any:
     path = catalog_file(lang, root)
     return read_catalog(path, lang) if path.exists() else None
@@ -84,7 +75,7 @@ def status(lang: str, root: Path = ROOT) -> DemoStatus:
     for name, english in _demo_sources().items():
         msg = cat.get(english, context=name) if cat is not None else None
         if msg is not None and msg.string and not msg.fuzzy:
-            problem = _problem(english, msg.string)
+            problem = code_problem(english, msg.string)
             (result.invalid.append(f"{name} ({problem})") if problem else result.translated.append(name))
         elif (msg is not None and msg.fuzzy and msg.string) or (
                 msg is None and name in by_name and by_name[name].string):
@@ -143,6 +134,6 @@ def translated_source(name: str, lang: str, root: Path = ROOT) -> str | None:
     if entry is None:
         return None
     english, translation = entry
-    if english != demo_source(name) or _problem(english, translation) is not None:
+    if english != demo_source(name) or code_problem(english, translation) is not None:
         return None
     return translation
