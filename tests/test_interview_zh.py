@@ -426,7 +426,8 @@ def test_every_demo_translation_is_current_and_the_catalog_is_what_extract_write
 
     state = D.status("zh")
     assert state.stale == [] and state.invalid == []
-    assert {"five_steps", "unanswered_call", "tool_choice", "parallel_calls"} <= set(state.translated)
+    assert {"five_steps", "unanswered_call", "tool_choice", "parallel_calls", "schema_from_code",
+            "dispatch_errors", "registry_q1"} <= set(state.translated)
     copy = D.catalog_file("zh", tmp_path)
     copy.parent.mkdir(parents=True)
     shutil.copy(D.catalog_file("zh"), copy)
@@ -445,15 +446,28 @@ def test_a_chinese_demo_shows_and_runs_its_chinese_code_and_english_is_unchanged
     assert output.startswith("parallel_tool_calls=True：2 次模型请求\n")  # the code just shown is what ran
     assert 'get_weather({"city": "北京"}), get_weather({"city": "上海"})' in output
     assert "并行调用省下了 1 次模型往返；回答：北京现在 22°C" in output
-    run_demo("malformed_arguments")  # no translation: the English code, under Chinese labels
+    run_demo("protocol_origins")  # no string to translate: the English code, under Chinese labels
     code, _, output = capsys.readouterr().out.partition("── 输出 ──\n")
-    assert code.startswith("# 演示：malformed_arguments") and "parse_arguments(raw)" in code and output
+    assert code.startswith("# 演示：protocol_origins") and "print(timeline_text())" in code and output
     monkeypatch.setenv("COURSE_LANG", "en")
     run_demo("parallel_calls")
     code, _, output = capsys.readouterr().out.partition("── output ──\n")
     assert code.startswith("# demo: parallel_calls · course_lib/interview/demos.py\n")
     assert "What's the weather in Beijing and in Shanghai?" in code
     assert output.startswith("parallel_tool_calls=True: 2 model requests\n")
+
+
+def test_translated_demo_code_runs_as_a_module_so_pydantic_resolves_its_annotations(capsys, monkeypatch):
+    """schema_from_code's ``book_room(day: dt.date, ...)`` goes through pydantic, which looks the annotation's
+    names up in ``sys.modules[book_room.__module__]``: run in a bare dict, the Chinese code failed with
+    ``NameError: name 'dt' is not defined``."""
+    from course_lib.interview.demos import run_demo
+
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    run_demo("schema_from_code", show_code=False)
+    out = capsys.readouterr().out
+    assert "required： ['room', 'day'] | pydantic： ['room', 'day']" in out
+    assert "两者完全相同： ['room', 'day', 'size', 'hours']" in out
 
 
 def test_a_demo_translation_that_changes_code_or_is_stale_is_not_used(tmp_path, monkeypatch):

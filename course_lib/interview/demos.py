@@ -172,9 +172,19 @@ def run_demo(name: str, *, show_code: bool = True) -> Any:
 
 def _run_source(code: str, name: str) -> Any:
     """Run a demo's shown code in a fresh namespace, as a notebook cell would: None, or for code with a
-    top-level ``await`` (an async demo) an awaitable that returns None."""
+    top-level ``await`` (an async demo) an awaitable that returns None.
+
+    The namespace is a fresh module registered in ``sys.modules`` (replacing the previous run's), as a
+    notebook's ``__main__`` is: pydantic resolves a function's or model's annotations (``day: dt.date``)
+    through ``sys.modules[obj.__module__]``, so a bare dict would give ``NameError: name 'dt' is not defined``.
+    """
+    import sys
+    import types
+
+    module = types.ModuleType(f"demo_{name}")
+    sys.modules[module.__name__] = module
     compiled = compile(code, f"<demo {name}>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-    pending = eval(compiled, {"__name__": f"demo_{name}"})  # noqa: S307 - the course's own demo code
+    pending = eval(compiled, module.__dict__)  # noqa: S307 - the course's own demo code
     if not inspect.iscoroutine(pending):
         return None
 
