@@ -213,7 +213,8 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
     today = [d.span() for d in re.finditer(r"\d[\d年月日号./-]*", reading.text) if _TODAY_IS.search(reading.text[:d.start()])]
     props = _props(calls, tools)
     filled = frozenset(k for c in calls for k in c.arguments)
-    names = {n.lower() for n in tool_names}
+    names = {_squeezed(n) for n in tool_names}
+    quoting = _takes_quoted(calls)
     out = []
     for m in reading.mentions:
         if m.kind not in _STATED_KINDS and not (m.kind == "code" and _FIGURES.fullmatch(m.text)):
@@ -225,7 +226,7 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
             continue  # "the weather today": what a tool without a date gives anyway
         if m.get("parts") and _parts_used(m, reading.text, blob):
             continue  # "1 hour 15 minutes" as hours 1 and minutes 15
-        if not text or text in names or text in blob or str(m.value).lower() in blob:
+        if not text or _squeezed(text) in names or text in blob or str(m.value).lower() in blob:
             continue
         if m.kind == "number" and _figure_in(str(m.value).lower(), defaults):
             continue  # the tool's default or the value its description names: taken anyway
@@ -233,11 +234,26 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
             continue  # "today is 2031.2.28": the day the user is in, read as the reference of "tomorrow"
         if m.kind == "date" and _date_used(m.value, blob):
             continue  # written in the tool's format: "March 19, 2024" as 2024-03-19
-        strong = _strong(m, props, filled)
+        strong = _strong(m, props, filled) or (quoting and m.kind == "quoted" and not m.get("key"))
         if m.kind == "name" and not strong:
             continue  # a capitalised name is context more often than a value ("a Tennis player, Serena")
         out.append((m.text.strip(), strong))
     return out
+
+
+def _squeezed(name: str) -> str:
+    """A tool name without case and separators: "random_forest.train" (as the user writes it) is the tool
+    random_forest_train (as the harness or an SDK spells it)."""
+    return re.sub(r"[\W_]+", "", name).lower()
+
+
+def _takes_quoted(calls: list) -> bool:
+    """Whether a call took a value from quoted text: then another quoted value of the request that no call
+    uses ("the exhibitions 'Wonder of Nature' and 'Age of Reptiles'" with one call; a list of quoted case numbers
+    and the types 'Civil' and 'Criminal' with one type) is one the user gave
+    for a call just like it, so the calls missed part of the request."""
+    return any(getattr(e, "rule", "") == "quoted" or getattr(e, "rule", "") == "list" and re.search(
+        r"['\"]", str(getattr(e, "words", ""))) for c in calls for e in c.evidence.values())
 
 
 def _parts_used(m: Any, text: str, blob: str) -> bool:
