@@ -2354,7 +2354,9 @@ def _zh_labelled(text: str, keys: frozenset[str]) -> list[tuple[str, str, str]]:
         # an id in Latin letters and digits ends where the Chinese starts (用户u-77的资料: u-77, not u-77的资料)
         for m in re.finditer(re.escape(label) + r"\s*(?:是|为|：|:)?\s*(?:([A-Za-z0-9_@.-]*[A-Za-z0-9])(?![\w@.-]*[A-Za-z0-9])"
                              r"|([\u4e00-\u9fffA-Za-z0-9_@.-]{1,12}?)(?=[，,。；;！!？?\s]|$))", text):
-            out.append((label, m.group(1) or m.group(2), m.group(0)))
+            value = m.group(1) or m.group(2)
+            if re.search(r"[^\W_]", value):  # "我想订餐厅. 海底捞...": a label ending its clause labels no '.'
+                out.append((label, value, m.group(0)))
     return out
 
 
@@ -2439,6 +2441,9 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
 #: String formats whose shape a value must have, checked with jsonschema's format checker.
 _SHAPED_FORMATS = frozenset({"email", "idn-email", "uuid", "ipv4", "ipv6"})
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+#: RFC 3339's date-time (section 5.6), which JSON Schema's ``format: date-time`` means: a day without a clock time
+#: ("tomorrow" -> "2026-12-04") is none, so a required one is asked for.
+_RFC3339 = re.compile(r"\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d:\d\d)")
 
 
 _ADDRESS_NAME_WORDS = frozenset({"email", "mail", "e", "to", "from", "cc", "bcc", "recipient", "recipients", "sender",
@@ -2454,7 +2459,8 @@ def _names_an_address(slot: Slot) -> bool:
 
 def _shapes_kept(slots: list[Slot], out: Filled) -> None:
     """Drop a value that has not the shape its slot asks for: an email address slot (``format: email``, or
-    named or described as one) never takes "3pm", a ``uuid`` slot never takes a word. A required one becomes
+    named or described as one) never takes "3pm", a ``uuid`` slot never takes a word, a ``date-time`` slot never
+    a day without its clock time. A required one becomes
     missing, so the mock asks instead of sending a call its own schema rejects (newcomer run: after a
     clarifying answer, ``send_email(to='3pm')``)."""
     from jsonschema import FormatChecker
@@ -2466,6 +2472,7 @@ def _shapes_kept(slots: list[Slot], out: Filled) -> None:
             continue
         fmt = slot.spec.get("format")
         bad = (fmt in _SHAPED_FORMATS and not checker.conforms(value, fmt)) or (
+            fmt == "date-time" and not _RFC3339.fullmatch(value)) or (
             slot.role == "email" and fmt is None and _names_an_address(slot) and not _EMAIL.fullmatch(value.strip()))
         if bad:
             del out.arguments[slot.name]
@@ -2874,7 +2881,9 @@ def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None
         h, mi = t.value
         seconds = t.get("seconds") or ("00" if re.search(r"hh:mm:ss", desc, re.I) else None)
         clock = f"{h:02d}:{mi:02d}" + (f":{seconds}" if seconds else "")
-        if d is None and (not value or clock_said) and _CLOCK_FIRST.search(desc):
+        if s.spec.get("format") == "date-time":  # JSON Schema's date-time is RFC 3339's: seconds and an offset
+            out.arguments[s.name] = _rfc3339(day, h, mi, int(seconds or 0))
+        elif d is None and (not value or clock_said) and _CLOCK_FIRST.search(desc):
             out.arguments[s.name] = f"{h:02d}:{mi:02d}"  # no date said and a clock time alone is a format it takes
         else:  # "YYYY-MM-DD HH:mm:ss" spelled with a space gets one; ISO 8601's "T" otherwise
             sep = " " if re.search(r"yyyy-mm-dd hh", desc, re.I) else "T"
@@ -2882,6 +2891,18 @@ def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None
         out.evidence[s.name] = Evidence("date and clock time", t.text)
         if s.name in out.missing:
             out.missing.remove(s.name)
+
+
+def _rfc3339(day: str, hour: int, minute: int, second: int = 0) -> str:
+    """A clock time on a day as RFC 3339 writes a date-time (JSON Schema's ``format: date-time``): seconds and
+    the UTC offset of the machine's local time zone on that day, where the mock's "today" comes from too
+    ("2026-12-04", 19, 0 -> "2026-12-04T19:00:00+00:00" on a machine on UTC). RFC 3339 (section 5.6) requires the
+    offset; a time said without a zone is the user's local time."""
+    import datetime as _dt
+
+    y, m, d = (int(x) for x in day.split("-"))
+    local = _dt.datetime(y, m, d, hour, minute, second).astimezone()
+    return local.isoformat(timespec="seconds")
 
 
 def _start_plus_length(start: Any, mentions: list[Mention]) -> tuple[str, Evidence] | None:
@@ -2898,7 +2919,7 @@ def _start_plus_length(start: Any, mentions: list[Mention]) -> tuple[str, Eviden
     except ValueError:
         return None
     end = t0 + _dt.timedelta(seconds=float(lengths[0].value) * _SECONDS[lengths[0].unit])
-    text = end.isoformat(sep=sep, timespec="seconds" if start.count(":") == 2 else "minutes")
+    text = end.isoformat(sep=sep, timespec="seconds" if re.search(r"\d:\d\d:\d", start) else "minutes")
     return text, Evidence("start plus the stay", lengths[0].text)
 
 

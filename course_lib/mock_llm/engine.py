@@ -30,6 +30,7 @@ import re
 from typing import Any
 
 from . import arithmetic
+from . import bounds
 from . import confidence
 from . import gazetteer as gz
 from . import language as lang
@@ -166,6 +167,10 @@ def _ask_or_call(req: ChatRequest, turn, plan: list[PlannedCall], decision: Deci
         decision.content = _clarify(incomplete[0], turn.question, req.tools)
         decision.reason = f"required argument(s) {incomplete[0].missing} not in the request: ask"
         return decision
+    if req.tool_choice == "auto" and (outside := _outside_bounds(plan, req)):
+        decision.content = bounds.range_reply(outside[0], outside[1], turn.question)
+        decision.reason = f"{outside[0]}: {outside[1][0].name}={outside[1][0].value} is outside its schema's bounds: say so, no call"
+        return decision
     if req.tool_choice == "auto":
         plan = confidence.without_doubtful_options(plan, turn.question, req.tools)
     if req.tool_choice == "auto" and _held_back(decision, plan, turn.question, req.tools):
@@ -174,6 +179,17 @@ def _ask_or_call(req: ChatRequest, turn, plan: list[PlannedCall], decision: Deci
     if waiting:
         reason += f"; {', '.join(dict.fromkeys(c.name for c in waiting))} waits for these results"
     return _emit(req, decision, plan, reason)
+
+
+def _outside_bounds(plan: list[PlannedCall], req: ChatRequest) -> tuple[str, list] | None:
+    """``(tool name, its out-of-range arguments)`` of the first planned call that sends a number its schema's
+    ``minimum``/``maximum`` (or exclusive bounds) exclude (:mod:`.bounds`), else None."""
+    for call in plan:
+        tool = next((t for t in req.tools if t.name == call.name), None)
+        bad = bounds.out_of_range(call.arguments, tool.parameters) if tool is not None else []
+        if bad:
+            return call.name, bad
+    return None
 
 
 def _held_back(decision: Decision, plan: list[PlannedCall], question: str, tools: list[ToolSpec]) -> bool:

@@ -1120,10 +1120,12 @@ def _names(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
             words = words[1:]
         title = next((k for k, w in enumerate(words) if w.lower() in _HONORIFICS), 0)
         words = words[title:]  # "Records of Dr. Watson": the name starts at the title
+        possessive = bool(words) and re.search(r"['’]s$", words[-1]) is not None and \
+            words[-1][:-2].lower() not in _NOT_NAMES | _NOT_POSSESSORS
         if words and re.search(r"['’]s$", words[-1]) and not _POSSESSIVE_IS_NAME.match(text, end):
             words[-1] = words[-1][:-2]  # "Ronaldo's matches": the name is Ronaldo ("at Luigi's." is the name)
-        if words and len(words) == 1 and sentence_start and not words[0].isupper():
-            words = []  # "Remind me...": a capitalised first word is rarely a name on its own
+        if words and len(words) == 1 and sentence_start and not words[0].isupper() and not possessive:
+            words = []  # "Remind me...": a capitalised first word is rarely a name on its own ("Luigi's, 3 people" is)
         if len(words) == 1 and words[0].lower().rstrip(".:#") in _LABELS:
             words = []  # "the event with ID efJG9": the label of the value after it, not a name
         if words:
@@ -1191,6 +1193,8 @@ def _company_suffix(text: str, n: Mention) -> bool:
 
 #: What may follow a possessive that is itself the name ("a table at Luigi's for 4", "lunch at Denny's."):
 #: the end, a stop, or a word that starts another detail; anything else is what the name owns.
+#: Words whose "'s" is "is" or "us" ("It's", "Here's", "Let's"), not a possessive: no name starts with them.
+_NOT_POSSESSORS = frozenset("it he she that there here who let what where how everyone everything nobody one".split())
 _POSSESSIVE_IS_NAME = re.compile(r"\s*(?:$|[.,!?;:)。，！？]|(?:for|on|at|in|tonight|tomorrow|today|this|next|with|"
                                  r"please|by|from|around|near|instead)\b)", re.I)
 
