@@ -1795,7 +1795,7 @@ def _phrase_candidates(slot: Slot, reading: Reading, phrases: list[Mention], off
             base -= 2.5  # common words are not a city, a date or an id: better to ask
         elif slot.role == "place":
             base -= 1.0 if ctx or prep in ("in", "at", "near", "around", "from", "to") else 2.0
-        before = re.search(r"([A-Za-z]+)\W*$", reading.text[:m.start])
+        before = re.search(r"([A-Za-z]+)\W*$", reading.text[:m.start]) if head and m.get("after_tool") else None
         if m.get("after_tool") and not (head and before and lang.stem(before.group(1).lower()) in flags):
             # "the Mohs scale": the tool's own noun phrase goes on, no new value ("organic [bananas] brands":
             # a flag's word before it is no noun of the tool)

@@ -315,6 +315,7 @@ class _ToolSetIndex:
     no_distinct: dict[str, float]  # every tool's name -> 0.0: the tie-break value of a tool that matched nothing
     actions: tuple[str | None, ...] = ()  # each tool's action word (:func:`_action_words`)
     listed: frozenset[str] = frozenset()  # the words of the listing tools (:func:`_listed`)
+    noun_words: frozenset[str] = frozenset()  # the action words the listing tools use (``actions`` & ``listed``)
 
     def candidates(self, concepts: frozenset[str], prefixes: dict[str, tuple[str, ...]], bigrams: set[str],
                    text_low: str, initials: str) -> set[int]:
@@ -358,9 +359,10 @@ def _index_tools(tools: tuple[ToolSpec, ...]) -> _ToolSetIndex:
     def frozen(table: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
         return {k: tuple(dict.fromkeys(v)) for k, v in table.items()}
 
+    actions, listed = _action_words(tools), _listed(profiles)
     return _ToolSetIndex(tools, profiles, df, frozen(by_stem), frozen(by_prefix), frozen(by_zh), tuple(phrases),
-                         tuple(acronyms), dict.fromkeys((t.name for t in tools), 0.0), _action_words(tools),
-                         _listed(profiles))
+                         tuple(acronyms), dict.fromkeys((t.name for t in tools), 0.0), actions, listed,
+                         frozenset(actions) & listed)
 
 
 _INDEXES: "OrderedDict[tuple[int, ...], _ToolSetIndex]" = OrderedDict()
@@ -408,13 +410,12 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
     concepts, initials, by_prefix = _user_concepts(text)
     bigrams = lang.cjk_bigrams(text)
     index = _tool_set_index(tools)
-    nouns = _noun_uses(text) & set(index.actions) & index.listed if len(tools) > 1 else frozenset()
     n = len(tools)
     df = index.df if n > 1 else {}
     text_low = text.lower()
     candidates = index.candidates(concepts, by_prefix, bigrams, text_low, initials)
     context = _ScoringContext(text, text_low, concepts, initials, by_prefix, bigrams, df, n)
-    context.nouns = nouns
+    context.noun_words = index.noun_words if len(tools) > 1 else frozenset()
     _DISTINCT.update(index.no_distinct)
     scored: dict[int, tuple[ToolSpec, float, list[str]]] = {}
     for i in candidates:
@@ -434,7 +435,7 @@ class _ScoringContext:
     """The request's side of scoring, read once per text and shared by every tool scored against it."""
 
     __slots__ = ("text", "text_low", "concepts", "initials", "by_prefix", "bigrams", "df", "n", "_has_place",
-                 "nouns", "action")
+                 "_nouns", "noun_words", "action")
 
     def __init__(self, text: str, text_low: str, concepts: frozenset[str], initials: str,
                  by_prefix: dict[str, tuple[str, ...]], bigrams: set[str], df: dict[str, int], n: int) -> None:
@@ -442,7 +443,8 @@ class _ScoringContext:
         self.concepts, self.initials, self.by_prefix, self.bigrams = concepts, initials, by_prefix, bigrams
         self.df, self.n = df, n
         self._has_place: bool | None = None
-        self.nouns: frozenset[str] = frozenset()  # words the request uses as plural nouns (:func:`_noun_uses`)
+        self._nouns: frozenset[str] | None = None
+        self.noun_words: frozenset[str] = frozenset()  # the tool set's action words that a listing tool uses
         self.action: str | None = None  # the action word of the tool being scored
 
     @property
@@ -451,6 +453,14 @@ class _ScoringContext:
         if self._has_place is None:
             self._has_place = bool(lang.find_cities(self.text))
         return self._has_place
+
+    @property
+    def nouns(self) -> frozenset[str]:
+        """The tool set's action words that the request uses as plural nouns (:func:`_noun_uses`), read only
+        when a tool being scored asks (a listing tool's name word, or its own action word matched)."""
+        if self._nouns is None:
+            self._nouns = _noun_uses(self.text) & self.noun_words if self.noun_words else frozenset()
+        return self._nouns
 
     def idf(self, stem: str) -> float:
         """1 for a word only this tool uses, less the more of the offered tools share it."""

@@ -133,9 +133,17 @@ def stem(word: str) -> str:
 
 
 def split_identifier(name: str) -> list[str]:
-    """``"getWeather_now"`` -> ``["get", "weather", "now"]``."""
-    parts = re.split(r"[_\-.\s]+", _CAMEL.sub(" ", name))
-    return [p.lower() for p in parts if p]
+    """``"getWeather_now"`` -> ``["get", "weather", "now"]`` (a new list each call; split once per name)."""
+    return list(_split_identifier(name))
+
+
+_IDENTIFIER_SEPARATORS = re.compile(r"[_\-.\s]+")
+
+
+@lru_cache(maxsize=8192)
+def _split_identifier(name: str) -> tuple[str, ...]:
+    """The words of an identifier, cached: tools' and parameters' names come back with every request."""
+    return tuple(p.lower() for p in _IDENTIFIER_SEPARATORS.split(_CAMEL.sub(" ", name)) if p)
 
 
 @lru_cache(maxsize=4096)

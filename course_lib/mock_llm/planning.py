@@ -289,9 +289,11 @@ def places_said_again(clauses: list[str]) -> list[str]:
     A clause that names a place of its own, or "there is/are", is left as it is."""
     out: list[str] = []
     last: str | None = None
-    for clause in clauses:
-        places = lang.find_cities(clause)
-        if last and not places and _THERE.search(clause):
+    for k, clause in enumerate(clauses):
+        there = bool(last) and _THERE.search(clause) is not None
+        # the last clause's places matter only to its own "there" (no clause after it reads them)
+        places = lang.find_cities(clause) if there or k < len(clauses) - 1 else []
+        if there and not places:
             zh = lang.is_chinese(clause)
             clause = _THERE.sub(lambda m: last if zh else f"in {last}", clause)
         out.append(clause)

@@ -57,8 +57,10 @@ def zone_of(place: str) -> str | None:
     return gz.ZONES.get(low) or _from_database().get(low)
 
 
+@lru_cache(maxsize=4096)
 def takes_zone(name: str, description: str) -> bool:
-    """Whether a parameter takes a time zone name: ``timezone``, ``source_timezone``, "IANA timezone name"."""
+    """Whether a parameter takes a time zone name: ``timezone``, ``source_timezone``, "IANA timezone name"
+    (cached: the same parameters come with every request)."""
     words = set(re.split(r"[_\-\s]+", re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()))
     return bool(words & _SLOT_WORDS) or bool(_SLOT_DESC.search(description)) and "city" not in words
 
