@@ -1895,12 +1895,17 @@ def _option_before_noun(s: Slot, text: str) -> tuple[Any, str] | None:
     hits = []
     for v in s.options:
         for noun in nouns:
-            m = re.search(r"\b(" + re.escape(str(v)) + r")\s+" + re.escape(noun[:max(3, len(noun) - 1)]) + r"\w*",
-                          text, re.I)
+            m = _option_noun_pattern(str(v), noun).search(text)
             if m:
                 hits.append((v, m.group(1)))
                 break
     return hits[0] if len(hits) == 1 else None
+
+
+@lru_cache(maxsize=4096)
+def _option_noun_pattern(option: str, noun: str) -> re.Pattern[str]:
+    """An option said right before the argument's noun (or its stem), compiled once per option and noun."""
+    return re.compile(r"\b(" + re.escape(option) + r")\s+" + re.escape(noun[:max(3, len(noun) - 1)]) + r"\w*", re.I)
 
 
 #: "the status and *scheduled* trial date": one qualifying word before the next option keeps the coordination.

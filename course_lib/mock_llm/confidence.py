@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from . import language as lang
@@ -241,10 +242,14 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
     return out
 
 
+@lru_cache(maxsize=8192)
 def _squeezed(name: str) -> str:
     """A tool name without case and separators: "random_forest.train" (as the user writes it) is the tool
-    random_forest_train (as the harness or an SDK spells it)."""
-    return re.sub(r"[\W_]+", "", name).lower()
+    random_forest_train (as the harness or an SDK spells it). Cached: the tools' names come with every request."""
+    return _SEPARATORS.sub("", name).lower()
+
+
+_SEPARATORS = re.compile(r"[\W_]+")
 
 
 def _takes_quoted(calls: list) -> bool:

@@ -258,7 +258,8 @@ def _unit_match(text: str, end: int) -> re.Match | None:
 
 def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
     """``(canonical unit, dimension, surface, end)`` of a unit right after position ``end``."""
-    if re.match(r"个(?:小时|钟头|星期|月)", text[end:end + 3]):  # "2个小时": the measure word, then the unit
+    # "2个小时": the measure word, then the unit
+    if text.startswith("个", end) and re.match(r"个(?:小时|钟头|星期|月)", text[end:end + 3]):
         unit = _unit_after(text, end + 1)
         if unit[1]:
             return unit
@@ -284,7 +285,7 @@ def _unit_after(text: str, end: int) -> tuple[str, str, str, int]:
             canon = gz.UNITS.get(surface.lower(), (surface, dim))[0]
             dim = gz.UNITS.get(surface.lower(), (surface, "rate" if dim else ""))[1]
         return canon, dim, surface, stop
-    m = re.match(r"\s?个?(人|位)(?!置|数)", text[end:])
+    m = None if text.isascii() else re.match(r"\s?个?(人|位)(?!置|数)", text[end:])
     if m:  # "4个人", "4位": people, as Chinese counts them
         return "人", "", m.group(0).strip(), end + m.end()
     m = re.match(r"\s?(?:-\s?)?([A-Za-z]{3,}(?:\s(?:per|of)\s[A-Za-z]+)?)", text[end:])
@@ -485,7 +486,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
         if free(m.start(), m.end()) and (mention := _word_mention(text, m)) is not None:
             out.append(mention)
             taken.append((m.start(), mention.end))
-    for m in _ZH_NUM_RX.finditer(text):
+    # on ASCII text every match is plain digits, which _zh_mention turns down (no Chinese, no 百分之, no 万)
+    for m in (() if text.isascii() else _ZH_NUM_RX.finditer(text)):
         if free(m.start(), m.end()) and (mention := _zh_mention(text, m)) is not None:
             out.append(mention)
             taken.append((m.start(), mention.end))
@@ -1343,13 +1345,23 @@ def _ranges(text: str, numbers: list[Mention]) -> list[Mention]:
     return out
 
 
+_GAP_LEAD = re.compile(r"^\s*(?:,|;)?\s*(?:(?:and|or|then|and then|and finally|finally)\s+)?", re.I)
+
+
 def _repeats_lead(text: str, first: Mention, gap: str) -> bool:
     """"the factorial of 5, the factorial of 7": the gap repeats the words that led to the first member."""
-    core = re.sub(r"^\s*(?:,|;)?\s*(?:(?:and|or|then|and then|and finally|finally)\s+)?", "", gap, flags=re.I).strip()
+    core = _GAP_LEAD.sub("", gap).strip()
     if not core or len(core.split()) > 5:
         return False
     lead = text[max(0, first.start - len(core) - 2): first.start].strip()
     return lead.lower().endswith(core.lower()) and len(core) >= 3
+
+
+#: What may stand between two members of a coordination ("5, 10 and 15", "in Paris and in Rome", 北京和上海).
+_JOINING_GAP = re.compile(r"\s*(?:(?:,|，|、|;)\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+|(?:和|跟|同|及|与|以及|或|还有))"
+                          r"\s*(?:also\s+)?(?:the\s+)?(?:for\s+|in\s+|of\s+|at\s+)?", re.I)
+#: Between two places compared ("colder in Oslo than in Madrid", 北京比上海).
+_COMPARING_GAP = re.compile(r"\s*(?:(?:is\s+)?(?:\w+er|more\s+\w+|less\s+\w+)\s+)?than\s+(?:in\s+|at\s+)?|\s*比\s*", re.I)
 
 
 def _coordinations(text: str, mentions: list[Mention]) -> list[list[int]]:
@@ -1372,12 +1384,10 @@ def _coordinations(text: str, mentions: list[Mention]) -> list[list[int]]:
                 # "5 kg and 3 m" are two quantities, "2 hours and 30 minutes" one; "10, 20 and 30 years" share
                 # a unit, and a list of three durations may end in another unit ("1, 2, 3 weeks and 1 month")
                 same = False
-            if same and (re.fullmatch(r"\s*(?:(?:,|，|、|;)\s*(?:(?:and|or|&)\s+)?|(?:and|or|&)\s+|(?:和|跟|同|及|与|以及|或|还有))"
-                                      r"\s*(?:also\s+)?(?:the\s+)?(?:for\s+|in\s+|of\s+|at\s+)?", gap, re.I)
+            if same and (_JOINING_GAP.fullmatch(gap)
                          or _repeats_lead(text, mentions[current[0]], gap)
                          # "colder in Oslo than in Madrid": two places compared are two of a kind
-                         or {prev.kind, m.kind} <= {"place", "name"} and re.fullmatch(
-                             r"\s*(?:(?:is\s+)?(?:\w+er|more\s+\w+|less\s+\w+)\s+)?than\s+(?:in\s+|at\s+)?|\s*比\s*", gap, re.I)):
+                         or {prev.kind, m.kind} <= {"place", "name"} and _COMPARING_GAP.fullmatch(gap)):
                 current.append(i)
                 continue
             if len(current) > 1:
