@@ -2440,7 +2440,28 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
         _spread_out(st, out)
     _date_times(slots, st.mentions, out)
     _shapes_kept(slots, out)
+    _read_once(slots, out)
     return out
+
+
+def _read_once(slots: list[Slot], out: Filled) -> None:
+    """Drop a value taken from the free words around another slot's value that is that value again, or a piece
+    of it: "Create a new branch called hotfix" gives ``branch_name='hotfix'`` (called) and nothing to
+    ``from_branch`` (the words 'called [hotfix] in' again); "a branch called feature/login" gives no base branch
+    'feature'. A required slot left so becomes missing (the mock asks)."""
+    for slot in slots:
+        value, ev = out.arguments.get(slot.name), out.evidence.get(slot.name)
+        if not isinstance(value, str) or ev is None or ev.rule != "words" or not value.strip():
+            continue
+        for other in slots:
+            theirs, their_ev = out.arguments.get(other.name), out.evidence.get(other.name)
+            if other is slot or not isinstance(theirs, str) or their_ev is None or their_ev.rule == "words":
+                continue
+            if value == theirs or value in re.split(r"[/\\:]", theirs):
+                del out.arguments[slot.name], out.evidence[slot.name]
+                if slot.required and slot.name not in out.missing:
+                    out.missing.append(slot.name)
+                break
 
 
 #: String formats whose shape a value must have, checked with jsonschema's format checker.

@@ -53,6 +53,7 @@ class _Profile:
     # computed once per tool because scoring runs on every request and every clause
     name_checks: tuple[tuple[str, float, tuple[str, ...], bool], ...] = ()
     weight_keys: frozenset[str] = frozenset()  # the stems of ``weights``, for set intersections
+    opening: str | None = None  # the verb the description opens with, when not a name word (:func:`_opening_word`)
 
 
 _PROFILES: dict[int, tuple[ToolSpec, _Profile]] = {}
@@ -100,7 +101,53 @@ def _build_profile(tool: ToolSpec) -> _Profile:
     checks = tuple((st, w, tuple(syn for syn in lang.synonyms(st) if " " in syn),
                     3 <= len(st) <= 5 and st.isalpha() and w >= NAMESPACE_WEIGHT) for st, w in name_words.items())
     return _Profile(tuple(name_words.items()), weights, strong, has_location, vocab, zh, by_prefix, checks,
-                    frozenset(weights))
+                    frozenset(weights), _opening_word(tool.description, name_words))
+
+
+_GENERIC_STEMS = frozenset(lang.stem(w) for w in GENERIC_NAME_WORDS) | lang.WEAK
+
+
+def _opening_word(description: str, name_words: dict[str, float]) -> str | None:
+    """The stem of the word a description opens with ("Switches branches" -> ``switch``, "Stream the selected
+    movie" -> ``stream``): the tool's action, said in its description rather than its name (git_checkout). None
+    when the name has it already, or it is a generic verb ("Get ...", "Returns ...") or a stop word."""
+    m = re.match(r"\s*([A-Za-z]{3,})\b", description)
+    if m is None or m.group(1).lower() in lang.STOPWORDS:
+        return None
+    st = lang.stem(m.group(1))
+    return None if st in name_words or st in _GENERIC_STEMS else st
+
+
+_LEADS = load_json("request_leads.json")
+_EN_LEADS = re.compile(r"^(?:(?:" + "|".join(_LEADS["en"]) + r")\b[\s,]*)*", re.I)
+_ZH_LEADS = re.compile(r"^(?:" + "|".join(_LEADS["zh"]) + r")*")
+_CLAUSE_BREAK = re.compile(r"[.!?;:。！？；，,、]+\s*|\s+(?:and|then|and then)\s+|然后|并且|再")
+
+
+@lru_cache(maxsize=1024)
+def opening_verbs(text: str) -> frozenset[str]:
+    """The stems of the verbs ``text``'s sentences and clauses open with, after a polite or framing lead
+    (``course_lib/data/request_leads.json``): "Please switch to develop, then create a branch" -> ``switch``,
+    ``creat``; "切换到 develop 分支" -> ``switch``. The action asked, as opposed to the things it is about.
+
+    Example:
+        >>> sorted(opening_verbs("Can you find a movie for me? Something with Brad Pitt"))
+        ['find', 'someth']
+    """
+    out: set[str] = set()
+    for piece in _CLAUSE_BREAK.split(text):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if lang.is_chinese(piece[0]):
+            rest = _ZH_LEADS.sub("", piece)
+            out.update(lang.chinese_concepts(rest[:2]))
+            continue
+        rest = piece[_EN_LEADS.match(piece).end():]
+        m = re.match(r"([A-Za-z]{3,})\b", rest)
+        if m and m.group(1).lower() not in lang.STOPWORDS:
+            out.add(lang.stem(m.group(1)))
+    return frozenset(out)
 
 
 def _name_words(name: str) -> dict[str, float]:
@@ -416,6 +463,7 @@ def score_tools(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, float,
     candidates = index.candidates(concepts, by_prefix, bigrams, text_low, initials)
     context = _ScoringContext(text, text_low, concepts, initials, by_prefix, bigrams, df, n)
     context.noun_words = index.noun_words if len(tools) > 1 else frozenset()
+    context.openers = opening_verbs(text)
     _DISTINCT.update(index.no_distinct)
     scored: dict[int, tuple[ToolSpec, float, list[str]]] = {}
     for i in candidates:
@@ -435,7 +483,7 @@ class _ScoringContext:
     """The request's side of scoring, read once per text and shared by every tool scored against it."""
 
     __slots__ = ("text", "text_low", "concepts", "initials", "by_prefix", "bigrams", "df", "n", "_has_place",
-                 "_nouns", "noun_words", "action")
+                 "_nouns", "noun_words", "action", "openers")
 
     def __init__(self, text: str, text_low: str, concepts: frozenset[str], initials: str,
                  by_prefix: dict[str, tuple[str, ...]], bigrams: set[str], df: dict[str, int], n: int) -> None:
@@ -446,6 +494,7 @@ class _ScoringContext:
         self._nouns: frozenset[str] | None = None
         self.noun_words: frozenset[str] = frozenset()  # the tool set's action words that a listing tool uses
         self.action: str | None = None  # the action word of the tool being scored
+        self.openers: frozenset[str] = frozenset()  # the verbs the request's clauses open with (:func:`opening_verbs`)
 
     @property
     def has_place(self) -> bool:
@@ -494,6 +543,7 @@ def _score_one(prof: _Profile, ctx: _ScoringContext) -> tuple[float, list[str], 
             seen.add(hit)
         if w >= NAMESPACE_WEIGHT:
             strong = True
+    named = strong  # a word of its name matched
     # only the request's words this tool uses, or abbreviates, can add to its score
     relevant = concepts & prof.weight_keys
     for prefix in by_prefix.keys() & prof.by_prefix.keys():
@@ -518,6 +568,13 @@ def _score_one(prof: _Profile, ctx: _ScoringContext) -> tuple[float, list[str], 
             matched.append(c)
             if key in prof.strong:
                 strong = strong or w >= 1.0
+    if named and prof.opening in ctx.openers and prof.opening in seen:
+        # "switch to the develop branch": the action git_checkout's description opens with ("Switches branches")
+        # weighs as a name word, as git_create_branch's "create" would for "create a branch"; only beside a
+        # name word the request says ("git", "branch"): the verb alone ("search for something") chooses nothing
+        bonus = NAME_WEIGHT - prof.weights.get(prof.opening, 0.0)
+        score += bonus
+        distinct += bonus * ctx.idf(prof.opening)
     zh_hits = sorted(g for g in ctx.bigrams if g in prof.zh)
     if zh_hits:
         score += 1.5 * len(zh_hits)
@@ -538,6 +595,18 @@ def _best(ranked: list[tuple[ToolSpec, float, list[str]]], distinct: dict[str, f
     top = [r for r in ranked if r[1] == ranked[0][1]]
     dates = len(top) > 1 and any(m.kind == "date" for m in read(text).mentions)
     return max(top, key=lambda r: (_takes_a_date(r[0]) if dates else 0, distinct.get(r[0].name, 0.0), -top.index(r)))
+
+
+_ACTIONS = frozenset(lang.stem(w) for w in load_json("tool_actions.json")["verbs"])
+
+
+def unsaid_actions(tool: ToolSpec, matched: list[str], other: ToolSpec | None = None) -> set[str]:
+    """The action verbs of ``tool``'s name (``course_lib/data/tool_actions.json``: play, buy, list...) that the
+    request does not say (``matched``: the words scoring found, related words included) and ``other``'s name does
+    not share: Media_PlayMovie's ``play`` when the request asks to find movies."""
+    said = {m.split("~")[0] for m in matched}
+    own = {st for st, _ in _profile(other).name_words} if other is not None else set()
+    return {st for st, _ in _profile(tool).name_words if st in _ACTIONS and st not in said and st not in own}
 
 
 def _takes_a_date(tool: ToolSpec) -> int:

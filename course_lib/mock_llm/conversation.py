@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import gazetteer as gz
+from . import paths
 from . import language as lang
 from . import unit_enums
 from .answer import advice, zh_words
@@ -226,6 +227,7 @@ def _answered_question(turn: _Turn, tools: list[ToolSpec], plan: list[PlannedCal
         if typed is not None or (bare and len(bare.split()) <= 6 and _kind(props.get(asked)) == "string"):
             args[asked] = typed if typed is not None else bare
             evidence[asked] = Evidence("the reply to the question about it", turn.question.strip())
+    _join_named_path(tool, f"{turn.asked_after.rstrip(' .?!。？！')} {text}", args, evidence)
     if args == before.arguments:
         return []  # the reply gives nothing for this tool
     if len(replies) > 1:  # "Paris and Tokyo": one call each, with what the first message gave
@@ -233,6 +235,16 @@ def _answered_question(turn: _Turn, tools: list[ToolSpec], plan: list[PlannedCal
                             [q for q in required if q not in {**args, **r.arguments}]) for r in replies]
     return [PlannedCall(tool.name, {k: args[k] for k in props if k in args}, evidence,
                         [r for r in required if r not in args])]
+
+
+def _join_named_path(tool: ToolSpec, text: str, args: dict, evidence: dict) -> None:
+    """"make a new directory called backups" -> "Where?" -> "in /Users/alice": the name the request gave inside
+    the directory the reply gives is one path (``/Users/alice/backups``), as in a single message
+    (:func:`.paths.named_inside`); the reply's directory alone is not the path asked for."""
+    inside = paths.named_inside(text)
+    slot = paths.path_slot(tool.parameters) if inside else None
+    if slot is not None:
+        args[slot], evidence[slot] = inside, Evidence("name inside a directory, across the question", inside)
 
 
 #: What a question asks about when it names no argument: "What is the meeting *about*?" -> its topic.

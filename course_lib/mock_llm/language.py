@@ -113,7 +113,8 @@ def is_chinese(text: str) -> bool:
 
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
-    """A light English stemmer: ``"searches" -> "search"``, ``"cities" -> "city"``."""
+    """A light English stemmer: ``"searches" -> "search"``, ``"cities" -> "city"``; a singular and its plural
+    share one stem (``"movie"`` and ``"movies"`` -> ``"movy"``)."""
     w = word.lower()
     if len(w) <= 3:
         return w
@@ -127,6 +128,8 @@ def stem(word: str) -> str:
                 continue
             w = w[: len(w) - len(suffix)] + repl
             break
+    if w.endswith("ie") and len(w) > 4:
+        return w[:-2] + "y"  # "movie" as "movies" ("movy"), "cookie" as "cookies"
     if w.endswith("e") and len(w) > 4:
         w = w[:-1]
     return w

@@ -21,7 +21,8 @@ from . import purpose
 from . import specialists
 from .arguments import Evidence, fill_arguments, labelled
 from .confidence import _off_format, rule_class
-from .choosing import GENERIC_NAME_WORDS, NAMESPACE_WEIGHT, THRESHOLD, _DISTINCT, _best, _profile, _user_concepts, score_tools
+from .choosing import (GENERIC_NAME_WORDS, NAMESPACE_WEIGHT, THRESHOLD, _DISTINCT, _best, _profile, _user_concepts,
+                       score_tools, unsaid_actions)
 from .decision import PlannedCall
 from .reading import AT_REST, read
 from .wire import ToolSpec
@@ -53,9 +54,11 @@ def _fillable_choice(ranked: list[tuple[ToolSpec, float, list[str]]], best: tupl
     made[best[0].name] = _calls_for(best[0], text)
     if not any(c.missing for c in made[best[0].name]):
         return best[0]
-    for tool, score, _ in ranked:
+    for tool, score, matched in ranked:
         if tool is best[0] or score < best[1] * FILLABLE_SHARE or score < THRESHOLD:
             continue
+        if unsaid_actions(tool, matched, best[0]) and not unsaid_actions(best[0], best[2], tool):
+            continue  # "search for Fight movies": PlayMovie is complete with a title, but nobody asked to play
         made[tool.name] = _calls_for(tool, text)
         if not any(c.missing for c in made[tool.name]):
             return tool
@@ -824,12 +827,21 @@ def _two_things_asked(text: str, tools: list[ToolSpec]) -> list[tuple[ToolSpec, 
     first = text[:m.start(a)] + text[m.start(a):m.end(a)] + text[m.end(b):]
     second = text[:m.start(a)] + text[m.start(b):m.end(b)] + text[m.end(b):]
     picks = []
-    for clause in (first, second):
+    for clause, word in ((first, m.group(a)), (second, m.group(b))):
         best = score_tools(clause, tools)[0]
-        if best[1] < THRESHOLD:
+        if best[1] < THRESHOLD or not _names_it(best[0], word, best[2]):
             return []
         picks.append((best[0], clause))
     return picks if picks[0][0].name != picks[1][0].name else []
+
+
+def _names_it(tool: ToolSpec, word: str, matched: list[str]) -> bool:
+    """Whether ``word`` is one of ``tool``'s own name words ("weather" for get_weather), or, in Chinese, a word it
+    matched: "go online and search for movies" asks no streaming tool that only describes itself as online."""
+    if lang.is_chinese(word):
+        return word in matched or any(c in matched for c in lang.chinese_concepts(word))
+    st = lang.stem(word)
+    return any(n == st or lang.word_matches(n, st) for n, _ in _profile(tool).name_words)
 
 
 #: The evidence rule of a text argument that is its clause without the clause's framing.
