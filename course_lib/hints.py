@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from .i18n import _, language
+from .i18n import _, language, tidy_spacing
 from .storage import data_dir, read_json, write_json
 
 
@@ -197,7 +197,7 @@ class Hints:
             more = len(self.steps) - self.seen
             parts.append(_("_{more} more: click the button again._").format(more=more) if button
                          else _("_{more} more: run {again} again._").format(more=more, again=again))
-        return "\n\n".join(parts)
+        return tidy_spacing("\n\n".join(parts))
 
     # -- display -----------------------------------------------------------------------------
     def widget(self) -> Any:

@@ -26,6 +26,7 @@ path to its catalog, everything else goes to ``course_lib.po``.
 from __future__ import annotations
 
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -138,3 +139,34 @@ def _(message: str) -> str:
 def N_(message: str) -> str:
     """Mark a string for translation without translating it now (module-level constants); returns it."""
     return message
+
+
+#: full-width punctuation that ends or joins a Chinese clause, or closes a bracket: no space follows it. Not the
+#: curly quotes or the ellipsis: English writes them too (“Show hint 1 of 3” in the 💡 cell), with spaces
+FULLWIDTH_CLOSING = "。，、；：！？）」』】》"
+#: full-width punctuation that opens: no space precedes it after a Chinese character
+FULLWIDTH_OPENING = "（「『【《"
+_SPACING = re.compile(rf"(?<=[{FULLWIDTH_CLOSING}]) +(?=\S)|(?<=[\u4e00-\u9fff]) +(?=[{FULLWIDTH_OPENING}{FULLWIDTH_CLOSING}])")
+_CODE = re.compile(r"(`[^`\n]*`|<code>.*?</code>|<pre>.*?</pre>)", re.S)
+
+
+def tidy_spacing(text: str) -> str:
+    """``text`` without the ASCII spaces that pieces joined by code leave around full-width punctuation.
+
+    English puts a space after ``.`` and ``:``; Chinese puts none after ``。`` ``：`` ``）`` (the punctuation
+    is a full character wide), nor before ``（`` or ``。`` after a Chinese character. A message made of
+    translated pieces (``"{what} 还没有写"`` with ``what = "`read_file`（在 `make_read_file` 内部）"``) gets such
+    a space where a piece ends in full-width punctuation; this removes it. Code spans (`` `...` ``, ``<code>``,
+    ``<pre>``) are left as they are, and so is a space after markdown emphasis (``**提示**：`` stays: CommonMark
+    needs it), spaces before a line break, and text without full-width punctuation (English is unchanged).
+
+    Example:
+        >>> tidy_spacing("`read_file`（在 `f` 内部） 还没有写。 请写代码 （见上）。")
+        '`read_file`（在 `f` 内部）还没有写。请写代码（见上）。'
+        >>> tidy_spacing("Hint 1 of 3. Call the tool: `a。 b`")
+        'Hint 1 of 3. Call the tool: `a。 b`'
+    """
+    if not any(c in text for c in FULLWIDTH_CLOSING + FULLWIDTH_OPENING):
+        return text
+    parts = _CODE.split(text)
+    return "".join(p if i % 2 else _SPACING.sub("", p) for i, p in enumerate(parts))

@@ -214,8 +214,9 @@ class Notifications:
     lines: list[str] = field(default_factory=list)
 
     async def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        """Keep one line: ``progress 1/2: imported 'Draft slides'`` (``progress 3`` without a total or message)."""
         done = f"{progress:g}/{total:g}" if total else f"{progress:g}"
-        self.lines.append(f"progress {done} {message or ''}".rstrip())
+        self.lines.append(f"progress {done}: {message}" if message else f"progress {done}")
 
     async def log(self, params: Any) -> None:
         self.lines.append(f"log [{params.level}] {params.data}")

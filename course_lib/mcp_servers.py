@@ -502,7 +502,7 @@ def add_interactive_tools(server: CourseMCPServer, store: TaskStore) -> None:
         for i, title in enumerate(titles, start=1):
             created.append(store.create(title))
             await ctx.info(f"created task #{created[-1].id}: {title}")
-            await ctx.report_progress(i, len(titles), message=f"{i}/{len(titles)} imported")
+            await ctx.report_progress(i, len(titles), message=f"imported {title!r}")  # the counts are the progress itself
         return created
 
 

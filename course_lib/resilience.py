@@ -35,6 +35,7 @@ import hashlib
 import heapq
 import inspect
 import json
+import math
 import random
 import threading
 import time
@@ -591,50 +592,83 @@ def simulate_herd(clients: int = 100, backoff: Backoff = Backoff(base=0.5, max_d
 def draw_herd(results: Iterable[HerdResult], *, until: float | None = None) -> CourseFigure:
     """Requests per time bucket for each simulated jitter mode, accepted vs rejected, with the capacity line.
 
-    One panel per mode, the same scales on all, so the herd (a tall spike of 429s at each retry wave)
-    and its absence are compared at a glance; the legend sits under the panels, off the bars.
+    One panel per mode, on the same axes (x: seconds after the outage ends; y: requests per bucket, e.g. per
+    0.1 s), so the herd (a tall spike of 429s at each retry wave) and its absence are compared at a glance.
+    By default the time axis runs to the last request of the slowest run, so every run is drawn whole and
+    the dotted line "all served" of each panel stands where its title says. Each bucket is drawn its true
+    width (a step outline: at 50 s on the axis a 0.1 s bucket is a thin spike). The legend sits under the
+    panels, off the bars.
+
+    Args:
+        results: :func:`simulate_herd` outcomes, one panel each (top to bottom), all with the same bucket.
+        until: the end of the time axis in seconds (default: the slowest run's last request, plus one bucket).
+
+    Returns:
+        A :class:`CourseFigure` whose text fallback is the runs' summaries.
     """
     from .diagrams import FONT_SMALL, FONT_TITLE, MAX_WIDTH, OKABE_ITO, wrap_to_width
 
     results = list(results)
     text = "\n".join(r.summary() for r in results)
-    panel, legend_h, title_h = 1.9, 0.55, 0.55
+    panel, legend_h, title_h = 2.1, 0.55, 0.55
     height = title_h + panel * len(results) + legend_h
     fig = figure(MAX_WIDTH, height, text=text)
-    horizon = until or max(max(a[0] for a in r.attempts) for r in results) + results[0].bucket
+    horizon = until or _nice_end(max(max(a[0] for a in r.attempts) for r in results) + results[0].bucket)
     peak = 1
     axes = []
     for i, r in enumerate(results):
-        bottom = legend_h + panel * (len(results) - 1 - i) + 0.45
-        ax = fig.add_axes((0.8 / MAX_WIDTH, bottom / height, (MAX_WIDTH - 1.0) / MAX_WIDTH, (panel - 0.8) / height))
+        bottom = legend_h + panel * (len(results) - 1 - i) + 0.5
+        ax = fig.add_axes((0.8 / MAX_WIDTH, bottom / height, (MAX_WIDTH - 1.0) / MAX_WIDTH, (panel - 1.0) / height))
         axes.append(ax)
-        n = int(horizon / r.bucket) + 1
-        ok, bad = [0] * n, [0] * n
-        for t, _client, _try, accepted in r.attempts:
-            if t <= horizon:
-                (ok if accepted else bad)[int(t / r.bucket + 1e-9)] += 1
+        ok, bad = _herd_counts(r, horizon)
         peak = max(peak, max(a + b for a, b in zip(ok, bad)))
-        xs = [k * r.bucket for k in range(n)]
-        ax.bar(xs, ok, width=r.bucket, align="edge", color=OKABE_ITO["blue"], label=_("accepted"))
-        ax.bar(xs, bad, width=r.bucket, align="edge", bottom=ok, color=OKABE_ITO["vermillion"],
-               label=_("rejected (429)"))
+        edges = [k * r.bucket for k in range(len(ok) + 1)]
+        ax.stairs(ok, edges, fill=True, color=OKABE_ITO["blue"], label=_("accepted"))
+        ax.stairs([a + b for a, b in zip(ok, bad)], edges, baseline=ok, fill=True, color=OKABE_ITO["vermillion"],
+                  label=_("rejected (429)"))
         ax.axhline(r.capacity, color="#222222", ls="--", lw=1.2, label=_("capacity ({capacity} per {bucket} s)").format(
             capacity=r.capacity, bucket=f"{r.bucket:g}"))
-        ax.set_ylabel(_("requests"))
-        ax.set_xlim(0, horizon)
+        ax.set_ylabel(_("requests per {bucket} s").format(bucket=f"{r.bucket:g}"))
+        ax.set_xlim(-horizon / 100, horizon)  # a little room left of 0 s: the first burst is not hidden by the axis
         ax.set_title("\n".join(wrap_to_width(r.summary(), MAX_WIDTH - 1.2, FONT_SMALL, max_lines=2)),
                      fontsize=FONT_SMALL, loc="left")
-    for ax in axes:
-        ax.set_ylim(0, peak * 1.1)
-        if ax is not axes[-1]:
-            ax.tick_params(labelbottom=False)
-    axes[-1].set_xlabel(_("seconds after the outage ends"))
+    for ax, r in zip(axes, results):
+        ax.set_ylim(0, peak * 1.15)
+        _mark_served(ax, r, horizon, peak * 1.15, FONT_SMALL)
+    axes[-1].set_xlabel(_("time after the outage ends (s)"))
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=3, frameon=False, fontsize=FONT_SMALL,
                bbox_to_anchor=(0.5, 0.02 / height))
     fig.suptitle(_("Retries of many clients: no jitter vs full jitter"), fontsize=FONT_TITLE, y=1 - 0.1 / height,
                  va="top")
     return fig
+
+
+def _nice_end(seconds: float) -> float:
+    """``seconds`` rounded up to a whole second under 10 s, else to a multiple of 5 s (47.6 -> 50.0)."""
+    step = 1 if seconds < 10 else 5
+    return float(math.ceil(seconds / step - 1e-9) * step)
+
+
+def _herd_counts(result: HerdResult, horizon: float) -> tuple[list[int], list[int]]:
+    """(accepted, rejected) requests per bucket of ``result`` from 0 to ``horizon`` seconds."""
+    n = int(horizon / result.bucket + 1e-9) + 1
+    ok, bad = [0] * n, [0] * n
+    for t, _client, _try, accepted in result.attempts:
+        if t <= horizon:
+            (ok if accepted else bad)[min(n - 1, int(t / result.bucket + 1e-9))] += 1
+    return ok, bad
+
+
+def _mark_served(ax, result: HerdResult, horizon: float, top: float, size: float) -> None:
+    """A dotted line at the moment the last client was served, labelled with it (on the side with room)."""
+    if result.gave_up or result.done > horizon:
+        return
+    ax.axvline(result.done, color="#555555", ls=":", lw=1.2)
+    right = result.done < horizon * 0.6
+    ax.text(result.done + (0.008 if right else -0.008) * horizon, top * 0.93,
+            _("all served at {seconds:.1f} s").format(seconds=result.done), fontsize=size,
+            ha="left" if right else "right", va="top", color="#333333")
 
 
 # ---------------------------------------------------------------------------------------- fallback

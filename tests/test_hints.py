@@ -167,6 +167,6 @@ def test_the_hint_count_is_one_per_exercise_in_every_language(monkeypatch):
     assert h.command_arguments == "10a" and "`course hint 10a`" in h.pointer(terminal=True)
     monkeypatch.setenv("COURSE_LANG", "zh")
     assert h.seen == 1
-    assert h.revealed() == ["**提示 1/2。** 第 10a 课第 4 节第 7 步：经过 401 那一套流程之后，MCP 服务器会就每个令牌"
+    assert h.revealed() == ["**提示 1/2**。第 10a 课第 4 节第 7 步：经过 401 那一套流程之后，MCP 服务器会就每个令牌"
                             "询问授权服务器（`POST /introspect`，RFC 7662）。你也这样做：提交令牌，读取 JSON 回答。"]
     assert h.command_arguments == "10a --lang zh" and "`course hint 10a --lang zh`" in h.pointer(terminal=True)

@@ -96,7 +96,7 @@ async def test_progress_and_logging(server, mode, level, expect_logs):
     assert [t["title"] for t in r.structured_content["result"]] == ["a", "b"]
     progress = [line for line in notes.lines if line.startswith("progress")]
     logs = [line for line in notes.lines if line.startswith("log")]
-    assert progress == ["progress 1/2 1/2 imported", "progress 2/2 2/2 imported"]
+    assert progress == ["progress 1/2: imported 'a'", "progress 2/2: imported 'b'"]  # each count said once
     assert (logs == ["log [info] created task #2: a", "log [info] created task #3: b"]) == expect_logs
     assert bool(logs) == expect_logs
 

@@ -244,6 +244,24 @@ def test_simulation_is_reproducible_and_reports_giving_up():
     assert a.gave_up == 40 and a.done == float("inf") and "gave up" in a.summary()
 
 
+def test_draw_herd_shows_every_run_whole_in_seconds():
+    # Lesson 04's figure: the run without jitter ends at 47.5 s, so its axis must reach it (it stopped at 12 s).
+    herd = [rz.simulate_herd(100, Backoff(base=0.5, max_delay=8, max_attempts=12, jitter=j)) for j in ("none", "full")]
+    fig = rz.draw_herd(herd)
+    axes = [ax for ax in fig.axes if ax.get_ylabel()]
+    assert [round(h.done, 1) for h in herd] == [47.5, 2.3]
+    assert [ax.get_xlim()[1] for ax in axes] == [50.0, 50.0]            # same scale, the slower run whole
+    assert [ax.get_ylabel() for ax in axes] == ["requests per 0.1 s"] * 2  # a count per bucket, not a rate
+    assert axes[-1].get_xlabel() == "time after the outage ends (s)"
+    assert all(ax.xaxis.get_tick_params()["labelbottom"] is not False for ax in axes)
+    served = [[t.get_text() for t in ax.texts] for ax in axes]
+    assert served == [["all served at 47.5 s"], ["all served at 2.3 s"]]
+    assert [ax.lines[-1].get_xdata()[0] for ax in axes] == [herd[0].done, herd[1].done]
+    from course_lib.figure_standard import audit
+    assert audit(fig) == []
+    assert rz.draw_herd(herd, until=12).axes[0].get_xlim()[1] == 12   # an explicit end is kept
+
+
 def test_draw_herd_has_a_text_fallback():
     fig = rz.draw_herd([rz.simulate_herd(20, Backoff(jitter=j)) for j in ("none", "full")])
     assert "jitter=none" in fig.fallback_text and "jitter=full" in fig.fallback_text

@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from ..i18n import N_, _
+from ..i18n import N_, _, tidy_spacing
 from .calm import LearnerError, learner_error, quiet_sdk_logs, try_it
 
 CHECK_MIME = "application/vnd.course.check+json"
@@ -208,7 +208,7 @@ class CheckReport:
 
     def text(self) -> str:
         extra = [self.more_help] if self.more_help and not self.passed else []
-        return "\n".join([self.summary(), *grouped_lines(self.as_json()["results"]), *extra])
+        return tidy_spacing("\n".join([self.summary(), *grouped_lines(self.as_json()["results"]), *extra]))
 
     def as_json(self) -> dict:
         results = []
@@ -241,7 +241,7 @@ class CheckReport:
             rows.append("</div>")
         if self.more_help and not self.passed:
             rows.append(f"<div style='margin-top:4px'>💡 {md(self.more_help)}</div>")
-        return "<div class='course-check' style='line-height:1.45'>" + "".join(rows) + "</div>"
+        return tidy_spacing("<div class='course-check' style='line-height:1.45'>" + "".join(rows) + "</div>")
 
     def finish(self) -> "CheckReport":
         """Show the report; raise :class:`CheckFailed` if any sub-check failed."""

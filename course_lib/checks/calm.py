@@ -156,6 +156,9 @@ def quiet_sdk_logs(names: tuple[str, ...] = SDK_LOGGERS) -> Iterator[list[loggin
 
 
 def _show(text: str, html_text: str, caught: BaseException | None = None) -> None:
+    from ..i18n import tidy_spacing
+
+    text, html_text = tidy_spacing(text), tidy_spacing(html_text)
     try:
         from IPython import get_ipython
         from IPython.display import display

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..i18n import _
+from ..i18n import _, tidy_spacing
 from . import add_lang_option, edition_of
 
 
@@ -354,7 +354,8 @@ def _run(args: argparse.Namespace) -> int:
     from ..hints import hints_for
 
     hints = None if args.solutions else hints_for(path)
-    print("\n".join(report_lines(run, rerun_arguments(path, folder), hints.pointer(terminal=True) if hints else None)))
+    print(tidy_spacing("\n".join(report_lines(run, rerun_arguments(path, folder),
+                                               hints.pointer(terminal=True) if hints else None))))
     if not args.solutions:
         progress.record(path.stem, run.passed, run.checks)
     return 0 if run.passed else 1
