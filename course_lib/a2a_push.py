@@ -214,8 +214,9 @@ class WebhookReceiver:
     Args:
         token: the secret the client registers in its ``TaskPushNotificationConfig`` (default: 32 random
             bytes, URL-safe).
-        trace: where calls are recorded (lanes ``agent`` → ``lane``; refused calls as ``error`` events from
-            ``"Unknown caller"``).
+        trace: where calls are recorded: each call a ``request`` from its caller to ``lane`` (``POST …``) and
+            this webhook's reply back (``204``; a refused call comes from ``"Unknown caller"`` and is answered
+            with an ``error``, ``401 refused: wrong token``).
         agent: the lane name of the caller.
         lane: this receiver's lane name.
 
@@ -261,11 +262,25 @@ class WebhookReceiver:
             self.received.append(note)
             del self.received[:-MAX_RECORDED]
             self._changed.notify_all()
+        self._draw(note)
+
+    def _draw(self, note: Notification) -> None:
+        """Two arrows per call, as on the wire: the caller's ``POST`` to this webhook, then the webhook's answer.
+
+        An accepted call is the agent's (``Finance DB agent → Webhook: POST statusUpdate …``, then ``204``). One
+        refused for its token comes from :data:`UNKNOWN_CALLER` (the receiver cannot tell who sent it: not the
+        agent, as far as it knows) and is answered ``401`` as an error; one refused for its body (400, 413)
+        carried the token, so it is the agent's.
+        """
+        caller = UNKNOWN_CALLER if note.status == 401 else self.agent  # 400 and 413 came with the right token
+        why = {401: "wrong token" if note.token_sent else "no token", 413: "too large", 400: "not a JSON object"}
+        said = f", {why[401]}" if note.status == 401 else ""
+        self.trace.add(caller, self.lane, f"POST {note.label}{said}", kind="request", layer="a2a", payload=note.body)
         if note.accepted:
-            self.trace.add(self.agent, self.lane, note.label, kind="notification", layer="a2a", payload=body)
-        else:  # the receiver cannot tell who sent a call it refuses: not the agent, as far as it knows
-            self.trace.add(UNKNOWN_CALLER, self.lane, f"refused ({status}): " + (
-                "wrong token" if token_sent else "no token"), kind="error", layer="a2a", payload=body)
+            self.trace.add(self.lane, caller, "204 No Content", kind="response", layer="a2a")
+        else:
+            self.trace.add(self.lane, caller, f"{note.status} refused: {why.get(note.status, 'refused')}",
+                           kind="error", layer="a2a")
 
     async def _endpoint(self, request: Request) -> Response:
         body = await request.body()

@@ -62,6 +62,10 @@ def test_config_methods_and_the_agent_calling_back_with_the_token(agent, receive
     assert after == []
     lanes = {(e.src, e.dst) for e in receiver.trace.events}
     assert ("Finance DB agent", "Webhook") in lanes and ("Orchestrator", "Finance DB agent") in lanes
+    # the agent calls the webhook (a request, POST) and the webhook answers it (204), once per notification
+    pushed = [(e.src, e.dst, e.kind, e.label.split()[0]) for e in receiver.trace.events if "Webhook" in (e.src, e.dst)]
+    assert pushed == [("Finance DB agent", "Webhook", "request", "POST"),
+                      ("Webhook", "Finance DB agent", "response", "204")] * len(receiver.accepted)
 
 
 def test_a_forged_callback_is_refused_and_recorded(receiver):
@@ -70,7 +74,12 @@ def test_a_forged_callback_is_refused_and_recorded(receiver):
     assert asyncio.run(push.forge_notification(receiver.url, body)) == 401
     assert receiver.accepted == [] and [n.status for n in receiver.received] == [401, 401]
     assert [n.token_sent for n in receiver.received] == [True, False]
-    assert [e.src for e in receiver.trace.events] == [push.UNKNOWN_CALLER] * 2
+    # who calls whom: each forged POST goes to the webhook, and the webhook's 401 goes back to its sender
+    assert [(e.src, e.dst, e.kind) for e in receiver.trace.events] == [
+        (push.UNKNOWN_CALLER, "Webhook", "request"), ("Webhook", push.UNKNOWN_CALLER, "error")] * 2
+    assert [e.label for e in receiver.trace.events] == [
+        "POST statusUpdate TASK_STATE_FAILED, wrong token", "401 refused: wrong token",
+        "POST statusUpdate TASK_STATE_FAILED, no token", "401 refused: no token"]
     assert receiver.states() == []  # a forged "failed" changes nothing the client believes
 
 
