@@ -34,6 +34,7 @@ from . import bounds
 from . import confidence
 from . import gazetteer as gz
 from . import language as lang
+from . import purpose
 from .answer import compose_answer, error_of
 from .arguments import Evidence
 from .choosing import THRESHOLD, score_tools
@@ -148,6 +149,7 @@ def _without_plan(req: ChatRequest, turn, decision: Decision, why_not: str) -> D
     decision.content, decision.reason = _no_tool_answer(turn.question, req.tools)
     if why_not:
         decision.reason += f" ({why_not})"
+        decision.content = purpose.object_reply(turn.question, req.tools) or decision.content
     return decision
 
 

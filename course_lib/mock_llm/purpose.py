@@ -5,13 +5,16 @@ Sharing words is not enough: "What is the *freezing point* of water?" shares "po
 thrown upwards" shares "thrown upwards" and "velocity" with a maximum-height calculator. A
 model declines both because the thing asked for is not the thing the tool computes.
 
-The mock checks three kinds of mismatch, each a short rule on words:
+The mock checks four kinds of mismatch, each a short rule on words:
 
 * **alternatives**: the request names one of a set of alternatives ("freezing") and the
   tool's name names another ("boiling"), never the one asked for;
 * **another quantity**: the request asks for one quantity of a family (area, volume,
   perimeter...; mean, variance, p-value...) and the tool's name computes another;
-* **a person from a calculator**: "Who won...?" asked of a tool that calculates.
+* **a person from a calculator**: "Who won...?" asked of a tool that calculates;
+* **another object**: the tool's own verb done to another kind of thing ("Book a hotel room" of ``book_table``,
+  "convert a string to an int" of ``convert_currency``), from the kinds of things each everyday verb is done to
+  (``course_lib/data/verb_objects.json``).
 
 Each rule returns the words it read, so ``MockLLM.explain`` can say why no tool was called.
 Deliberate shortcut: small hand-written tables (in full below), no semantics beyond them.
@@ -25,6 +28,7 @@ from functools import lru_cache
 from . import arithmetic
 from . import language as lang
 from .phrases import FUNCTION_WORDS, VERBS
+from ..package_data import load_json
 
 #: Sets of alternatives: asking for one is not asking for another.
 ALTERNATIVES: tuple[tuple[str, ...], ...] = (
@@ -162,6 +166,109 @@ def _tool_words(name: str, description: str) -> tuple[frozenset[str], frozenset[
     return name_stems, name_stems | frozenset(lang.content_stems(description))
 
 
+@lru_cache(maxsize=1)
+def _verb_objects() -> tuple[tuple[frozenset[str], tuple[str, ...], dict[str, tuple[str, frozenset[str], tuple[str, ...]]]], ...]:
+    """Per verb of ``course_lib/data/verb_objects.json``: ``(its forms' stems, its Chinese forms, {kind: (its Chinese
+    name, its English words' stems, its Chinese words)})``, built once."""
+    out = []
+    for entry in load_json("verb_objects.json")["verbs"].values():
+        verbs = frozenset(lang.stem(v) for v in entry["verbs"] if not lang.is_chinese(v))
+        zh_verbs = tuple(sorted((v for v in entry["verbs"] if lang.is_chinese(v)), key=len, reverse=True))
+        kinds = {k: (kind["zh"], frozenset(lang.stem(w.lower()) for w in kind["words"] if not lang.is_chinese(w)),
+                     tuple(w for w in kind["words"] if lang.is_chinese(w))) for k, kind in entry["kinds"].items()}
+        out.append((verbs, zh_verbs, kinds))
+    return tuple(out)
+
+
+#: Words between a verb and its object that name neither: "book *me a* hotel room", "convert *this* string".
+_OBJECT_LEAD = frozenset("me us him her them a an the my our your this that these those some another one two "
+                         "new please".split())
+_CLAUSE_END = re.compile(r"[.,;:!?，。；：！？]")
+
+
+def _object_words(text: str, verbs: frozenset[str]) -> dict[str, str]:
+    """The words that follow one of ``verbs`` used in ``text`` (up to 8, within its clause), stem -> as written:
+    "Can you book me a flight to Chicago" -> ``{"flight": "flight", "to": "to", "chicago": "Chicago"}``."""
+    words = list(re.finditer(r"[A-Za-z][\w'-]*|[.,;:!?]", text))
+    out: dict[str, str] = {}
+    for i, m in enumerate(words):
+        if m.group(0)[0].isalpha() and lang.stem(m.group(0).lower()) in verbs:
+            for w in words[i + 1:i + 9]:
+                if not w.group(0)[0].isalpha():
+                    break
+                if w.group(0).lower() not in _OBJECT_LEAD:
+                    out.setdefault(lang.stem(w.group(0).lower()), w.group(0))
+    return out
+
+
+def _zh_object(text: str, zh_verbs: tuple[str, ...]) -> str:
+    """What follows a Chinese verb of the request, to its clause's end (订一间酒店房间，明天 -> 一间酒店房间)."""
+    out = []
+    for v in zh_verbs:
+        for m in re.finditer(re.escape(v), text):
+            out.append(_CLAUSE_END.split(text[m.end():m.end() + 16])[0])
+    return " ".join(out)
+
+
+def _kinds_named(words: dict[str, str], zh_text: str, kinds: dict) -> list[tuple[str, str]]:
+    """``(kind, the word that names it, as written)`` of the kinds whose words are among ``words`` (stem -> as
+    written) or in ``zh_text``."""
+    out = []
+    for kind, (_, stems, zh) in kinds.items():
+        hit = next((words[w] for w in sorted(words) if w in stems), None) or next((w for w in zh if w in zh_text), None)
+        if hit:
+            out.append((kind, hit))
+    return out
+
+
+def another_object(text: str, name: str, description: str) -> tuple[str, str, str, str] | None:
+    """``(the verb, the kind the tool's words name, the kind the request names, the request's word for it)`` when
+    the request does the tool's own action to another kind of thing ("Book a hotel room" of ``book_table``:
+    ``("book", "restaurant tables", "hotel rooms", "hotel")``), else None.
+
+    The tool's verb is a word of its name (or its description's first word) among a verb's forms in
+    ``course_lib/data/verb_objects.json``; the request's object is what follows that verb in the request. Only a
+    request whose object names a kind of that verb's things, none of them a kind the tool's name and description
+    name, is another object: a tool whose words name no kind, or a request that names none, decides nothing.
+    """
+    name_stems, tool_stems = _tool_words(name, description)
+    first_word = re.match(r"\s*([A-Za-z]+)", description)
+    own_verbs = name_stems | ({lang.stem(first_word.group(1).lower())} if first_word else set())
+    tool_zh = name + description
+    for verbs, zh_verbs, kinds in _verb_objects():
+        if not (own_verbs & verbs or any(v in tool_zh for v in zh_verbs if len(v) > 1)):
+            continue
+        tool_kinds = {k for k, _ in _kinds_named({st: st for st in tool_stems}, tool_zh, kinds)}
+        if not tool_kinds:
+            continue
+        asked = _kinds_named(_object_words(text, verbs), _zh_object(text, zh_verbs), kinds)
+        if asked and not any(k in tool_kinds for k, _ in asked):
+            verb = next((v for v in sorted(verbs) if v in own_verbs), sorted(verbs)[0])
+            return verb, sorted(tool_kinds)[0], asked[0][0], asked[0][1]
+    return None
+
+
+def object_reply(text: str, tools: list) -> str | None:
+    """The honest sentence when the request's object is another kind than every offered tool's (see
+    :func:`another_object`): what the closest tool is for, and that no tool serves the request; else None.
+
+    >>> from course_lib.mock_llm.wire import ToolSpec
+    >>> object_reply("Book a hotel room", [ToolSpec("book_table", "Book a table at a restaurant.", {})])
+    "Sorry, book_table is for restaurant tables, not hotel rooms ('hotel'), so none of my tools can do this, and I won't guess."
+    """
+    for tool in tools:
+        other = another_object(text, tool.name, tool.description)
+        if other:
+            _, tool_kind, asked_kind, word = other
+            if lang.is_chinese(text):
+                zh = {k: v[0] for _, _, kinds in _verb_objects() for k, v in kinds.items()}
+                return (f"抱歉，{tool.name} 管的是{zh[tool_kind]}，不是{zh[asked_kind]}（“{word}”）；我的工具都帮不上"
+                        "这个忙，我不会乱猜。")
+            return (f"Sorry, {tool.name} is for {tool_kind}, not {asked_kind} ('{word}'), so none of my tools can do "
+                    "this, and I won't guess.")
+    return None
+
+
 def mismatch(text: str, name: str, description: str) -> str | None:
     """Why the tool ``name`` (with ``description``) does not give what ``text`` asks for, or None.
 
@@ -192,6 +299,9 @@ def mismatch(text: str, name: str, description: str) -> str | None:
         other = _QTY[h][1] & name_stems
         if other and not _covered(h, set(tool_stems)) and not any(_covered(o, asked) for o in other):
             return f"asks for {h}, {name} computes {', '.join(sorted(other))}"
+    other = another_object(text, name, description)
+    if other:
+        return f"asks to {other[0]} {other[2]} ('{other[3]}'), {name} is for {other[1]}"
     if re.match(r"\s*who\b", text, re.I) and name_stems & {lang.stem(c) for c in _CALCULATORS} \
             and not _PERSON_WORDS.search(name.replace("_", " ") + " " + description):
         return f"asks who, {name} calculates"
