@@ -406,40 +406,54 @@ class CapstoneRun:
         return [e for e in self.trace.events if e.layer == layer and e.src != e.dst]
 
     def retries(self) -> list[Event]:
-        """The trace's retry notes: failed attempts, waits, later attempts."""
-        return [e for e in self.trace.events if re.search(r": (attempt \d+|wait )", e.label)]
+        """The trace's retry notes: failed attempts, waits, later attempts.
+
+        The resilience layer writes those labels in the learner's language (``attempt 1`` / ``第 1 次尝试``), so
+        both the English and the current language's wording are recognised (:func:`_retry_label`).
+        """
+        return [e for e in self.trace.events if _retry_label().search(e.label)]
 
     def report(self) -> str:
-        """What each layer did in this run, one paragraph per layer (the lesson prints it)."""
+        """What each layer did in this run, one paragraph per layer (the lesson prints it), in the learner's
+        language; tool, server and agent names, task states and policy names stay as the trace has them."""
         r = self.result
-        lines = [f"request: {self.request}", f"answer:  {self.answer or '(none: ' + r.stop_reason + ')'}", ""]
+        answer = self.answer or _("(none: {reason})").format(reason=r.stop_reason)
+        lines = [_("request: {request}").format(request=self.request), _("answer:  {answer}").format(answer=answer), ""]
         model_calls = len(r.steps)
         rounds = [", ".join(c["name"] for c in s.tool_calls) for s in r.steps if s.tool_calls]
-        lines.append(f"Function calling  {model_calls} model call{'s' * (model_calls != 1)}; tool_calls per step: "
-                     + (" | ".join(rounds) or "none"))
+        lines.append(_row(_("Function calling"), (_("{n} model call; tool_calls per step: {rounds}") if model_calls == 1
+                                                  else _("{n} model calls; tool_calls per step: {rounds}")).format(
+            n=model_calls, rounds=" | ".join(rounds) or _("none"))))
         builtin = self.called("builtin")
-        lines.append("Built-in tools    " + (f"{', '.join(builtin)} (Python functions in this process: no protocol)"
-                                             if builtin else "none called"))
-        mcp = [e for e in self.messages("mcp") if e.kind == "request"]
+        lines.append(_row(_("Built-in tools"), _("{tools} (Python functions in this process: no protocol)").format(
+            tools=", ".join(builtin)) if builtin else _("none called")))
         by_server: dict[str, list[str]] = {}
-        for e in mcp:
+        for e in (e for e in self.messages("mcp") if e.kind == "request"):
             by_server.setdefault(e.dst, []).append(e.label.split(" (id")[0])
-        lines.append("MCP               " + ("; ".join(f"{s}: {', '.join(m)}" for s, m in by_server.items())
-                                            or "no message"))
+        lines.append(_row("MCP", "; ".join(f"{s}: {', '.join(m)}" for s, m in by_server.items()) or _("no message")))
+        lines.append(_row("A2A", self._a2a_summary()))
+        retries = self.retries()
+        lines.append(_row(_("Resilience"), "; ".join(e.label for e in retries) if retries else
+                          _("no fault: every call succeeded at the first attempt")))
+        asked = [(_("{tool} approved by {by}") if a.approved else _("{tool} denied by {by}")).format(tool=q.tool, by=a.by)
+                 for q, a in self.approvals]
+        refused = [f"{e['tool']} ({e['violation']})" for e in self.refusals]
+        lines.append(_row(_("Security"), (_("approvals: {approvals}").format(approvals=", ".join(asked)) if asked
+                                          else _("no approval needed"))
+                          + (_("; REFUSED: {refused}").format(refused=", ".join(refused)) if refused
+                             else _("; nothing refused"))))
+        return "\n".join(lines)
+
+    def _a2a_summary(self) -> str:
+        """The A2A paragraph of :meth:`report`: the agents, how many messages, the task states in order."""
         a2a = self.messages("a2a")
+        if not a2a:
+            return _("no message")
         agents = sorted({e.dst for e in a2a if e.kind == "request"})
         states = [re.sub(r"^.*TASK_STATE_(\w+).*$", r"\1", e.label).lower().replace("_", "-")
                   for e in a2a if "TASK_STATE_" in e.label]
-        lines.append("A2A               " + (f"{', '.join(agents)}: {len(a2a)} messages; task states "
-                                             f"{' → '.join(states)}" if a2a else "no message"))
-        retries = self.retries()
-        lines.append("Resilience        " + ("; ".join(e.label for e in retries) if retries else
-                                             "no fault: every call succeeded at the first attempt"))
-        asked = [f"{q.tool} {'approved' if a.approved else 'denied'} by {a.by}" for q, a in self.approvals]
-        refused = [f"{e['tool']} ({e['violation']})" for e in self.refusals]
-        lines.append("Security          " + (f"approvals: {', '.join(asked)}" if asked else "no approval needed")
-                     + (f"; REFUSED: {', '.join(refused)}" if refused else "; nothing refused"))
-        return "\n".join(lines)
+        return _("{agents}: {n} messages; task states {states}").format(
+            agents=", ".join(agents), n=len(a2a), states=" → ".join(states))
 
     def lanes(self) -> list[str]:
         """The trace's lanes, left to right: the user, the orchestrator and its model, the tools, the
@@ -462,6 +476,21 @@ class CapstoneRun:
     def __repr__(self) -> str:
         return (f"CapstoneRun({self.result.stop_reason}, {len(self.result.steps)} model calls, "
                 f"tools={self.called()}, layers={self.layers()}, refusals={len(self.refusals)})")
+
+
+def _row(label: str, text: str) -> str:
+    """One paragraph of :meth:`CapstoneRun.report`: the layer's name padded to 18 display columns, then ``text``."""
+    return pad(label, 17) + " " + text
+
+
+def _retry_label() -> "re.Pattern[str]":
+    """``: attempt N`` or ``: wait S s`` (a retry note of the resilience layer's trace), in English or in the
+    learner's language: the templates are the ones :mod:`course_lib.resilience` translates with ``_()``."""
+    attempts = {"attempt {n}", _("attempt {n}")}
+    waits = {"wait {seconds:.2f} s", _("wait {seconds:.2f} s")}
+    forms = [re.escape(t).replace(re.escape("{n}"), r"\d+") for t in attempts]
+    forms += [re.escape(t).replace(re.escape("{seconds:.2f}"), r"\d+(?:\.\d+)?") for t in waits]
+    return re.compile(": (?:" + "|".join(forms) + ")")
 
 
 def _rebased(events: Sequence[Event], name: str) -> Trace:

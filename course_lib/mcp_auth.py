@@ -785,6 +785,41 @@ def token_request_by_hand(demo: AuthDemo, **overrides: Any) -> Any:
 
 # -------------------------------------------------------------------------- course mcp serve --auth
 
+def auth_banner(mcp_url: str, issuer: str, scopes: list[str], token: str) -> str:
+    """What ``course mcp serve --auth`` prints before serving, in the learner's language (``i18n``).
+
+    Args:
+        mcp_url: the protected MCP endpoint, ``http://127.0.0.1:PORT/mcp``.
+        issuer: the authorization server's URL (its metadata is under ``/.well-known/``).
+        scopes: the scopes the token carries, all the server accepts.
+        token: a ready access token for ``curl``.
+
+    Returns:
+        Lines joined by ``\\n``: the two servers, the protected resource metadata URL, how an OAuth client
+        connects, then ``export MCP_TOKEN=...`` and a ``curl`` command (shell, never translated).
+    """
+    from .i18n import _
+
+    base = mcp_url.rsplit("/mcp", 1)[0]
+    curl = (f"  curl -H \"Authorization: Bearer $MCP_TOKEN\" -H 'Content-Type: application/json' "
+            f"-H 'Accept: application/json, text/event-stream' -d "
+            "'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":"
+            "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+            "\"io.modelcontextprotocol/clientCapabilities\":{}}}}' "
+            f"-H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: server/discover' {mcp_url}")
+    return "\n".join([
+        _("MCP server (streamable HTTP, OAuth-protected) at {url}  (Ctrl+C stops)").format(url=mcp_url),
+        _("Authorization server at {issuer}  (metadata: {metadata})").format(
+            issuer=issuer, metadata=f"{issuer}/.well-known/oauth-authorization-server"),
+        _("Protected resource metadata: {url}").format(url=f"{base}/.well-known/oauth-protected-resource/mcp"),
+        _("An OAuth client (the MCP Inspector, the mcp SDK's OAuthClientProvider) needs only the URL: the 401\n"
+          "names the metadata; it registers, the simulated user consents, PKCE, token, done."),
+        _("For curl, a token for this server ({scopes}; 1 hour):").format(scopes=" ".join(scopes)),
+        f"  export MCP_TOKEN={token}",
+        curl,
+    ])
+
+
 def serve_with_auth(server: Any, *, port: int = 0, as_port: int = 0, scopes: list[str] | None = None,
                     tool_scopes: dict[str, list[str]] | None = None, out: Any = None) -> None:
     """Serve ``server`` over streamable HTTP as a protected resource, with its own AS, until stopped.
@@ -819,20 +854,7 @@ def serve_with_auth(server: Any, *, port: int = 0, as_port: int = 0, scopes: lis
                             verifier=IntrospectionVerifier(issuer + "/introspect"), required_scopes=scopes[:1],
                             tool_scopes=tool_scopes or {}, scopes_supported=scopes,
                             resource_name=getattr(server, "name", None))
-    print(f"MCP server (streamable HTTP, OAuth-protected) at {mcp_url}  (Ctrl+C stops)\n"
-          f"Authorization server at {issuer}  (metadata: {issuer}/.well-known/oauth-authorization-server)\n"
-          f"Protected resource metadata: http://127.0.0.1:{mcp_port}/.well-known/oauth-protected-resource/mcp\n"
-          f"An OAuth client (the MCP Inspector, the mcp SDK's OAuthClientProvider) needs only the URL: the 401\n"
-          f"names the metadata; it registers, the simulated user consents, PKCE, token, done.\n"
-          f"For curl, a token for this server ({' '.join(scopes)}; 1 hour):\n"
-          f"  export MCP_TOKEN={token}\n"
-          f"  curl -H \"Authorization: Bearer $MCP_TOKEN\" -H 'Content-Type: application/json' "
-          f"-H 'Accept: application/json, text/event-stream' -d "
-          "'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":"
-          "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
-          "\"io.modelcontextprotocol/clientCapabilities\":{}}}}' "
-          f"-H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: server/discover' {mcp_url}",
-          file=out, flush=True)
+    print(auth_banner(mcp_url, issuer, scopes, token), file=out, flush=True)
     try:
         serve_forever("course-mcp-serve-auth", app, sock)
     finally:

@@ -127,6 +127,27 @@ def test_a_transient_fault_is_retried_and_recovered(fresh):
     assert "attempt 1 ✗ ConnectionError" in run.report()
 
 
+def test_the_run_report_speaks_the_learners_language_and_sees_translated_retries(fresh, monkeypatch):
+    """In the Chinese edition the resilience layer labels its attempts 第 1 次尝试: the report used to look for
+    the English 'attempt 1' only and said 'no fault' after a retried failure (issue 20)."""
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    fresh.inject_fault(FINANCE_TOOL, "down", times=1)
+    run = fresh.run("Get the company's 2024 revenue from the finance agent")
+    lines = run.report().splitlines()
+    assert lines[0] == "请求：Get the company's 2024 revenue from the finance agent"
+    assert lines[1].startswith("回答：2024 revenue: 1279.9 million USD")
+    assert lines[3] == f"Function calling  2 次模型调用；每一步的 tool_calls：{FINANCE_TOOL}"
+    assert lines[4] == "内置工具          没有调用"  # 8 columns + 10 spaces: every paragraph starts at column 19
+    assert lines[5] == "MCP               没有消息"
+    assert lines[6] == "A2A               Finance DB agent：5 条消息；Task 状态 submitted → working → completed"
+    assert lines[7].startswith(f"容错              {FINANCE_TOOL}: 第 1 次尝试 ✗ ConnectionError; {FINANCE_TOOL}: 等待 ")
+    assert [e.label for e in run.retries()][-1] == f"{FINANCE_TOOL}: 第 2 次尝试"
+    assert lines[8] == "安全              不需要审批；没有被拒绝的调用"
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert run.report().splitlines()[0] == "request: Get the company's 2024 revenue from the finance agent"
+    assert "Built-in tools    none called" in run.report() and "Security          no approval needed; nothing refused" in run.report()
+
+
 def test_an_agent_down_for_good_is_reported_and_the_model_uses_the_other_skill(fresh):
     fresh.inject_fault(FINANCE_TOOL, "down", times=None)
     run = fresh.run("Get the company's 2023 net profit from the finance agent")

@@ -172,3 +172,24 @@ def test_attack_table_totals_in_chinese(monkeypatch):
     assert outcomes_table(outcomes).splitlines()[-1] == "1/2 attacks blocked and reported, 1 leaks (1 not run on this OS)"
     monkeypatch.setenv("COURSE_LANG", "zh")
     assert outcomes_table(outcomes).splitlines()[-1] == "1/2 个攻击已被拦截并报告，1 次泄露（1 个在这个操作系统上没有运行）"
+
+
+def test_the_oauth_banner_of_mcp_serve_auth_speaks_chinese_and_its_shell_lines_stay(monkeypatch):
+    """`course mcp serve --auth` printed its OAuth block in English in the Chinese edition (issue 20)."""
+    from course_lib.mcp_auth import auth_banner
+
+    args = ("http://127.0.0.1:8765/mcp", "http://127.0.0.1:8766", ["mcp:use"], "tok123")
+    monkeypatch.setenv("COURSE_LANG", "en")
+    en = auth_banner(*args).splitlines()
+    assert en[:3] == ["MCP server (streamable HTTP, OAuth-protected) at http://127.0.0.1:8765/mcp  (Ctrl+C stops)",
+                      "Authorization server at http://127.0.0.1:8766  "
+                      "(metadata: http://127.0.0.1:8766/.well-known/oauth-authorization-server)",
+                      "Protected resource metadata: http://127.0.0.1:8765/.well-known/oauth-protected-resource/mcp"]
+    assert en[5] == "For curl, a token for this server (mcp:use; 1 hour):" and en[6] == "  export MCP_TOKEN=tok123"
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    zh = auth_banner(*args).splitlines()
+    assert zh[0] == "MCP 服务器（streamable HTTP，受 OAuth 保护）地址：http://127.0.0.1:8765/mcp（按 Ctrl+C 停止）"
+    assert zh[1].startswith("授权服务器地址：http://127.0.0.1:8766（元数据：")
+    assert zh[2].startswith("受保护资源的元数据：http://127.0.0.1:8765/.well-known/")
+    assert zh[5] == "给 curl 用的、发给这个 server 的 token（mcp:use；有效 1 小时）："
+    assert zh[6:] == en[6:]  # the shell lines are the same commands
