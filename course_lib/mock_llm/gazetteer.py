@@ -503,6 +503,8 @@ _ZH_ASKED_UNIT = re.compile(r"(华氏|摄氏|开氏)?(?:多少|几|换算成|换
 def chinese_units(text: str) -> list[tuple[str, tuple[str, str], int]]:
     """``(word, (unit, dimension), position)`` of the Chinese unit names in ``text`` ("换成磅" -> 磅, lb, mass;
     "是华氏多少度" -> 华氏度, °F)."""
+    if text.isascii():
+        return []  # a fast path: every such name, and every word that asks for one (多少, 换成...), is Chinese
     out = [(m.group(0), UNITS[m.group(0)], m.start()) for m in _ZH_UNIT_WORDS.finditer(text)]
     for m in _ZH_ASKED_UNIT.finditer(text):
         word = (m.group(1) or "") + m.group(2)

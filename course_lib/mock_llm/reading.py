@@ -734,7 +734,9 @@ def _literal(raw: str) -> Any:
 
 def _groups(text: str) -> list[Mention]:
     """Bracketed literals: ``[1, 2]``, ``(3,4)``, ``[[1, 2], [3, 4]]``, ``{'a': 1}``."""
-    out = []
+    out: list[Mention] = []
+    if "[" not in text and "(" not in text and "{" not in text:
+        return out  # a fast path: a group starts at a bracket (same result)
     i = 0
     while i < len(text):
         ch = text[i]
@@ -1306,11 +1308,14 @@ def _extends_place(text: str, place: Mention, name: Mention) -> bool:
         and not any(w.lower() in _GEO_NOUNS or w.lower() in MONTHS for w in words)
 
 
+_UNIT_ASKED = re.compile(r"\b(?:in|into|to|as|using|per|how many|how much)\s+(?:the\s+)?([A-Za-z°%/^²³]+(?:/[A-Za-z]+)?)",
+                         re.I)
+
+
 def _units_alone(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
     """Units named without a number: "in miles", "to km/h", "in Celsius", "grams/mole", 换算成公里."""
     out = []
-    for m in re.finditer(r"\b(?:in|into|to|as|using|per|how many|how much)\s+(?:the\s+)?([A-Za-z°%/^²³]+(?:/[A-Za-z]+)?)",
-                         text, re.I):
+    for m in _UNIT_ASKED.finditer(text):
         s = m.start(1)
         if any(a <= s < b for a, b in taken):
             continue
