@@ -16,7 +16,7 @@ WEATHER = tool("weather_lookup", "Current weather for a city.", {"city": {"type"
 BRANCH = tool("rename_branch", "Rename a git branch.", {"old_name": {"type": "string"}, "new_name": {"type": "string"}})
 
 
-# -- a quoted value left out: the user quoted two values for calls of the same kind, the mock made one -------------
+# -- a quoted value left out: the user quoted it on purpose, and the calls made have no place for it --------------
 def test_a_second_quoted_dish_no_call_takes_is_no_single_call(client):
     # before: find_recipe(dish='Shepherd Pie', cuisine='British') alone, 'Pad Thai' dropped without a word
     got = calls(client, "Find the recipes named 'Shepherd Pie' in British cuisine and 'Pad Thai' in Thai cuisine",
@@ -29,6 +29,18 @@ def test_a_quoted_repository_left_out_holds_the_call_back(client):
     # before: tag_release(repository='kit', label='stable'): the label of the other repository, and 'docs' dropped
     got = calls(client, "Tag the repository 'kit' as 'beta' and the repository 'docs' as 'stable'", [RELEASE])
     assert isinstance(got, str) and "'docs'" in got, got
+
+
+READ = tool("read_note", "Read a note file.", {"path": {"type": "string"}})
+EDIT = tool("edit_note", "Change text in a note file.", {"path": {"type": "string"}, "old": {"type": "string"},
+                                                         "new": {"type": "string"}})
+
+
+def test_quoted_text_the_chosen_tool_has_no_place_for_holds_it_back(client):
+    # before: read_note(path='notes/todo.md'), a read where the user asked for an edit of 'draft' to 'final'
+    got = calls(client, "In notes/todo.md swap 'draft' for 'final'", [READ, EDIT])
+    assert isinstance(got, str) and "'draft'" in got and "'final'" in got, got
+    assert calls(client, "Open notes/todo.md", [READ, EDIT]) == [("read_note", {"path": "notes/todo.md"})]
 
 
 def test_every_quoted_value_taken_still_calls(client):
@@ -47,3 +59,49 @@ def test_the_tool_name_taken_as_the_city_is_held_back(client):
     # the city slot read the first quoted text, the tool's own name; 'Oslo' went nowhere
     got = calls(client, "Use 'weather.lookup' for 'Oslo'", [WEATHER])
     assert isinstance(got, str) and "'Oslo'" in got, got
+
+
+# -- an option of a tool not called: the words point to another tool ---------------------------------------------
+PLAY = tool("play_podcast", "Play a podcast episode by its title.", {"title": {"type": "string"}})
+FIND = tool("find_podcasts", "Find podcasts by topic and host.", {
+    "topic": {"type": "string", "enum": ["Science", "History", "Comedy"]}, "host": {"type": "string"}}, [])
+
+
+def test_an_option_of_the_tool_not_called_holds_the_call_back(client):
+    # before: play_podcast(title='Mary Beard'), a host's name as an episode title, and the topic dropped
+    got = calls(client, "Play a History podcast with Mary Beard", [PLAY, FIND])
+    assert isinstance(got, str), got
+    assert "play_podcast" in got and "'History'" in got
+
+
+def test_the_tool_whose_option_it_is_still_gets_the_call(client):
+    assert calls(client, "Find history podcasts hosted by Mary Beard", [PLAY, FIND]) == [
+        ("find_podcasts", {"topic": "History", "host": "Mary Beard"})]
+
+
+def test_an_option_inside_the_value_taken_is_no_sign_of_another_tool(client):
+    # 'Hardcore History' holds the word History, but the call took it whole: nothing was left out
+    assert calls(client, "Play the podcast 'Hardcore History'", [PLAY, FIND]) == [
+        ("play_podcast", {"title": "Hardcore History"})]
+
+
+# -- another option of the same argument named: the user asked for more than the call does ------------------------
+ORDERS = tool("list_orders", "List the customer's orders.", {
+    "status": {"type": "string", "enum": ["open", "shipped", "cancelled", "all"]}})
+TRIP = tool("plan_trip", "Plan a journey.", {"destination": {"type": "string"},
+                                              "transport": {"type": "string", "enum": ["train", "plane", "coach"]}})
+
+
+def test_a_second_option_of_the_same_argument_holds_one_call_back(client):
+    # before: list_orders(status='shipped'), the open orders dropped
+    got = calls(client, "Show every order, open or shipped", [ORDERS])
+    assert isinstance(got, str) and "'open'" in got, got
+    # before: plan_trip(destination='Lyon', transport='plane'), an option the user did not name at all
+    got = calls(client, "Plan a trip to Lyon by train or coach, whichever is cheaper", [TRIP])
+    assert isinstance(got, str) and "plan_trip" in got, got
+
+
+def test_options_each_given_their_call_still_go_out(client):
+    assert calls(client, "Show my shipped and cancelled orders", [ORDERS]) == [
+        ("list_orders", {"status": "shipped"}), ("list_orders", {"status": "cancelled"})]
+    assert calls(client, "Show my shipped orders", [ORDERS]) == [("list_orders", {"status": "shipped"})]

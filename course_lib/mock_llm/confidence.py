@@ -25,6 +25,7 @@ category, "dev"), as one rule for all: per-argument accuracy by class there was 
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -215,7 +216,6 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
     props = _props(calls, tools)
     filled = frozenset(k for c in calls for k in c.arguments)
     names = {_squeezed(n) for n in tool_names}
-    quoting = _takes_quoted(calls)
     out = []
     for m in reading.mentions:
         if m.kind not in _STATED_KINDS and not (m.kind == "code" and _FIGURES.fullmatch(m.text)):
@@ -227,7 +227,7 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
             continue  # "the weather today": what a tool without a date gives anyway
         if m.get("parts") and _parts_used(m, reading.text, blob):
             continue  # "1 hour 15 minutes" as hours 1 and minutes 15
-        if not text or _squeezed(text) in names or text in blob or str(m.value).lower() in blob:
+        if not text or _names_a_tool(text, names) or text in blob or str(m.value).lower() in blob:
             continue
         if m.kind == "number" and _figure_in(str(m.value).lower(), defaults):
             continue  # the tool's default or the value its description names: taken anyway
@@ -235,11 +235,87 @@ def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None
             continue  # "today is 2031.2.28": the day the user is in, read as the reference of "tomorrow"
         if m.kind == "date" and _date_used(m.value, blob):
             continue  # written in the tool's format: "March 19, 2024" as 2024-03-19
-        strong = _strong(m, props, filled) or (quoting and m.kind == "quoted" and not m.get("key"))
+        # quoted text is a value the user gave on purpose: a call that leaves it out missed what it was for
+        strong = _strong(m, props, filled) or (m.kind == "quoted" and not m.get("key"))
         if m.kind == "name" and not strong:
             continue  # a capitalised name is context more often than a value ("a Tennis player, Serena")
         out.append((m.text.strip(), strong))
     return out
+
+
+#: Options that say nothing of what the user wants ("True", "None", "Other"): no sign of a tool not called.
+_BLANK_OPTIONS = frozenset({"true", "false", "none", "null", "other", "default", "unknown", "dontcare"})
+
+
+def _options_of_tools_not_called(calls: list, reading: Any, tools: list | None) -> list[str]:
+    """The options of tools not called that the request names and no call took: "a Comedy movie with Jim Carrey"
+    sent to play_movie(title='Jim Carrey') while find_movies offers the genre 'Comedy' — the words point to the
+    other tool, so the choice of tool is in doubt (a strong unused value, :data:`STRONG_UNUSED_FACTOR`).
+
+    An option counts as :func:`_named_options` says, unless it is a word of the called tools' own definitions
+    (their name, description, parameters and options: those words asked for the called tool)."""
+    called = {c.name for c in calls}
+    own = " ".join(json.dumps([getattr(t, "name", ""), getattr(t, "description", ""), getattr(t, "parameters", {})])
+                   for t in tools or [] if getattr(t, "name", None) in called).lower()
+    blob, out = _taken(calls), []
+    for t in tools or []:
+        if getattr(t, "name", None) in called:
+            continue
+        for spec in ((getattr(t, "parameters", None) or {}).get("properties") or {}).values():
+            for option in _named_options(spec, reading):
+                if _norm(option) not in blob and option.lower() not in own and option not in out:
+                    out.append(option)
+    return out
+
+
+def _other_options_named(calls: list, reading: Any, tools: list | None) -> list[str]:
+    """Options of an argument the calls set that the request names besides the one taken, and no call took:
+    "every order, open or shipped" sent as status='shipped' alone, "by train or coach" as transport='plane' — the
+    user asked for more than the calls do (a strong unused value). An option inside a value taken ('Comedy' in
+    'Comedy-drama') or named by the called tool's name or description is no such sign."""
+    blob, out = _taken(calls), []
+    for call in calls:
+        own = _own_words(call, tools)
+        for name in call.arguments:
+            for option in _named_options(_spec(call, name, tools), reading):
+                if _norm(option) not in blob and option.lower() not in own and option not in out:
+                    out.append(option)
+    return out
+
+
+def _named_options(spec: Any, reading: Any) -> list[str]:
+    """The string options of an argument's schema that the request writes as whole words, in the schema's order:
+    four letters or more, not one of :data:`_BLANK_OPTIONS` or a stop word, and not inside a date or a clock time
+    the reader took ("7pm tomorrow" is a date-time, whatever a day argument offers)."""
+    low, out = reading.text.lower(), []
+    when = [(m.start, m.end) for m in reading.mentions if m.kind in ("date", "time")]
+    for option in (spec.get("enum") or []) if isinstance(spec, dict) else []:
+        word = str(option).lower()
+        if not (isinstance(option, str) and re.fullmatch(r"[a-z][a-z &'-]{3,}", word) and word not in _BLANK_OPTIONS
+                and word not in lang.STOPWORDS):
+            continue
+        hit = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", low)
+        if hit and not any(a <= hit.start() < b for a, b in when):
+            out.append(option)
+    return out
+
+
+def _taken(calls: list) -> str:
+    """The calls' values and the words they were read from, normalised (:func:`_norm`), in one string."""
+    return " | ".join([_norm(str(v)) for c in calls for v in c.arguments.values()] + [
+        _norm(_read_span(str(getattr(e, "words", "")))) for c in calls for e in c.evidence.values()])
+
+
+def _read_span(words: str) -> str:
+    """The words an argument was read from without the context around them: "for [living] rooms" -> "living"."""
+    span = re.search(r"\[([^\]]+)\]", words)
+    return span.group(1) if span else words
+
+
+def _own_words(call: Any, tools: list | None) -> str:
+    """The called tool's name and description, lower case: an option they name asked for the tool itself."""
+    tool = next((t for t in tools or [] if getattr(t, "name", None) == call.name), None)
+    return f"{getattr(tool, 'name', '')} {getattr(tool, 'description', '')}".lower()
 
 
 @lru_cache(maxsize=8192)
@@ -252,13 +328,11 @@ def _squeezed(name: str) -> str:
 _SEPARATORS = re.compile(r"[\W_]+")
 
 
-def _takes_quoted(calls: list) -> bool:
-    """Whether a call took a value from quoted text: then another quoted value of the request that no call
-    uses ("the exhibitions 'Wonder of Nature' and 'Age of Reptiles'" with one call; a list of quoted case numbers
-    and the types 'Civil' and 'Criminal' with one type) is one the user gave
-    for a call just like it, so the calls missed part of the request."""
-    return any(getattr(e, "rule", "") == "quoted" or getattr(e, "rule", "") == "list" and re.search(
-        r"['\"]", str(getattr(e, "words", ""))) for c in calls for e in c.evidence.values())
+def _names_a_tool(text: str, names: set[str]) -> bool:
+    """Whether ``text`` is a tool's name or a part of one ("Adriel" for get_adriel_projects) however the user writes
+    it: "random_forest.train" is the tool random_forest_train (:func:`_squeezed`)."""
+    squeezed = _squeezed(text)
+    return len(squeezed) >= 3 and any(squeezed in n for n in names)
 
 
 def _parts_used(m: Any, text: str, blob: str) -> bool:
@@ -480,7 +554,8 @@ def rate(calls: list, scores: dict[str, float], reading: Any, request: str, tool
             conf.arguments[(i, name)] = (CLASSES[kind], kind, rule)
             if CLASSES[kind] < lowest:
                 lowest, conf.weakest = CLASSES[kind], (i, name)
-    unused = _unused(calls, reading, list(scores), tools)
+    unused = _unused(calls, reading, list(scores), tools) + [(w, True) for w in _options_of_tools_not_called(
+        calls, reading, tools) + _other_options_named(calls, reading, tools)]
     conf.unused = [text for text, _ in unused]
     strong = sum(1 for _, is_strong in unused if is_strong)
     conf.value = round(lowest * UNUSED_FACTOR ** (len(unused) - strong) * STRONG_UNUSED_FACTOR ** strong, 3)
