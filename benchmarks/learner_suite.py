@@ -396,6 +396,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", nargs="?", const=str(RESULTS / "learner_suite.json"), help="write JSON results here")
     p.add_argument("--show", metavar="KIND", help="print the failures whose kind starts with KIND (all: every failure)")
     p.add_argument("--show-n", type=int, default=15)
+    p.add_argument("--dump", metavar="PATH", help="write every reply (calls, text) as JSON lines, to compare "
+                   "the replies of two engine versions case by case (diff the files)")
     args = p.parse_args(argv)
     cats = {c for c in args.categories.split(",") if c}
     cases = [c for c in load_suite(Path(args.suite)) if c.category in cats and (not args.lang or c.lang == args.lang)]
@@ -415,6 +417,12 @@ def main(argv: list[str] | None = None) -> int:
         print()
     if args.show:
         print(show(next(iter(results.values())), args.show, args.show_n))
+    if args.dump:
+        with open(args.dump, "w") as f:
+            for o in next(iter(results.values())):
+                f.write(json.dumps({"id": o.case.id, "calls": o.reply.calls, "content": o.reply.content,
+                                    "error": o.reply.error}, ensure_ascii=False, sort_keys=True) + "\n")
+        print(f"wrote {args.dump}")
     if args.json:
         path = Path(args.json)
         path.parent.mkdir(parents=True, exist_ok=True)

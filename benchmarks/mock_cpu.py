@@ -6,9 +6,16 @@ and encode the completion) moves much less. This script times that for the same 
 ``latency.py``'s "new wording" rows (5 and 20 tools, a new user wording on every call, so no memo
 answers), as the best of several batches of ``time.process_time()``.
 
+``--against REV`` compares the working tree's engine with the one at git revision ``REV`` in the same
+process: REV's ``course_lib`` is copied (``git archive``) into a temporary folder as the package
+``course_lib_base``, both mocks answer the same new wordings one after the other, request by request,
+and the medians of their CPU times are compared; on a shared machine this ratio holds while the
+milliseconds move with the load. The two must make the same choices (it stops at the first that differs).
+
 Usage::
 
     python benchmarks/mock_cpu.py [--batches 12] [--size 100]
+    python benchmarks/mock_cpu.py --against main [--calls 1500]
 """
 from __future__ import annotations
 
@@ -54,11 +61,80 @@ def handle_new_wording(n_tools: int) -> Callable[[], None]:
     return call
 
 
+def _body(n_tools: int, i: int) -> bytes:
+    """Chat request bytes with ``n_tools`` tools and the ``i``-th new wording (as :func:`handle_new_wording`)."""
+    from latency import _CITIES, request_body
+
+    body = request_body(n_tools)
+    body["messages"][-1]["content"] = (f"What's the weather in {_CITIES[i % len(_CITIES)]} today, in celsius? "
+                                       f"I leave at {i % 12 + 1} o'clock, trip {i}.")
+    return json.dumps(body).encode()
+
+
+def base_package(rev: str, folder: Path) -> None:
+    """Put ``course_lib`` as it is at git revision ``rev`` into ``folder`` as the package ``course_lib_base``
+    (every import inside the mock is relative, so the copy runs its own code). Raises
+    ``subprocess.CalledProcessError`` for an unknown revision."""
+    import subprocess
+    import tarfile
+
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev, "course_lib"], capture_output=True, check=True)
+    with tarfile.open(fileobj=__import__("io").BytesIO(archive.stdout)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "course_lib").rename(folder / "course_lib_base")
+
+
+def against(rev: str, calls: int) -> dict[int, tuple[float, float]]:
+    """``{n_tools: (median ms at rev, median ms here)}``: CPU time of ``MockLLM.handle`` per new wording, the two
+    engines interleaved request by request on the same bodies (5 and 20 tools, ``calls`` each, after 200 warm-ups).
+
+    Raises:
+        AssertionError: when the two engines answer a request with different choices.
+    """
+    import importlib
+    import statistics
+    import tempfile
+
+    from course_lib.mock_llm import MockLLM
+
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        base_package(rev, Path(tmp))
+        sys.path.insert(0, tmp)
+        try:
+            Base = importlib.import_module("course_lib_base.mock_llm").MockLLM
+            for n in (5, 20):
+                here, there = MockLLM(), Base()
+                times: tuple[list[float], list[float]] = ([], [])
+                for i in range(200 + calls):
+                    body = _body(n, 10**6 + i)
+                    t0 = time.process_time()
+                    a = there.handle("POST", "/v1/chat/completions", {}, body)
+                    t1 = time.process_time()
+                    b = here.handle("POST", "/v1/chat/completions", {}, body)
+                    t2 = time.process_time()
+                    assert json.loads(a.body)["choices"] == json.loads(b.body)["choices"], (rev, body)
+                    if i >= 200:
+                        times[0].append(t1 - t0)
+                        times[1].append(t2 - t1)
+                out[n] = (statistics.median(times[0]) * 1000, statistics.median(times[1]) * 1000)
+        finally:
+            sys.path.remove(tmp)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--batches", type=int, default=12, help="batches timed (the best one counts)")
     p.add_argument("--size", type=int, default=100, help="calls per batch")
+    p.add_argument("--against", metavar="REV", help="compare with the engine at this git revision, in one process")
+    p.add_argument("--calls", type=int, default=1500, help="with --against: timed requests per tool count")
     args = p.parse_args(argv)
+    if args.against:
+        for n, (there, here) in against(args.against, args.calls).items():
+            print(f"{n:>2} tools, new wording: {args.against} {there:.3f} ms, working tree {here:.3f} ms CPU per "
+                  f"request in MockLLM.handle (medians, interleaved): {here / there:.3f}x")
+        return 0
     for n in (5, 20):
         call = handle_new_wording(n)
         for _ in range(args.size):  # warm-up: the tool set's caches, the first readings
