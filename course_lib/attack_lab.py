@@ -219,21 +219,24 @@ class AttackLab:
         refused = isinstance(result, dict) and result.get("blocked") is True
         leaked = SECRET in text
         changed = self.secret.read_text(encoding="utf-8") != secret_before or (self.root / "evil.sh").exists()
-        layer = result.get("violation", "") if refused else "not blocked"
+        layer = result.get("violation", "") if refused else _("not blocked")
         detail = (result.get("error") if refused else text).replace(str(self.root), "<lab>")
         return AttackOutcome(attack["id"], attack["category"], refused and not changed,
                              len(self.audit) > before, layer, leaked, detail[:120])
 
     def _run_sandbox(self, attack: dict) -> AttackOutcome:
         if attack.get("platforms") and not any(sys.platform.startswith(p) for p in attack["platforms"]):
-            return AttackOutcome(attack["id"], attack["category"], False, True, "not run on this OS",
-                                 detail=f"its limit is only enforced on {', '.join(attack['platforms'])}", skipped=True)
+            return AttackOutcome(attack["id"], attack["category"], False, True, _("not run on this OS"),
+                                 detail=_("its limit is only enforced on {platforms}").format(
+                                     platforms=", ".join(attack["platforms"])), skipped=True)
         limits = dataclasses.replace(self.limits, **attack.get("limits", {}))
         r = run_sandboxed(attack["argv"], limits=limits)
         stopped = r.limit is not None or r.returncode != 0
         layer = f"limit:{r.limit}" if r.limit else f"exit {r.returncode}"
-        said = f"output cut at {limits.output_bytes} bytes" if r.truncated else (r.stderr.strip() or "-")
-        detail = f"{r.duration:.1f} s, exit {r.returncode}, {said.splitlines()[0][:70]}"
+        said = (_("output cut at {n} bytes").format(n=limits.output_bytes) if r.truncated
+                else (r.stderr.strip() or "-"))
+        detail = _("{seconds:.1f} s, exit {code}, {said}").format(seconds=r.duration, code=r.returncode,
+                                                                  said=said.splitlines()[0][:70])
         return AttackOutcome(attack["id"], attack["category"], stopped and r.limit is not None, r.limit is not None,
                              layer, SECRET in r.stdout + r.stderr, detail)
 
@@ -255,9 +258,10 @@ class AttackLab:
         refused = isinstance(result, dict) and result.get("blocked") is True
         blocked = refused and len(self.deleted) == before_deleted
         reported = bool(warnings) and len(self.audit) > before_audit
-        layer = result.get("violation", "not blocked") if isinstance(result, dict) else "not blocked"
+        layer = result.get("violation", _("not blocked")) if isinstance(result, dict) else _("not blocked")
         return AttackOutcome(attack["id"], attack["category"], blocked, reported, layer,
-                             SECRET in follow_msg["content"], f"warnings: {', '.join(warnings) or 'none'}")
+                             SECRET in follow_msg["content"],
+                             _("warnings: {warnings}").format(warnings=", ".join(warnings) or _("none")))
 
     def run_all(self, attacks: list[dict] | None = None) -> list[AttackOutcome]:
         """Every attack of the corpus (or ``attacks``), in order."""

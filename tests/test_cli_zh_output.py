@@ -174,6 +174,29 @@ def test_attack_table_totals_in_chinese(monkeypatch):
     assert outcomes_table(outcomes).splitlines()[-1] == "1/2 个攻击已被拦截并报告，1 次泄露（1 个在这个操作系统上没有运行）"
 
 
+def test_attack_table_details_the_lab_writes_speak_chinese(monkeypatch):
+    """The lab's own detail cells (sandbox timing and exit code, the cut output, the injection warnings, an attack
+    not run on this OS) were English in the Chinese lesson 05 (issue 20); the names in them stay."""
+    from course_lib.attack_lab import AttackLab, load_attacks
+
+    corpus = {a["id"]: a for a in load_attacks()}
+    elsewhere = {**corpus["fork-bomb"], "platforms": ["plan9"]}
+    with AttackLab() as lab:
+        rows = {}
+        for lang in ("en", "zh"):
+            monkeypatch.setenv("COURSE_LANG", lang)
+            rows[lang] = [lab.run(corpus["output-bomb"]), lab.run(corpus["inject-authority"]), lab.run(elsewhere)]
+    bomb, inject, skipped = rows["en"]
+    assert bomb.detail.startswith("0.") and bomb.detail.endswith(" s, exit -9, output cut at 10000 bytes")
+    assert inject.detail == "warnings: fake authority" and inject.layer == "blocked_program"
+    assert (skipped.layer, skipped.detail) == ("not run on this OS", "its limit is only enforced on plan9")
+    bomb, inject, skipped = rows["zh"]
+    assert bomb.detail.startswith("0.") and bomb.detail.endswith(" 秒，退出码 -9，输出在 10000 字节处被截断")
+    assert inject.detail == "警告：fake authority" and inject.layer == "blocked_program"
+    assert (skipped.layer, skipped.detail) == ("没有在这个系统上运行", "它的限制只在 plan9 上生效")
+    assert repr(skipped).split()[1:3] == ["fork-bomb", "没有在这个系统上运行"]
+
+
 def test_the_oauth_banner_of_mcp_serve_auth_speaks_chinese_and_its_shell_lines_stay(monkeypatch):
     """`course mcp serve --auth` printed its OAuth block in English in the Chinese edition (issue 20)."""
     from course_lib.mcp_auth import auth_banner

@@ -292,6 +292,21 @@ def test_course_notebooks_status_command(capsys):
     assert "needs --lang" in capsys.readouterr().out
 
 
+def test_notebooks_lang_picks_the_edition_and_the_language_of_the_run(capsys, monkeypatch):
+    """`course notebooks ... --lang zh` names the edition and, as `--lang` anywhere in `course`, the language of
+    the run (its help is Chinese); the status lines stay English for CI logs (docs/translation.md)."""
+    from course_lib.i18n import language
+
+    monkeypatch.setenv("COURSE_LANG", "en")  # restored after the test: --lang sets COURSE_LANG for the process
+    with pytest.raises(SystemExit):
+        course(["notebooks", "status", "--lang", "zh", "--help"])
+    helptext = capsys.readouterr().out
+    assert helptext.startswith("用法：course notebooks") and "也决定本次运行的帮助和消息的语言" in helptext
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert course(["notebooks", "status", "--lang", "zh"]) == 0
+    assert "zh edition current: 00_welcome.ipynb" in capsys.readouterr().out and language() == "zh"
+
+
 @pytest.mark.parametrize("solution", [p for p in EDITION if p.parts[-2] == "solutions"], ids=lambda p: p.stem)
 def test_chinese_solution_passes_and_chinese_stub_fails(solution, tmp_path):
     from course_lib.commands.check import run_check

@@ -20,7 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=_("notebooks (default: all shipped notebooks; with --lang: the edition's English notebooks, "
                           "for extract every one that has a catalog); paths go before --lang: "
                           "`course notebooks extract notebooks/01_function_calling.ipynb --lang zh`"))
-    p.add_argument("--lang", choices=["zh"], help=_("the language edition (extract, build, status)"))
+    p.add_argument("--lang", choices=["zh"],
+                   help=_("the language edition (extract, build, status); as `course --lang`, also the language "
+                          "of this run's help and messages"))
     p.add_argument("--code", action="store_true",
                    help=_("extract: also add an entry for every code cell with a comment or a string (opt the "
                           "notebook's code cells in for translation; an empty entry means shared unchanged)"))
