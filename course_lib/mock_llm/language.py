@@ -66,6 +66,9 @@ ZH_LEXICON: dict[str, str] = {
     "计时器": "timer", "倒计时": "countdown timer",
     "寄": "ship send", "包裹": "parcel package", "快递": "parcel shipment ship", "重量": "weight",
     "跑步": "run running", "规划": "plan", "恒温器": "thermostat",
+    # an air conditioner's or a heater's modes, as an enum names them in English (把空调调到制冷 -> mode 'cool')
+    "空调": "ac air conditioner", "制冷": "cool cooling", "制热": "heat heating", "除湿": "dry dehumidify",
+    "送风": "fan", "自动模式": "auto automatic",
 }
 
 #: Everyday words that name a tool's subject without its word ("will it rain?" asks for the weather,

@@ -44,7 +44,8 @@ _NOT_NAMES = frozenset("""a an the i what what's whats how who whom whose which 
     hello hi hey also then and or but if in on at for from to of with by about after before during into
     my our your their his her its this that these those there here it they we you he she also now today
     tomorrow yesterday next last first second third one two three four five six seven eight nine ten
-    update delete add remove send translate order set use using given help need want like know
+    update delete add remove send translate order set use using given help need want like know reserve cancel
+    schedule remind turn switch
     monday tuesday wednesday thursday friday saturday sunday average mean total number""".split())
 #: Labels written in capitals before the value they name ("project ID badae", "the UUID 3f2a"): no name alone.
 _LABELS = frozenset({"id", "ids", "uuid", "guid", "url", "uri", "sku", "pin", "no", "nr", "ref"})
