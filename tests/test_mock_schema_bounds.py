@@ -89,3 +89,18 @@ def test_a_date_time_value_has_seconds_and_an_offset(client, text, clock):
 def test_a_day_without_its_clock_time_is_asked_for(client):
     reply = calls(client, "Schedule a video call 'Sprint review' tomorrow", [MEETING])
     assert isinstance(reply, str) and "starts_at" in reply.replace(" ", "_")
+
+
+SPAN = tool("hold_room", "Hold a meeting room.", {
+    "room": {"type": "string"}, "start": {"type": "string", "format": "date-time"},
+    "end": {"type": "string", "format": "date-time"}})
+
+
+@pytest.mark.parametrize("text, start, end", [
+    ("Hold room C3 from 2026-12-10T09:00+08:00 to 2026-12-10T10:30+08:00",
+     "2026-12-10T09:00:00+08:00", "2026-12-10T10:30:00+08:00"),
+    ("Hold room C3 from 2026-12-10T09:00Z to 2026-12-10T10:30Z", "2026-12-10T09:00:00Z", "2026-12-10T10:30:00Z"),
+])
+def test_an_offset_the_user_wrote_is_kept_and_is_no_clock_time(client, text, start, end):
+    """"+08:00" is the zone of 09:00, not a time of 08:00, and the value keeps it (not the machine's zone)."""
+    assert calls(client, text, [SPAN]) == [("hold_room", {"room": "C3", "start": start, "end": end})]

@@ -2908,7 +2908,7 @@ def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None
         seconds = t.get("seconds") or ("00" if re.search(r"hh:mm:ss", desc, re.I) else None)
         clock = f"{h:02d}:{mi:02d}" + (f":{seconds}" if seconds else "")
         if s.spec.get("format") == "date-time":  # JSON Schema's date-time is RFC 3339's: seconds and an offset
-            out.arguments[s.name] = _rfc3339(day, h, mi, int(seconds or 0))
+            out.arguments[s.name] = _rfc3339(day, h, mi, int(seconds or 0), t.get("offset"))
         elif d is None and (not value or clock_said) and _CLOCK_FIRST.search(desc):
             out.arguments[s.name] = f"{h:02d}:{mi:02d}"  # no date said and a clock time alone is a format it takes
         else:  # "YYYY-MM-DD HH:mm:ss" spelled with a space gets one; ISO 8601's "T" otherwise
@@ -2919,14 +2919,17 @@ def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None
             out.missing.remove(s.name)
 
 
-def _rfc3339(day: str, hour: int, minute: int, second: int = 0) -> str:
+def _rfc3339(day: str, hour: int, minute: int, second: int = 0, offset: str | None = None) -> str:
     """A clock time on a day as RFC 3339 writes a date-time (JSON Schema's ``format: date-time``): seconds and
-    the UTC offset of the machine's local time zone on that day, where the mock's "today" comes from too
-    ("2026-12-04", 19, 0 -> "2026-12-04T19:00:00+00:00" on a machine on UTC). RFC 3339 (section 5.6) requires the
-    offset; a time said without a zone is the user's local time."""
+    the offset the user wrote ("Z", "+08:00"), else the UTC offset of the machine's local time zone on that day,
+    where the mock's "today" comes from too ("2026-12-04", 19, 0 -> "2026-12-04T19:00:00+00:00" on a machine on
+    UTC). RFC 3339 (section 5.6) requires the offset; a time said without a zone is the user's local time."""
     import datetime as _dt
 
     y, m, d = (int(x) for x in day.split("-"))
+    if offset:
+        zone = "Z" if offset.upper() == "Z" else f"{offset[:3]}:{offset[-2:]}"
+        return f"{y:04d}-{m:02d}-{d:02d}T{hour:02d}:{minute:02d}:{second:02d}{zone}"
     local = _dt.datetime(y, m, d, hour, minute, second).astimezone()
     return local.isoformat(timespec="seconds")
 

@@ -1034,11 +1034,13 @@ def _times(text: str) -> list[Mention]:
         h, mi = int(m.group(1)), int(m.group(2))
         if h < 24 and mi < 60:
             extra = (("seconds", m.group(3)),) if m.group(3) else ()
+            extra += (("offset", m.group(4)),) if m.group(4) else ()  # "Z", "+08:00": the zone it was written in
+            out = [t for t in out if not m.start() < t.start < m.end()]  # "+08:00" is its offset, no clock time
             out.append(Mention("time", (h, mi), m.group(0), m.start(), m.end(), extra=extra))
     return sorted(out, key=lambda t: t.start)
 
 
-_ISO_TIME_RX = re.compile(r"(?<=\d[T])(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![0-9A-Za-z:])")
+_ISO_TIME_RX = re.compile(r"(?<=\d[T])(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?(?![0-9A-Za-z:])")
 
 
 _CODE_RX = re.compile(r"(?<![\w@./-])(?:\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?![\w^])|(?:19|20)\d\d[-–/](?:19|20)?\d\d(?![\d/-])|[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
