@@ -105,3 +105,54 @@ def test_options_each_given_their_call_still_go_out(client):
     assert calls(client, "Show my shipped and cancelled orders", [ORDERS]) == [
         ("list_orders", {"status": "shipped"}), ("list_orders", {"status": "cancelled"})]
     assert calls(client, "Show my shipped orders", [ORDERS]) == [("list_orders", {"status": "shipped"})]
+
+
+# -- a question to the assistant is no text to write ----------------------------------------------------------------
+COMMIT = tool("commit_changes", "Commit the staged changes of a repository.", {
+    "repo_path": {"type": "string"}, "message": {"type": "string", "description": "Commit message"}})
+DIFF = tool("show_diff", "Show the unstaged changes of a repository.", {"repo_path": {"type": "string"}})
+
+
+def test_a_question_is_not_sent_as_a_commit_message(client):
+    # before: commit_changes(message='What was committed in ~/src/app last week'), a commit the user never asked for
+    for text in ("What was committed in ~/src/app last week?", "Who committed to ~/src/app yesterday?"):
+        got = calls(client, text, [COMMIT, DIFF])
+        assert isinstance(got, str) and "could not map" in got and "commit_changes" in got, got
+
+
+def test_a_commit_with_its_message_still_goes_out(client):
+    assert calls(client, "Commit ~/src/app with message 'bump version'", [COMMIT, DIFF]) == [
+        ("commit_changes", {"repo_path": "~/src/app", "message": "bump version"})]
+
+
+# -- one value's words are no second value ------------------------------------------------------------------------
+PHOTO_TAG = tool("tag_photo", "Tag a photo in an album.", {"album": {"type": "string"}, "tag": {"type": "string"}})
+MANIFEST = tool("make_manifest", "Write a package manifest.", {
+    "package": {"type": "string"}, "requires": {"type": "array", "items": {"type": "string"}}})
+
+
+def test_a_piece_of_another_value_is_no_value_of_its_own(client):
+    # before: tag_photo(album='summer', tag='summer-trip'): one phrase read twice, in the wrong places
+    got = calls(client, "Tag the photo in the summer-trip album as summer", [PHOTO_TAG])
+    assert isinstance(got, str) and "tag_photo" in got, got
+
+
+def test_a_list_that_ran_over_another_value_is_asked_for(client):
+    # before: requires=["package 'webkit'", 'requiring numpy', 'pandas'], the package's own name among its requirements
+    got = calls(client, "Write a manifest for package 'webkit', requiring numpy and pandas", [MANIFEST])
+    assert isinstance(got, str) and "requires" in got, got
+
+
+
+# -- the words around a value are context, not values the call took ----------------------------------------------
+def test_a_quoted_value_beside_the_one_read_is_still_left_out():
+    from course_lib.mock_llm import confidence
+    from course_lib.mock_llm.arguments import Evidence
+    from course_lib.mock_llm.decision import PlannedCall
+    from course_lib.mock_llm.reading import read
+
+    text = "Train one model on 'set_a' and one on 'set_b'"
+    # the dataset was read from 'set_b'; the evidence shows the words around it, 'set_a' among them
+    call = PlannedCall("train_model", {"dataset": "set_b"}, {"dataset": Evidence("quoted", "on 'set_a' and one on ['set_b']")})
+    conf = confidence.rate([call], {"train_model": 5.0}, read(text), text)
+    assert "'set_a'" in conf.unused and not conf.sure, conf

@@ -102,6 +102,9 @@ class Confidence:
         arguments: per call index and argument name, ``(confidence, class, rule)``.
         unused: stated values of the request no call uses (their words).
         weakest: ``(call index, argument)`` of the weakest argument, or None.
+        tool_doubt: why the choice of tool itself is in doubt ("a question to the assistant": "What changed in
+            commit a1b2c3d?" read as git_commit's message), "" when it is not; the reply then says it could not map
+            the request rather than ask for the weak value.
     """
 
     value: float = 1.0
@@ -109,6 +112,7 @@ class Confidence:
     arguments: dict[tuple[int, str], tuple[float, str, str]] = field(default_factory=dict)
     unused: list[str] = field(default_factory=list)
     weakest: tuple[int, str] | None = None
+    tool_doubt: str = ""
 
     @property
     def sure(self) -> bool:
@@ -210,7 +214,7 @@ def _figure_in(figure: str, text: str) -> bool:
 def _unused(calls: list, reading: Any, tool_names: list[str], tools: list | None = None) -> list[tuple[str, bool]]:
     """The stated values no call uses, each with whether it is strong (:func:`_strong`)."""
     blob = " ".join(str(v).lower() for c in calls for v in c.arguments.values())
-    blob += " " + " ".join(str(getattr(e, "words", "")).lower() for c in calls for e in c.evidence.values())
+    blob += " " + " ".join(_read_span(str(getattr(e, "words", ""))).lower() for c in calls for e in c.evidence.values())
     defaults = _defaults(calls, tools)
     today = [d.span() for d in re.finditer(r"\d[\d年月日号./-]*", reading.text) if _TODAY_IS.search(reading.text[:d.start()])]
     props = _props(calls, tools)
@@ -375,7 +379,13 @@ _FREE_VERB = (r"\b(?:that|which|who)\s+{w}\b|\b{w}\s+(?:(?:a|an|the|my|our|some|
               r"|\bto\s+{w}\s+(?!(?:please|now|for|at|on|in|by|and|or|with|from|about|too)\b)[a-z]")
 #: Arguments that take a time, a date or a duration (not a time zone: a place gives that).
 _TIME_NAMES = re.compile(r"time(?!_?zone)|date|day|duration|hour|when", re.I)
+#: Doubts of :func:`_free_words_doubt` that put the tool in doubt, not only the value.
+_TOOL_DOUBTS = frozenset({"a question to the assistant"})
 _QUERY_NAMES = re.compile(r"query|keyword|search|term|^q$|prompt", re.I)
+#: A request that is a question to the assistant ("What changed in commit a1b2c3d?"): its words are no message,
+#: note or content to write ("Can you...", "Could you..." ask for an action, so they are left out).
+_QUESTION = re.compile(r"\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did)\b|"
+                       r".*(?:什么|多少|怎么|为什么|哪|吗|呢)[？?]?\s*$", re.I)
 
 
 def _spec(call: Any, name: str, tools: list | None) -> dict:
@@ -446,6 +456,9 @@ def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str,
     * ``"the words of another value"``: a best reading inside the words another argument was read from
       (:func:`_inside_another`).
     """
+    if isinstance(value, list):  # "dependencies fastapi" and "project 'my-app'" beside project_name='my-app'
+        return "the words of another value" if any(isinstance(v, str) and _holds_another(name, v, call)
+                                                   for v in value) else ""
     if not isinstance(value, str) or not value.strip():
         return ""
     text, spec = value.strip(), _spec(call, name, tools)
@@ -454,7 +467,9 @@ def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str,
     if _off_format(text, spec):
         return "not in its format"
     if rule == _WHOLE_REQUEST:
-        return "the framing left in" if _framing_left(name, text, call) else ""
+        if _framing_left(name, text, call):
+            return "the framing left in"
+        return "a question to the assistant" if _QUESTION.match(text) and not _QUERY_NAMES.search(name) else ""
     if " " not in text:
         low = text.lower()
         # a capitalised word that opens a sentence before its object: the imperative ("Initiate a payment ...");
@@ -465,9 +480,26 @@ def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str,
             return "a verb or a greeting"
     if rule.endswith("place") and _TIME_NAMES.search(name):
         return "a place for a time"
-    if rule.startswith("best reading") and _inside_another(name, text, call):
+    if rule.startswith("best reading") and _inside_another(name, text, call) or _part_of_another(name, text, call):
         return "the words of another value"
     return ""
+
+
+def _holds_another(name: str, item: str, call: Any) -> bool:
+    """Whether a list item read from free words holds another argument's value whole ("project 'my-app'" as a
+    dependency of the project 'my-app'): the list ran over the words of other values."""
+    low = item.lower()
+    return any(other != name and isinstance(v, str) and v.strip() and len(v) < len(item) and re.search(
+        rf"(?<!\w){re.escape(v.lower())}(?!\w)", low) for other, v in (getattr(call, "arguments", None) or {}).items())
+
+
+def _part_of_another(name: str, value: str, call: Any) -> bool:
+    """Whether free words are a piece of another argument's short value ("summer" as the tag of a photo in the album
+    "summer-trip", "feature" as the base branch of "feature/login"): one name's words cannot be a second value too.
+    A longer text (three words or more: a message, a note) may well name what another argument holds."""
+    low = value.lower()
+    return any(other != name and isinstance(v, str) and len(v) > len(value) and len(v.split()) < 3 and re.search(
+        rf"(?<!\w){re.escape(low)}(?!\w)", v.lower()) for other, v in (getattr(call, "arguments", None) or {}).items())
 
 
 def _inside_another(name: str, value: str, call: Any) -> bool:
@@ -549,8 +581,9 @@ def rate(calls: list, scores: dict[str, float], reading: Any, request: str, tool
                 kind = "guess"  # "Convert 72 F to C": the 'C' to_unit read is no from_unit because an example says C
             elif rule == _WHOLE_REQUEST and (not str(value).strip() or _words(context) > LONG_REQUEST_WORDS):
                 kind = "guess"  # a long message (a pasted prompt, a story) is no search query as it stands
-            if kind == "free words" and _free_words_doubt(name, value, rule, call, request, tools):
+            if kind == "free words" and (doubt := _free_words_doubt(name, value, rule, call, request, tools)):
                 kind = "guess"
+                conf.tool_doubt = conf.tool_doubt or (doubt if doubt in _TOOL_DOUBTS else "")
             conf.arguments[(i, name)] = (CLASSES[kind], kind, rule)
             if CLASSES[kind] < lowest:
                 lowest, conf.weakest = CLASSES[kind], (i, name)

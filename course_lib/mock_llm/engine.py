@@ -206,7 +206,7 @@ def _held_back(decision: Decision, plan: list[PlannedCall], question: str, tools
         return False
     index, name = conf.weakest if conf.weakest is not None else (0, "")
     call = plan[index]
-    if name and conf.arguments[conf.weakest][1] == "guess" and not conf.unused:
+    if name and conf.arguments[conf.weakest][1] == "guess" and not conf.unused and not conf.tool_doubt:
         asked = PlannedCall(call.name, {k: v for k, v in call.arguments.items() if k != name},
                             {k: v for k, v in call.evidence.items() if k != name}, [name])
         decision.content = _clarify(asked, question, tools)
