@@ -104,3 +104,11 @@ SPAN = tool("hold_room", "Hold a meeting room.", {
 def test_an_offset_the_user_wrote_is_kept_and_is_no_clock_time(client, text, start, end):
     """"+08:00" is the zone of 09:00, not a time of 08:00, and the value keeps it (not the machine's zone)."""
     assert calls(client, text, [SPAN]) == [("hold_room", {"room": "C3", "start": start, "end": end})]
+
+
+def test_an_array_member_outside_the_items_bounds_is_not_sent(client):
+    scores = tool("record_scores", "Record the judges' scores.", {
+        "scores": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 10}}})
+    reply = calls(client, "Record the scores 7, 9 and 12", [scores])
+    assert isinstance(reply, str) and "between 1 and 10" in reply and "12" in reply
+    assert calls(client, "Record the scores 7, 9 and 10", [scores]) == [("record_scores", {"scores": [7, 9, 10]})]

@@ -4,7 +4,8 @@
 150, which the tool's own schema rejects; it says the value is out of range and asks for one that fits. The mock
 checks every number argument of a planned call against its property's ``minimum``/``maximum`` and
 ``exclusiveMinimum``/``exclusiveMaximum`` (JSON Schema 2020-12 numbers, and draft-4's booleans beside
-``minimum``/``maximum``), with local ``$ref`` and nullable ``anyOf`` followed (:func:`~.arguments.slots_of`).
+``minimum``/``maximum``), with local ``$ref`` and nullable ``anyOf`` followed (:func:`~.arguments.slots_of`); an
+array's numbers against its ``items`` bounds.
 """
 from __future__ import annotations
 
@@ -98,11 +99,17 @@ def out_of_range(arguments: dict, parameters: dict) -> list[OutOfRange]:
     out = []
     for slot in slots_of(parameters):
         value = arguments.get(slot.name)
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            continue
-        low, high, low_open, high_open = _bounds(slot.spec)
-        if _outside(value, low, high, low_open, high_open):
-            out.append(OutOfRange(slot.name, value, low, high, low_open, high_open))
+        spec = slot.spec
+        if isinstance(value, list) and isinstance(spec.get("items"), dict):  # "ratings": [4, 7] of 1..5 each
+            spec = spec["items"]
+            values = value
+        else:
+            values = [value]
+        low, high, low_open, high_open = _bounds(spec)
+        for v in values:
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and _outside(v, low, high, low_open, high_open):
+                out.append(OutOfRange(slot.name, v, low, high, low_open, high_open))
+                break
     return out
 
 
