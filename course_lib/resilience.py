@@ -547,10 +547,13 @@ class HerdResult:
         return max(counts.values(), default=0)
 
     def summary(self) -> str:
-        done = "never (some gave up)" if self.gave_up else f"{self.done:.1f} s"
-        return (f"jitter={self.jitter:<5} requests={len(self.attempts):>4}  rejected={self.rejected:>4}  "
-                f"retry peak={self.retry_peak():>3} per {self.bucket:g} s  all served after {done}"
-                + (f"  gave up: {self.gave_up}" if self.gave_up else ""))
+        """One line: jitter, requests, rejections, the retry peak per bucket, when all were served (learner's language)."""
+        done = _("never (some gave up)") if self.gave_up else _("{seconds:.1f} s").format(seconds=self.done)
+        return (_("jitter={jitter:<5} requests={requests:>4}  rejected={rejected:>4}  retry peak={peak:>3} per "
+                  "{bucket:g} s  all served after {done}").format(
+                    jitter=self.jitter, requests=len(self.attempts), rejected=self.rejected, peak=self.retry_peak(),
+                    bucket=self.bucket, done=done)
+                + (_("  gave up: {n}").format(n=self.gave_up) if self.gave_up else ""))
 
     def __repr__(self) -> str:
         return f"HerdResult({self.summary()})"

@@ -592,3 +592,14 @@ def test_idempotency_keys_come_from_the_tool_call_id_through_a_registry_hook():
     assert result.arguments["idempotency_key"] == rz.idempotency_key("conversation-7", "call_A")
     registry.run(_call("create_order", {"item": "kettle"}, "call_B"))  # a new call: a new order
     assert len(shop.charges) == 2
+
+
+def test_the_herd_summary_speaks_the_learners_language(monkeypatch):
+    """The thundering-herd line (lesson 04's figure, the backoff_jitter interview demo) was English in the Chinese
+    edition (issue 20); the numbers and the column widths are the same in both languages."""
+    herd = rz.simulate_herd(100, Backoff(base=0.5, max_delay=8, max_attempts=12, jitter="none"))
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert herd.summary() == ("jitter=none  requests= 550  rejected= 450  retry peak= 90 per 0.1 s  "
+                              "all served after 47.5 s")
+    monkeypatch.setenv("COURSE_LANG", "zh")
+    assert herd.summary() == "jitter=none  请求= 550  被拒= 450  重试峰值= 90 次/0.1 秒  全部完成用时 47.5 秒"
