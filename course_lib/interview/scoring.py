@@ -32,6 +32,12 @@ Rules that keep vocabulary alone from scoring well, and let meaning in other wor
   answer may use for it (``meaning``: 含义, 语义, 意义): any of them matches the keyword, and the Chinese
   ones are read as one word in the bigram comparison (:func:`canonical`), so 只保证格式，不保证语义
   makes "shape, not meaning" (no segmenter is installed in the course's environment: bigrams stay);
+* **a point said against itself is not made.** A segment that denies the point ("the server does not request
+  completions", 服务器不会请求) or says one of its relations the other way round ("the model requests a completion
+  from the server" for "the server requests a completion from the host's model"; passives read as such) does
+  not count for it, nor does its label (:func:`contradicts`, :func:`consistent_part`; the parties and negation
+  words are data: ``course_lib/data/interview_relations.json``). Denying the reversed claim agrees, and so do
+  two denials of one thing ("does not need an API key" = "needs no API key");
 * **a pitfall stated as true counts against the answer.** A question's ``pitfall_claims``
   (:class:`~course_lib.interview.bank.PitfallClaim`) are phrases that state one of its
   pitfalls ("the model calls the API"); when one occurs, the point it contradicts is not
@@ -231,6 +237,264 @@ def _makes(point, text: str) -> bool:
     return bool(mentions(text, point.keywords)) or bigram_coverage(point.point, text) >= BIGRAM_COVERAGE
 
 
+def consistent_part(point: str, text: str) -> str:
+    """``text`` without the segments that contradict ``point`` (:func:`contradicts`), clause by clause: what an
+    answer says about a point once what it says against it is set aside. A dropped segment takes its label with
+    it ("Sampling: the model requests a completion from the server" names sampling to say it wrong).
+
+    >>> consistent_part("Sampling: the server requests a completion from the host's model.",
+    ...                 "Sampling: the model requests a completion from the server, and it needs no API key.")
+    'and it needs no API key'
+    """
+    kept = []
+    for clause in (c for c in _CLAUSE.split(text) if c and c.strip()):
+        parts = [s.strip() for s in _SEGMENT.split(clause) if s.strip()]
+        keep = [s for s in parts if not contradicts(point, s)]
+        if keep:
+            kept.append(", ".join(keep))
+    return "\n".join(kept)
+
+
+# ----------------------------------------------------------------------------- who does what, and what is denied
+@lru_cache(maxsize=1)
+def _relations() -> dict:
+    """``course_lib/data/interview_relations.json``, with its role words as one pattern (longest first)."""
+    data = load_json("interview_relations.json")
+    role_of = {normalise(t): role for role, terms in data["roles"].items() for t in terms}
+    words = sorted(role_of, key=len, reverse=True)
+    alternation = "|".join(re.escape(w) if _CJK.search(w) else rf"(?<![a-z0-9]){re.escape(w)}(?:'s)?(?![a-z0-9])"
+                           for w in words)
+
+    def any_of(terms: list[str]) -> str:
+        return "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    neg = data["negators"]
+    return {"roles": re.compile(alternation), "role_of": role_of,
+            "negator": re.compile(rf"(?:{any_of(neg['zh'])})|(?<![a-z])(?:{any_of(neg['en'] + neg['weak'])})(?![a-z])"),
+            "weak": frozenset(neg["weak"]),
+            "not_negator": re.compile(any_of(data["not_negators"]["en"] + data["not_negators"]["zh"])),
+            "excluder": re.compile(rf"(?:{any_of(data['excluders']['en'] + data['excluders']['zh'])})\s*(?:the |a |an )?$")}
+
+
+def _stems(text: str) -> set[str]:
+    """The content of ``text`` as comparable units: English words that are not glue, cut to their first 4
+    letters (requests, request -> requ; id stays id), and Chinese character bigrams (:func:`canonical`: 语义 is 含义);
+    the parties (:func:`relations`) are left out.
+
+    >>> sorted(_stems("the server requests a completion 请求补全"))
+    ['comp', 'requ', '求补', '补全', '请求']
+    """
+    norm = _relations()["roles"].sub(" | ", normalise(text))  # the parties are who, not what (relations)
+    words = {w[:4] for w in re.findall(r"[a-z][a-z0-9']+", norm)
+             if w not in _CONNECTING and w not in _VERBS and w not in _LEAD_IN}
+    return words | bigrams(canonical(norm))
+
+
+def _actors(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, role)`` of every party named in normalised ``text``, except one put aside ("not the model")."""
+    rel = _relations()
+    found = []
+    for m in rel["roles"].finditer(text):
+        if not rel["excluder"].search(text[max(0, m.start() - 14):m.start()]):
+            found.append((m.start(), m.end(), rel["role_of"][m.group(0).removesuffix("'s")]))
+    return found
+
+
+@lru_cache(maxsize=4096)
+def relations(text: str) -> frozenset[tuple[str, str, frozenset]]:
+    """``(doer, done-to, what)`` for every two parties one clause of ``text`` names in order: ``what`` is the
+    :func:`_stems` of the words between them and after the second (to the next party); a passive ("by", 由, 被
+    between them) swaps the two.
+
+    >>> sorted((a, b) for a, b, _ in relations("The server requests a completion from the host's model."))
+    [('host', 'model'), ('server', 'host'), ('server', 'model')]
+    >>> sorted((a, b) for a, b, _ in relations("the model is asked by the server for a completion"))
+    [('server', 'model')]
+    >>> sorted((a, b) for a, b, _ in relations("补全请求由服务器发给模型"))
+    [('server', 'model')]
+    """
+    found = set()
+    for clause in (c for c in _CLAUSE.split(normalise(text)) if c and c.strip()):
+        actors = _actors(clause)
+        for i, (_s1, e1, a) in enumerate(actors):
+            for j, (s2, e2, b) in enumerate(actors[i + 1:], start=i + 1):
+                if a == b:
+                    continue
+                between = clause[e1:s2]
+                after = clause[e2:actors[j + 1][0] if j + 1 < len(actors) else len(clause)]
+                what = frozenset(_stems(between + " " + after[:40]))
+                passive = re.search(r"(?<![a-z])by(?![a-z])|由|被", between)
+                found.add((b, a, what) if passive else (a, b, what))
+    return frozenset(found)
+
+
+def reverses(point: str, segment: str) -> bool:
+    """Whether ``segment`` says one of ``point``'s relations the other way round: the point has ``(a, b, what)``
+    and the segment ``(b, a, what')`` with ``what`` and ``what'`` sharing a word, and never ``(a, b, ...)`` so.
+
+    >>> p = "Sampling: the server requests a completion from the host's model."
+    >>> reverses(p, "the model requests a completion from the server"), reverses(p, "the server asks the LLM for a completion")
+    (True, False)
+    """
+    said, meant = relations(segment), relations(point)
+    for a, b, what in meant:
+        if any(x == b and y == a and what & w for x, y, w in meant):
+            continue  # the point says it both ways ("Agent: model + registry + Agent loop"): no direction to reverse
+        backwards = any(x == b and y == a and what & w for x, y, w in said)
+        if backwards and not any(x == a and y == b and what & w for x, y, w in said):
+            return True
+    return False
+
+
+def _puts_aside(text: str, negator: re.Match) -> bool:
+    """Whether the negation ``negator`` only puts a party aside ("not the model", 而不是模型): it denies who, not what."""
+    rel = _relations()
+    gap = re.match(r"\s*(?:the |a |an |your )?(?:是)?", text[negator.end():]).group(0)  # "not the ", 不 + 是
+    excluder = rel["excluder"].search(text[max(0, negator.start() - 2):negator.end() + len(gap)])
+    return bool(excluder) and bool(rel["roles"].match(text, negator.end() + len(gap)))
+
+
+#: the words after which "no" states a condition ("with no unsupported keywords"), not a denial
+_CONDITIONS = frozenset("with and or for of in on at by to from if when".split())
+#: what a Chinese negation skips before the word it denies: auxiliaries (不会请求, 不能, 不用, 不必, 没有被)
+_ZH_AUX = re.compile(r"^(?:会|能|可以|必须|必|应该|应|该|得|再|是|被)*")  # not 直接, 一定: 不直接回答 denies the manner
+
+
+@lru_cache(maxsize=4096)
+def negations(text: str) -> tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...]:
+    """Each negation of ``text`` as ``(head, needs, scope)``: the stems it denies first (the word after "not",
+    "never", "cannot"; the first bigram or word after 不/没..., auxiliaries skipped), the stems that
+    must also be present for another text to affirm it ("needs no API key": ``need``, since "no" denies a thing
+    only together with its verb), and every stem it denies (20 characters in English, the clause in Chinese).
+    "not only", 不同 and a party put aside ("not the model", 而不是模型) are no negations.
+
+    >>> [(sorted(h), sorted(n)) for h, n, _ in negations("the server does not request completions")]
+    [(['requ'], [])]
+    >>> [(sorted(h), sorted(n)) for h, n, _ in negations("the server needs no API key")]
+    [(['api'], ['need'])]
+    >>> [sorted(h) for h, _, _ in negations("服务器不需要 API key，也不会请求补全")]
+    [['需要'], ['请求']]
+    """
+    rel = _relations()
+    norm = normalise(text)
+    found = []
+    for m in rel["negator"].finditer(norm):
+        if rel["not_negator"].match(norm, m.start()) or _puts_aside(norm, m):
+            continue
+        if _CJK.match(m.group(0)):
+            scope = re.split(r"[.;:!?,()。，；：！？、（）→\"“”]", norm[m.end():])[0]
+            scope = scope[len(_ZH_AUX.match(scope).group(0)):]
+            found.append((frozenset(_ordered_stems(scope)[:1]), frozenset(), frozenset(_stems(scope))))
+            continue
+        scope = re.split(r"[.;:!?,()→\"“”]", norm[m.end():])[0][:21]
+        words = [w for w in re.findall(r"[a-z][a-z0-9']+", scope) if _stems(w)]
+        if not words:
+            continue
+        needs = frozenset()
+        if m.group(0) in rel["weak"]:  # "a tool without `strict`": a condition; it only agrees with a denial
+            found.append((frozenset(), frozenset(), frozenset(_stems(scope))))
+            continue
+        if m.group(0) == "no":  # "no" denies a thing with its verb: "needs no API key", "no tool works"
+            phrase = re.split(r"[.;!?,()→]", norm[:m.start()])[-1]
+            before = re.findall(r"[a-z][a-z0-9']+", phrase)
+            if before and before[-1] in _CONDITIONS or not before and not phrase.rstrip().endswith(":"):
+                # "with no unsupported keywords", "if no tool works", a segment cut at a comma: a condition, which
+                # agrees with a denial of the same thing but denies nothing by itself (as "without")
+                found.append((frozenset(), frozenset(), frozenset(_stems(scope))))
+                continue
+            verb = before[-1:] if before and not phrase.rstrip().endswith(":") else words[1:2]
+            needs = frozenset(_stems(verb[0])) if verb else frozenset()  # "Notification: no id": the id alone
+        found.append((frozenset(_stems(words[0])), needs, frozenset(_stems(scope))))
+    return tuple(found)
+
+
+def _ordered_stems(text: str) -> list[str]:
+    """The :func:`_stems` of ``text`` in the order they occur (an English word, then the bigrams of a Han run)."""
+    out: list[str] = []
+    norm = canonical(_relations()["roles"].sub(" | ", normalise(text)))
+    for token in re.findall(r"[a-z][a-z0-9']+|[\u4e00-\u9fff\uf900-\ufaff]+", norm):
+        for stem in (sorted(_stems(token)) if token[0].isascii() else [token[i:i + 2] for i in range(len(token) - 1)]):
+            if stem not in out:
+                out.append(stem)
+    return out
+
+
+def _restricted(text: str) -> frozenset[str]:
+    """The first stem after each "only"/"just"/只/仅 of ``text``: "supports only a subset" (只支持) does not affirm
+    what "unsupported keywords" (不支持的关键字) denies; it says the same from the other side."""
+    norm = normalise(text)
+    found = set()
+    for m in re.finditer(r"(?<![a-z])(?:only|just)(?![a-z])|只|仅", norm):
+        rest = _ordered_stems(norm[m.end():m.end() + 24])
+        found.update(rest[:1])
+    return frozenset(found)
+
+
+def _parties(text: str) -> set[str]:
+    """The roles (:func:`relations`' parties) ``text`` names."""
+    return {role for _, _, role in _actors(normalise(text))}
+
+
+def _closest_part(point: str, segment: str) -> str | None:
+    """The segment of ``point`` that shares the most stems with ``segment`` (2 at least), or None."""
+    have = _stems(segment)
+    shared, best = max(((len(_stems(p) & have), p) for p in segments(point)), default=(0, None))
+    return best if shared >= 2 else None
+
+
+def _affirms(text: str, other: str, context_of: tuple[str, str] | None = None) -> bool:
+    """Whether ``other`` affirms what a negation of ``text`` denies: the negation's head (all of it) and what it
+    needs are in ``other``, ``other`` denies none of the head, and the two share context beyond the head (2
+    more words, or a party: a party counts 2), so that "not portable" is not read against "for portability";
+    ``context_of``: the two texts to take that context from (default ``text`` and ``other``)."""
+    have, denied = _stems(other) - _restricted(other), frozenset().union(*(scope for _, _, scope in negations(other)))
+    one, two = context_of or (text, other)
+    shared, parties = _stems(one) & _stems(two), len(_parties(one) & _parties(two))
+    for head, needs, _ in negations(text):
+        context = len(shared - head) + 2 * parties
+        if head and head <= have and not head & denied and needs <= have and context >= 2:
+            return True
+    return False
+
+
+def negates(point: str, segment: str) -> bool:
+    """Whether ``segment`` denies what ``point`` affirms, or affirms what it denies. The segment is compared with
+    the part of the point it is about (:func:`_closest_part`: 2 shared words at least); the two agree when
+    both deny something in common ("does not need an API key" = "needs no API key"). A segment that is no
+    statement (:func:`is_statement`: a bare term) negates nothing.
+
+    >>> p = "Sampling keeps the host in control, and the server needs no API key."
+    >>> negates(p, "the server needs an API key"), negates(p, "the server does not need an API key")
+    (True, False)
+    >>> negates("Graceful degradation: no tool works, tell the LLM the tool is unavailable.",
+    ...         "degrade gracefully by telling the model the tool is unavailable")
+    False
+    """
+    part = _closest_part(point, segment) if is_statement(segment) else None
+    if part is None:
+        return False
+    mine, theirs = negations(segment), negations(part)
+    both = frozenset().union(*(s for _, _, s in mine)) & frozenset().union(*(s for _, _, s in theirs))
+    whole = (point, segment)  # the context is the whole point's: "Notification: no id, the server must not reply"
+    return not both and (_affirms(segment, part, whole) or _affirms(part, segment, whole))
+
+
+def contradicts(point: str, segment: str) -> bool:
+    """Whether ``segment`` contradicts ``point``: it denies it (:func:`negates`) or says who does what the other
+    way round (:func:`reverses`), but not both (denying the reversed claim agrees: "the model does not call the
+    server"). English and Chinese alike.
+
+    >>> p = "Sampling: the server requests a completion from the host's model."
+    >>> [contradicts(p, s) for s in ("the server requests a completion from the model", "the model requests a "
+    ...  "completion from the server", "the server does not request a completion", "the model does not request "
+    ...  "a completion from the server")]
+    [False, True, True, False]
+    >>> z = "Sampling：服务器向 host 的模型请求一次生成。"
+    >>> [contradicts(z, s) for s in ("服务器向主机的模型请求生成", "模型向服务器请求生成", "服务器不会向模型请求生成")]
+    [False, True, True]
+    """
+    return negates(point, segment) != reverses(point, segment)
+
+
 def is_statement(clause: str, keywords: tuple[str, ...] | list[str] = (), *, loose: bool = False) -> bool:
     """Whether a segment says something about its terms (a relation between them) rather than listing them.
 
@@ -365,17 +629,17 @@ def score_answer(question: Question, text: str, *, seconds: float | None = None,
     contradicted = sorted({c.point for c in question.pitfall_claims
                            if c.pitfall in pitfalls and c.point is not None})
     keywords = [k for p in (*question.framework, *question.bonus) for k in p.keywords]
-    stated = _statements(text, keywords)
     made, named = [], []
     for i, p in enumerate(question.framework):
         if i in contradicted:
             continue
-        if _makes(p, stated):
+        own = consistent_part(p.point, text)
+        if _makes(p, _statements(own, keywords)):
             made.append(i)
-        elif _makes(p, text):
+        elif _makes(p, own):
             named.append(i)
     missed = [i for i in range(len(question.framework)) if i not in made]
-    bonus = [i for i, p in enumerate(question.bonus) if _makes(p, stated)]
+    bonus = [i for i, p in enumerate(question.bonus) if _makes(p, _statements(consistent_part(p.point, text), keywords))]
     raw = 100 * (len(made) + NAMED_WEIGHT * len(named)) / len(question.framework) + BONUS_WEIGHT * len(bonus)
     late = seconds is not None and budget is not None and seconds > budget
     penalty = PITFALL_PENALTY * len(pitfalls) + (LATE_PENALTY if late else 0)
