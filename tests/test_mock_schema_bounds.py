@@ -112,3 +112,18 @@ def test_an_array_member_outside_the_items_bounds_is_not_sent(client):
     reply = calls(client, "Record the scores 7, 9 and 12", [scores])
     assert isinstance(reply, str) and "between 1 and 10" in reply and "12" in reply
     assert calls(client, "Record the scores 7, 9 and 10", [scores]) == [("record_scores", {"scores": [7, 9, 10]})]
+
+
+@pytest.mark.parametrize("answer, expected", [("80", [("set_volume", {"level": 80})]), ("150", None)])
+def test_the_answer_to_the_range_question(client, answer, expected):
+    """After "level must be between 0 and 100": a value inside is sent, the same value again gets the range again."""
+    first = [{"role": "user", "content": "Set the volume to 150"}]
+    asked = client.chat.completions.create(model="mock", messages=first, tools=[VOLUME]).choices[0].message.content
+    messages = first + [{"role": "assistant", "content": asked}, {"role": "user", "content": answer}]
+    msg = client.chat.completions.create(model="mock", messages=messages, tools=[VOLUME]).choices[0].message
+    if expected is None:
+        assert not msg.tool_calls and "between 0 and 100" in msg.content
+    else:
+        import json
+
+        assert [(c.function.name, json.loads(c.function.arguments)) for c in msg.tool_calls] == expected

@@ -150,6 +150,11 @@ def _without_plan(req: ChatRequest, turn, decision: Decision, why_not: str) -> D
     if why_not:
         decision.reason += f" ({why_not})"
         decision.content = purpose.object_reply(turn.question, req.tools) or decision.content
+    elif turn.asked and req.tool_choice == "auto" and (outside := _outside_bounds(
+            plan_calls(turn.asked_after, req.tools)[0], req)):
+        # "150" again after "level must be between 0 and 100": the range again, not "none of my tools"
+        decision.content = bounds.range_reply(outside[0], outside[1], turn.question)
+        decision.reason = f"{outside[0]}: the reply keeps {outside[1][0].name} outside its schema's bounds: say so again"
     return decision
 
 
