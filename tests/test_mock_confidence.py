@@ -222,8 +222,11 @@ def test_free_words_without_the_format_the_description_asks_for_are_no_value():
     assert confidence._off_format("Ha Noi", {"description": "in the format of 'City, Country' (e.g. 'Paris, France')"})
     assert not confidence._off_format("Hanoi, Vietnam", {"description": "in the format of 'City, Country'"})
     assert not confidence._off_format("minute", {"description": "How long the countdown runs"})
-    e = explain("Set a countdown for the meeting in a minute", COUNTDOWN)
+    e = explain("Set a countdown for the meeting in a few minutes", COUNTDOWN)
     assert e.tool_calls == [] and _weakest(e) == "guess"
+    # "a minute" is an amount of time, read as one, and written in the format asked
+    assert explain("Set a countdown for the meeting in a minute", COUNTDOWN).tool_calls[0].arguments == {
+        "duration": "01:00"}
 
 
 def test_a_verb_a_greeting_or_a_sentences_first_word_is_no_value():

@@ -910,8 +910,9 @@ def _number_count_score(score: float, slot: Slot, reading: Reading, m: Mention,
 def _number_value_score(score: float, slot: Slot, m: Mention) -> float:
     """``score`` after the value itself: a fraction for an integer slot, a year-like number."""
     v = m.value
-    if slot.kind == "integer" and isinstance(v, float) and not float(v).is_integer() and not m.get("percent"):
-        score -= 3.0
+    if slot.kind == "integer" and isinstance(v, float) and not float(v).is_integer() and not m.get("percent") and (
+            not m.dim or m.dim not in slot.dims or isinstance(_number_value(slot, m), float)):
+        score -= 3.0  # a fraction for a count; "一个半月" for days is 45 days, a whole number in the slot's unit
     year_like = isinstance(v, int) and 1800 <= v <= 2100 and not m.unit
     if year_like:
         score += 2.5 if ({"year", "yr"} & slot.keys or "year" in slot.name.lower()) else -0.8
@@ -1012,8 +1013,8 @@ def _counts_things(reading: Reading, m: Mention) -> bool:
     before = reading.text[max(0, m.start - 12):m.start].lower()
     if re.search(r"\b(?:top|first|best|last|latest)\s+$", before):
         return True
-    if _ZH_COUNTED.match(reading.text, m.end) or re.search(r"(?:前|头)\s*$", before):
-        return True  # "5 条结果", "三篇文章", "前 3 个": Chinese counts things with a classifier
+    if _ZH_COUNTED.match(reading.text, m.end) or re.search(r"(?:前|头|最近|最新|近)\s*$", before):
+        return True  # "5 条结果", "三篇文章", "前 3 个", "最近5次提交": Chinese counts things with a classifier
     return _PLURAL_AHEAD.match(reading.text, m.end if not m.unit else m.start + len(m.text) - len(m.unit) - 1) is not None
 
 
@@ -2427,6 +2428,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     st = _FillState(slots, reading, depth, tool_words, root, tool_words | frozenset(k for s in slots for k in s.keys))
     _scalar_candidates(st)
     _phrase_slot_candidates(st)
+    _purpose_candidates(st)
+    _no_counts_for_paths(st)
     if TRACE is not None:  # developers: every candidate, to see why one won (benchmarks, tests)
         TRACE.append(sorted(((round(c[0], 2), c[1].name, c[2], c[4].rule, c[4].words) for c in st.cands),
                             key=lambda c: (c[1], -c[0])))
@@ -2442,6 +2445,55 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     _shapes_kept(slots, out)
     _read_once(slots, out)
     return out
+
+
+_PURPOSE_SLOTS = frozenset({"purpose", "reason", "occasion"})
+#: "a reminder for meeting", "a countdown for my tea": what a timer or reminder is for, after 'for'.
+_FOR_WHAT = re.compile(r"\b(?:reminder|alarm|timer|countdown|alert)\s+for\s+(?:the\s+|my\s+|a\s+|an\s+)?"
+                       r"((?:(?!(?:in|at|on|from|to|of|every|tomorrow|today|tonight|\d)\b)[A-Za-z][\w'-]*\s?){1,3}?)"
+                       r"(?=\s+(?:in|at|on|from|every|tomorrow|today|tonight)\b|\s*[,.;!?]|\s*$)", re.I)
+
+
+def _purpose_candidates(st: "_FillState") -> None:
+    """A slot for what a reminder or timer is for (``purpose``, ``reason``) takes the words after 'for': "Set a
+    reminder for meeting in a minute" -> ``purpose='meeting'``."""
+    slots = [s for s in st.slots if s.kind == "string" and not s.options
+             and set(lang.split_identifier(s.name)) & _PURPOSE_SLOTS]
+    m = _FOR_WHAT.search(st.reading.text) if slots else None
+    if m is None or not m.group(1).strip() or _CLOCK_WORDS.search(m.group(1)):
+        return
+    for s in slots:
+        st.cands.append((4.0, s, m.group(1).strip(), (), Evidence("what it is for", m.group(0))))
+
+
+_CLOCK_WORDS = re.compile(r"\b(?:second|minute|hour|day|week|month|year|am|pm|noon|midnight)s?\b", re.I)
+_CLOCK_FORMAT = re.compile(r"(?<![\w])(HH:MM:SS|MM:SS|HH:MM)(?![\w])", re.I)
+
+
+def _in_clock_format(slot: Slot, value: str, mentions: list[Mention]) -> str:
+    """A duration for a string slot described as ``'MM:SS'``, ``'HH:MM:SS'`` or ``'HH:MM'`` in that form: "in a
+    minute" -> ``'01:00'``, "an hour and a half" -> ``'01:30:00'``; else ``value`` as it is."""
+    fmt = _CLOCK_FORMAT.search(str(slot.spec.get("description", "")))
+    m = next((m for m in mentions if m.kind == "number" and m.dim == "time" and m.unit in _SECONDS), None)
+    if fmt is None or m is None or m.unit in ("day", "week", "month", "year"):
+        return value
+    seconds = int(round(m.value * _SECONDS[m.unit]))
+    h, rest = divmod(seconds, 3600)
+    form = fmt.group(1).upper()
+    if form == "MM:SS":
+        return f"{seconds // 60:02d}:{seconds % 60:02d}"
+    if form == "HH:MM":
+        return f"{h:02d}:{rest // 60:02d}"
+    return f"{h:02d}:{rest // 60:02d}:{rest % 60:02d}"
+
+
+def _no_counts_for_paths(st: "_FillState") -> None:
+    """A path slot (``repo_path``, ``directory``) takes no bare number: "显示 /repo 最近5次提交" gives ``/repo`` to
+    ``repo_path`` and 5 to ``max_count``, where the number said right after 'repo' had taken the path."""
+    def pathlike(slot: Slot) -> bool:
+        return slot.kind == "string" and bool(set(lang.split_identifier(slot.name)) & PATH_WORDS)
+    st.cands = [c for c in st.cands if not (pathlike(c[1]) and isinstance(c[2], (str, int, float))
+                                            and re.fullmatch(r"\d+(?:\.\d+)?", str(c[2]).strip()))]
 
 
 def _read_once(slots: list[Slot], out: Filled) -> None:
@@ -2770,6 +2822,9 @@ def _write_out(st: _FillState, out: Filled) -> None:
                 value = _example_form(s, value)
             if isinstance(value, str) and s.kind == "string":
                 value = _as_described(s, value, filled)
+                if _CLOCK_FORMAT.search(str(s.spec.get("description", ""))):
+                    value = _in_clock_format(s, value, [st.mentions[i] for i in idx or ()
+                                                        if isinstance(i, int) and 0 <= i < len(st.mentions)])
                 if ev.rule == "words":
                     value = _without_option_words(value, _words_taken(filled, s.name))
             out.arguments[s.name] = value

@@ -69,6 +69,12 @@ ZH_LEXICON: dict[str, str] = {
     # an air conditioner's or a heater's modes, as an enum names them in English (把空调调到制冷 -> mode 'cool')
     "空调": "ac air conditioner", "制冷": "cool cooling", "制热": "heat heating", "除湿": "dry dehumidify",
     "送风": "fan", "自动模式": "auto automatic",
+    # exercise (跑 alone: 我今天跑了5公里; 跑车 is a car, not a run), smart-home and git words
+    "跑": "run running", "跑车": "car", "散步": "walk walking", "骑车": "cycling ride bike", "骑行": "cycling ride",
+    "游泳": "swim swimming", "锻炼": "exercise workout", "健身": "workout exercise", "运动": "exercise workout",
+    "灯": "light lights lamp", "灯光": "light lights", "亮度": "brightness", "调暗": "dim", "调亮": "brighten",
+    "风扇": "fan", "关掉": "off", "关闭": "off close", "开灯": "light on", "关灯": "light off",
+    "切换": "switch", "分支": "branch", "显示": "show",
 }
 
 #: Everyday words that name a tool's subject without its word ("will it rain?" asks for the weather,

@@ -455,7 +455,8 @@ def _zh_mention(text: str, m: re.Match) -> Mention | None:
     unit, dim, surface, stop = _unit_after(text, m.end())
     zh_unit = re.match(r"(个半|个)?(" + _ZH_UNITS + r"|周|个月|月|年|英镑|日元|人|次|本|张|条|家|位)", text[m.end():])
     if zh_unit:
-        surface = zh_unit.group(2)
+        # 个 is the measure word of a month (两个月, 一个半月), which 月 alone is not (3月: March)
+        surface = "个月" if zh_unit.group(1) and zh_unit.group(2) == "月" else zh_unit.group(2)
         unit, dim = gz.UNITS.get(surface, (surface, ""))
         stop = m.end() + zh_unit.end()
         if zh_unit.group(1) == "个半" and dim == "time":
@@ -545,6 +546,53 @@ _IMPLICIT_RX = re.compile(r"\b(?:(?:every|each)|(?:the\s+)?(?:next|coming|upcomi
 _IMPLICIT_UNITS = {"second": "s", "minute": "min", "hour": "h", "day": "day", "week": "week", "fortnight": "week",
                    "month": "month", "quarter": "month", "year": "year", "decade": "year", "century": "year"}
 _IMPLICIT_COUNT = {"fortnight": 2, "quarter": 3, "decade": 10, "century": 100}
+
+
+_SPOKEN_UNIT = r"(second|minute|hour|day|week|month|year)s?"
+_NUMBER_SAID = r"(\d+|" + "|".join(_WORDS) + r")"
+#: Spoken amounts of time: "an hour and a half", "two and a half hours", "3 hours and a half", "half an hour",
+#: "for a month" (an article for one, after a word that says how long).
+_SPOKEN_TIMES = (
+    (re.compile(r"\b(?:an?|one)\s+" + _SPOKEN_UNIT + r"\s+and\s+a\s+half\b", re.I), lambda m: 1.5, 1),
+    (re.compile(r"\b" + _NUMBER_SAID + r"\s+and\s+a\s+half\s+" + _SPOKEN_UNIT + r"\b", re.I),
+     lambda m: _said_number(m.group(1)) + 0.5, 2),
+    (re.compile(r"\b" + _NUMBER_SAID + r"\s+" + _SPOKEN_UNIT + r"\s+and\s+a\s+half\b", re.I),
+     lambda m: _said_number(m.group(1)) + 0.5, 2),
+    (re.compile(r"\bhalf\s+an?\s+" + _SPOKEN_UNIT + r"\b", re.I), lambda m: 0.5, 1),
+    (re.compile(r"\b(?P<lead>for|in|of|about|around|within|after|over|lasting|than|takes?|took|spend|spent)\s+"
+                r"(?P<q>(?:an?|one)\s+" + _SPOKEN_UNIT + r")\b(?!\s+(?:ago|later|from|before|and\s+a\s+half))", re.I),
+     lambda m: 1, 3),
+)
+
+
+def _rate_before(text: str, at: int) -> bool:
+    """Whether a number stands earlier in the clause that ends at ``at`` ("500 lbs of trash | in a year")."""
+    clause = re.split(r"[,.;!?]", text[:at])[-1]
+    return bool(re.search(r"\d|\b(?:" + "|".join(_WORDS) + r")\b", clause, re.I))
+
+
+def _said_number(word: str) -> float:
+    return float(word) if word.isdigit() else _WORDS[word.lower()]
+
+
+def _spoken_times(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
+    """Amounts of time said in words: "an hour and a half" (1.5 h), "half an hour" (0.5 h), "two and a half days",
+    "for a month" (1 month); the unit of each is its unit of time, so a slot in minutes or days converts it."""
+    out: list[Mention] = []
+    for rx, value_of, unit_group in _SPOKEN_TIMES:
+        for m in rx.finditer(text):
+            q = "q" if "q" in rx.groupindex else 0  # the amount, without the word before it that says how long
+            start, end = m.start(q), m.end(q)
+            if any(a < end and start < b for a, b in taken) or any(o.start < end and start < o.end for o in out):
+                continue
+            if "lead" in rx.groupindex and m.group("lead").lower() in ("in", "of") and _rate_before(text, m.start()):
+                continue  # "500 lbs of trash in a year": a quantity per year, no year of its own
+            value = value_of(m)
+            value = int(value) if float(value).is_integer() else value
+            unit = _IMPLICIT_UNITS[m.group(unit_group).lower()]
+            out.append(Mention("number", value, m.group(q), start, end, unit, "time",
+                               extra=(("int", float(value).is_integer()), ("words", True))))
+    return out
 
 
 def _implicit_ones(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
@@ -1043,12 +1091,15 @@ def _times(text: str) -> list[Mention]:
 _ISO_TIME_RX = re.compile(r"(?<=\d[T])(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?(?![0-9A-Za-z:])")
 
 
-_CODE_RX = re.compile(r"(?<![\w@./-])(?:\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?![\w^])|(?:19|20)\d\d[-–/](?:19|20)?\d\d(?![\d/-])|[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
+_CODE_RX = re.compile(r"(?<![\w@./-])(?:[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}(?![\w-])|"
+                      r"(?=[0-9a-fA-F]{7,}(?![\w-]))\d+[a-fA-F]+\d[0-9a-fA-F]*|\d+(?:\.\d+)?\s?[x×]\s?\d+(?:\.\d+)?(?![\w^])|(?:19|20)\d\d[-–/](?:19|20)?\d\d(?![\d/-])|[A-Za-z]:[\\/][\w./\\-]+|[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|"
                       r"(?:[\w-]+/)+[\w.-]+\.\w{1,5}|[\w-]+\.(?:csv|json|txt|xlsx?|pdf|png|jpg|py|md|html|xml|yaml|yml|sql|db)\b|"
                       r"(?:www\.)?[A-Za-z][\w-]+\.(?:com|org|net|io|gov|edu|co\.uk|ai|dev|info)\b|~(?:/[\w.-]+)+/?|(?:/[\w.-]*[A-Za-z][\w.-]*)+/?|"
                       r"\d+/[A-Za-z]+\d+|\d+(?:\.\d+){2,}(?!\.?\d)|\d+(?:-\d+)+(?![.\d])|[A-Za-z]+[-_]?\d[\w-]*|\d+[-_][A-Za-z][\w-]*|[A-Za-z]+_[\w]+)(?![\w@/])")
 
 
+#: (A UUID and a hexadecimal id that starts with a digit, "3f2b8c1e", are read whole, first: their digits are
+#: no numbers, "9e7" in one no exponent.)
 #: Chinese characters and punctuation, which ``\\w`` would join to a code (用户u-77的资料): blanked for codes.
 _CJK_CHAR = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
@@ -1432,6 +1483,8 @@ def read(text: str, compounds: bool = True) -> Reading:
     taken += [(t.start, t.end) for t in times]
     exprs = [x for x in _expressions(text) if not any(a <= x.start < b for a, b in taken)]
     taken += [(x.start, x.end) for x in exprs]
+    spoken = _spoken_times(text, taken) if not text.isascii() or " a" in text or "alf" in text else []
+    taken += [(x.start, x.end) for x in spoken]
     codes = [c for c in codes if not any(a <= c.start < b for a, b in taken)]
     numbers = _no_format_names(text, _scale_before(text, _label_numbers(text, _numbers(text, list(taken) + [(c.start, c.end) for c in codes]))))
     for g in groups:  # "(45, 60)": a pair for a list parameter, or two numbers for two parameters
@@ -1440,7 +1493,7 @@ def read(text: str, compounds: bool = True) -> Reading:
             if len(inner) == len(g.value):
                 numbers += [Mention("number", v.value, v.text, g.start + v.start, g.start + v.end, v.unit, v.dim,
                                     extra=v.extra + (("grouped", g.start),)) for v in inner]
-    numbers = _compound_quantities(text, numbers) if compounds else numbers
+    numbers = _compound_quantities(text, numbers + spoken) if compounds else numbers + spoken
     numbers += _unsaid_rest(text, _at_rest(text, taken), numbers) + _frequencies(text, taken)
     numbers += _implicit_ones(text, taken + [(n.start, n.end) for n in numbers])
     numbers += _counted_ones(text, numbers)
