@@ -249,7 +249,7 @@ def consistent_part(point: str, text: str) -> str:
     kept = []
     for clause in (c for c in _CLAUSE.split(text) if c and c.strip()):
         parts = [s.strip() for s in _SEGMENT.split(clause) if s.strip()]
-        keep = [s for s in parts if not contradicts(point, s)]
+        keep = [s for s in parts if not contradicts(point, s) and not misattributes(point, s)]
         if keep:
             kept.append(", ".join(keep))
     return "\n".join(kept)
@@ -257,9 +257,15 @@ def consistent_part(point: str, text: str) -> str:
 
 # ----------------------------------------------------------------------------- who does what, and what is denied
 @lru_cache(maxsize=1)
+def _relations_data() -> dict:
+    """``course_lib/data/interview_relations.json`` as it is stored."""
+    return load_json("interview_relations.json")
+
+
+@lru_cache(maxsize=1)
 def _relations() -> dict:
     """``course_lib/data/interview_relations.json``, with its role words as one pattern (longest first)."""
-    data = load_json("interview_relations.json")
+    data = _relations_data()
     role_of = {normalise(t): role for role, terms in data["roles"].items() for t in terms}
     words = sorted(role_of, key=len, reverse=True)
     alternation = "|".join(re.escape(w) if _CJK.search(w) else rf"(?<![a-z0-9]){re.escape(w)}(?:'s)?(?![a-z0-9])"
@@ -343,6 +349,48 @@ def reverses(point: str, segment: str) -> bool:
         if backwards and not any(x == a and y == b and what & w for x, y, w in said):
             return True
     return False
+
+
+#: a year in an answer or a point (1950-2049), not a quantity ("2000 ms", "2048 tokens", 2000 秒)
+_YEAR = re.compile(r"(?<![\d.-])(19[5-9]\d|20[0-4]\d)(?![\d.])(?!\s*(?:ms|s\b|kb|mb|bytes|tokens|%|秒|毫秒|字节))")
+
+
+@lru_cache(maxsize=1)
+def _makers() -> tuple[re.Pattern, dict[str, str]]:
+    """The ``makers`` of ``interview_relations.json`` as one pattern (longest spelling first) and spelling -> maker."""
+    of = {normalise(s): maker for maker, spellings in _relations_data()["makers"].items() for s in spellings}
+    words = sorted(of, key=len, reverse=True)
+    return re.compile("|".join(re.escape(w) if _CJK.search(w) else rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])"
+                               for w in words)), of
+
+
+def facts(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``(makers, years)`` that ``text`` names: the organisations of ``interview_relations.json``'s ``makers``
+    (any spelling, English or Chinese) and the years 1950-2049 that are no quantities.
+
+    >>> facts("June 2023: OpenAI's function calling; 谷歌的 A2A, a 2000 ms timeout")
+    (frozenset({'google', 'openai'}), frozenset({'2023'}))
+    """
+    pattern, of = _makers()
+    norm = normalise(text)
+    return frozenset(of[m.group(0)] for m in pattern.finditer(norm)), frozenset(_YEAR.findall(norm))
+
+
+def misattributes(point: str, segment: str) -> bool:
+    """Whether ``segment`` gives ``point``'s facts to others: the point names makers (or years) and the segment
+    names makers (or years) of which none is the point's. Who made a thing and when is what an origins point
+    says, so "Google invented function calling in 2021" makes no part of "June 2023: OpenAI's function calling";
+    a segment that names one of the point's makers and years too ("OpenAI in 2023, then Anthropic in 2024")
+    still can.
+
+    >>> p = "June 2023: OpenAI's function calling (`functions`, then `tools` in November 2023)."
+    >>> [misattributes(p, s) for s in ("Google invented function calling in June 2021", "OpenAI shipped it in 2023",
+    ...  "function calling came first", "OpenAI in 2023, Anthropic's MCP in 2024")]
+    [True, False, False, False]
+    """
+    (point_makers, point_years), (said_makers, said_years) = facts(point), facts(segment)
+    return (bool(point_makers and said_makers and not point_makers & said_makers)
+            or bool(point_years and said_years and not point_years & said_years))
 
 
 def _puts_aside(text: str, negator: re.Match) -> bool:
