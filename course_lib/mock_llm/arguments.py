@@ -2031,7 +2031,28 @@ def _flag_option(slot: Slot, reading: Reading) -> tuple[Any, str] | None:
     return (sides[str(b[0]).lower()], b[1].words) if b else None
 
 
+_POWER_NAMES = frozenset({"power", "on", "state", "switch", "powered", "turned"})
+_ON_OFF_DESC = re.compile(r"\bon\s+or\s+off\b|\boff\s+or\s+on\b|\bturn(?:ed)?\s+on\b", re.I)
+_TURNED = re.compile(r"\b(?:turn|switch|power|flip|put)(?:ed|s|ing)?\s+(?:(?:it|them|the\s+[\w -]{1,30}?)\s+)?(on|off)\b"
+                     r"|\bshut(?:s|ting)?\s+(?:down|off)\b|(打开|开启|开一下|关掉|关闭|关上)", re.I)
+
+
+def _switched(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
+    """A power switch (``power``, ``on``, "Whether to turn the disco ball on or off") from "turn on the disco ball",
+    "switch it off", "shut down", 打开/关掉: on is true, off is false."""
+    names = set(lang.split_identifier(slot.name))
+    if not (names & _POWER_NAMES or _ON_OFF_DESC.search(str(slot.spec.get("description", "")))):
+        return None
+    m = _TURNED.search(reading.text)
+    if m is None:
+        return None
+    said = (m.group(1) or m.group(2) or m.group(0)).lower()
+    return said in ("on", "打开", "开启", "开一下"), Evidence("switched on or off", m.group(0))
+
+
 def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
+    if (switch := _switched(slot, reading)) is not None:
+        return switch
     words = [w for w in lang.split_identifier(slot.name) if w not in _BOOL_GENERIC and len(w) > 1]
     if not words:
         return None

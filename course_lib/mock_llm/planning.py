@@ -35,7 +35,11 @@ _CLAUSE_SPLIT = re.compile(r"(?=[.;!?。；！？\n,\s然并另再还同])(?:(?:
                            r"\s+(?:and then|and also|also|then|as well as)\s+|"
                            r"\s+and\s+(?=(?:what|how|who|when|where|tell|get|find|search|create|list|show|check|book|convert|send|"
                            r"schedule|reserve|order|buy|cancel|translate|calculate|compute|add|remind|set up)\b)|"
-                           r"(?:然后|并且|另外|再|还有|同时))", re.I)
+                           r"(?:然后|并且|另外|再|还有|同时)|"
+                           # "Turn on the disco ball and play some music, dim the lights": a verb of
+                           # course_lib/data/tool_actions.json starting its own object after 'and' or a comma
+                           r"(?:\s+and|,)\s+(?=(?:" + "|".join(load_json("tool_actions.json")["verbs"]) +
+                           r")\s+(?:the|a|an|some|my|our|all)\b))", re.I)
 
 
 #: A runner-up within this share of the best score is as good a reading of the request (chosen on BFCL dev data).
@@ -869,7 +873,7 @@ def _own_values(call: PlannedCall, others: list[PlannedCall], text: str, clauses
         if key(v) not in theirs:
             return True
         holders = [(c, j) for c in others for j, w in c.arguments.items() if key(w) == key(v)]
-        return isinstance(v, str) and in_own_clause(call, k) and all(in_own_clause(c, j) for c, j in holders)
+        return isinstance(v, (str, bool)) and in_own_clause(call, k) and all(in_own_clause(c, j) for c, j in holders)
     return [k for k, v in call.arguments.items() if strong(k, v) and own(k, v)]
 
 

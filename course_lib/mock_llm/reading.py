@@ -565,6 +565,20 @@ _SPOKEN_TIMES = (
 )
 
 
+#: "dim the lights to half", "at half brightness", "half volume": a level of fifty per cent.
+_HALF_LEVEL = re.compile(r"\b(?:(?:to|at)\s+half\b(?!\s+(?:an?|past|of|the)\b)|half\s+(?=(?:brightness|volume|power|speed)\b))", re.I)
+
+
+def _half_levels(text: str, taken: list[tuple[int, int]]) -> list[Mention]:
+    """"Dim the lights to half": 50 %, for a level slot in per cent (50) or in 0..1 (0.5)."""
+    out = []
+    for m in _HALF_LEVEL.finditer(text):
+        if not any(a < m.end() and m.start() < b for a, b in taken):
+            out.append(Mention("number", 50, m.group(0), m.start(), m.end(), "%", "percent",
+                               extra=(("int", True), ("percent", True), ("words", True))))
+    return out
+
+
 def _rate_before(text: str, at: int) -> bool:
     """Whether a number stands earlier in the clause that ends at ``at`` ("500 lbs of trash | in a year")."""
     clause = re.split(r"[,.;!?]", text[:at])[-1]
@@ -1484,6 +1498,7 @@ def read(text: str, compounds: bool = True) -> Reading:
     exprs = [x for x in _expressions(text) if not any(a <= x.start < b for a, b in taken)]
     taken += [(x.start, x.end) for x in exprs]
     spoken = _spoken_times(text, taken) if not text.isascii() or " a" in text or "alf" in text else []
+    spoken += _half_levels(text, taken) if "alf" in text else []
     taken += [(x.start, x.end) for x in spoken]
     codes = [c for c in codes if not any(a <= c.start < b for a, b in taken)]
     numbers = _no_format_names(text, _scale_before(text, _label_numbers(text, _numbers(text, list(taken) + [(c.start, c.end) for c in codes]))))
