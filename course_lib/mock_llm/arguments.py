@@ -2050,12 +2050,52 @@ def _switched(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
     return said in ("on", "打开", "开启", "开一下"), Evidence("switched on or off", m.group(0))
 
 
+@lru_cache(maxsize=1)
+def _state_pairs() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """``course_lib/data/boolean_states.json``'s pairs as ``(yes words, no words)``."""
+    return tuple((tuple(p["yes"]), tuple(p["no"])) for p in load_json("boolean_states.json")["pairs"])
+
+
+def _says(low: str, word: str) -> re.Match | None:
+    """Where lower-cased ``low`` says ``word``: a whole English word (phrase), or Chinese as written."""
+    if not word.isascii():
+        return re.search(re.escape(word), low)
+    return re.search(rf"(?<![a-z0-9_-]){re.escape(word)}(?![a-z0-9_-])", low)
+
+
+def _stated_state(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
+    """A flag named after a state ('on', ``is_on``, ``enabled``, ``locked``) that the request does not name, read
+    from the words of that state or its opposite (``boolean_states.json``): "Turn off the kitchen lights" makes
+    ``on`` false, 打开卧室的灯 true. None when the request says neither side, or both.
+
+    Args:
+        slot: a boolean slot.
+        reading: the request's reading.
+
+    Returns:
+        ``(value, evidence)`` or None.
+    """
+    names = {w.lower() for w in lang.split_identifier(slot.name)} - {"is", "set", "turn", "turned", "should"}
+    low = reading.text.lower()
+    for yes, no in _state_pairs():
+        named_yes, named_no = yes[0] in names, no[0] in names
+        if named_yes == named_no:
+            continue
+        said_yes = next((m for w in yes if (m := _says(low, w))), None)
+        said_no = next((m for w in no if (m := _says(low, w))), None)
+        if bool(said_yes) == bool(said_no):
+            continue
+        said = said_yes or said_no
+        return bool(said_yes) == named_yes, Evidence("boolean (state word)", reading.text[said.start():said.end()])
+    return None
+
+
 def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
     if (switch := _switched(slot, reading)) is not None:
         return switch
     words = [w for w in lang.split_identifier(slot.name) if w not in _BOOL_GENERIC and len(w) > 1]
     if not words:
-        return None
+        return _stated_state(slot, reading)
     low = reading.text.lower()
     hits = []
     for w in words:
@@ -2069,6 +2109,8 @@ def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
         if found:
             hits.append(found)
     need = 1 if len(words) <= 2 else 2
+    if not hits:
+        return _stated_state(slot, reading)
     if len(hits) < min(need, len(words)):
         return None
     s, e = min(hits)

@@ -224,7 +224,8 @@ def _answered_question(turn: _Turn, tools: list[ToolSpec], plan: list[PlannedCal
         bare = _POLITE.sub("", turn.question.strip().rstrip(".!?。！？")).strip()
         if isinstance(typed, str) and bare and bare != typed and bare in typed:
             typed = None  # "It's O1" read whole: the value is what is left without the polite lead
-        if typed is not None or (bare and len(bare.split()) <= 6 and _kind(props.get(asked)) == "string"):
+        if typed is not None or (bare and len(bare.split()) <= 6 and _kind(props.get(asked)) == "string"
+                                 and _allowed(props.get(asked), bare)):
             args[asked] = typed if typed is not None else bare
             evidence[asked] = Evidence("the reply to the question about it", turn.question.strip())
     _join_named_path(tool, f"{turn.asked_after.rstrip(' .?!。？！')} {text}", args, evidence)
@@ -254,6 +255,13 @@ _ASKED_ABOUT = {"about": ("topic", "subject", "title", "summary", "purpose", "ag
 def _kind(spec: Any) -> str:
     t = spec.get("type") if isinstance(spec, dict) else None
     return t if isinstance(t, str) else "string"
+
+
+def _allowed(spec: Any, value: str) -> bool:
+    """Whether a bare reply ``value`` may stand as the value of ``spec``: any text for a free string, only one of
+    the options (case aside) for an enum ("off" is no room of ``["kitchen", "bedroom"]``: the mock asks again)."""
+    options = spec.get("enum") if isinstance(spec, dict) else None
+    return not options or value.casefold() in {str(o).casefold() for o in options}
 
 
 def _asked_argument(question: str, tool: ToolSpec) -> str | None:

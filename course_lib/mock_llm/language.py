@@ -73,7 +73,8 @@ ZH_LEXICON: dict[str, str] = {
     "跑": "run running", "跑车": "car", "散步": "walk walking", "骑车": "cycling ride bike", "骑行": "cycling ride",
     "游泳": "swim swimming", "锻炼": "exercise workout", "健身": "workout exercise", "运动": "exercise workout",
     "灯": "light lights lamp", "灯光": "light lights", "亮度": "brightness", "调暗": "dim", "调亮": "brighten",
-    "风扇": "fan", "关掉": "off", "关闭": "off close", "开灯": "light on", "关灯": "light off",
+    "厨房": "kitchen", "卧室": "bedroom", "客厅": "living room", "浴室": "bathroom", "卫生间": "bathroom",
+    "书房": "study", "车库": "garage", "风扇": "fan", "关掉": "off", "关闭": "off close", "开灯": "light on", "关灯": "light off",
     "切换": "switch", "分支": "branch", "显示": "show",
 }
 
