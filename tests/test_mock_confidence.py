@@ -167,10 +167,13 @@ FILMS = tool("find_films", "Find films", {"directed_by": {"type": "string", "des
 
 
 def test_a_persons_name_left_out_while_a_persons_argument_is_empty_holds_the_call_back():
-    # "Kirsten Dunst" was not read into cast: a search by the director alone answers another question
-    e = explain("films directed by Sofia Coppola with Kirsten Dunst in them", FILMS)
+    # "Kirsten Dunst" is not read into cast ("that X is in"): a search by the director alone answers another question
+    e = explain("films directed by Sofia Coppola that Kirsten Dunst is in", FILMS)
     assert e.tool_calls == [] and e.confidence.unused == ["Kirsten Dunst"] and not e.confidence.sure
     assert "'Kirsten Dunst'" in e.content
+    # "with Kirsten Dunst" names the cast (arguments._cast_candidates): the call has both
+    e = explain("films directed by Sofia Coppola with Kirsten Dunst in them", FILMS)
+    assert [c.arguments for c in e.tool_calls] == [{"directed_by": "Sofia Coppola", "cast": "Kirsten Dunst"}]
 
 
 def test_every_name_used_calls():

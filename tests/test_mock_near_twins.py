@@ -85,3 +85,13 @@ def test_a_name_given_then_its_parent_folder_make_one_path():
     msg = MockLLM().client().chat.completions.create(model="m", messages=messages, tools=[mkdir, ls]).choices[0].message
     assert [(c.function.name, c.function.arguments) for c in msg.tool_calls] == [
         ("create_directory", '{"path": "/Users/alice/backups"}')]
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Find me some horror films featuring Vincent Price", {"genre": "Horror", "cast": "Vincent Price"}),
+    ("Find western films starring Clint Eastwood", {"genre": "Western", "cast": "Clint Eastwood"}),
+    ("Find a drama film with the actress Meryl Streep", {"genre": "Drama", "cast": "Meryl Streep"}),
+])
+def test_films_featuring_someone_are_films_with_that_cast(client, text, want):
+    """'featuring', 'starring', 'with' before a name give the actor slot its value (it was left out)."""
+    assert calls(client, text, FILMS) == [("Cinema_FindFilms", want)]

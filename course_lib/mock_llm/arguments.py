@@ -2492,6 +2492,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     _scalar_candidates(st)
     _phrase_slot_candidates(st)
     _purpose_candidates(st)
+    _cast_candidates(st)
     _no_counts_for_paths(st)
     if TRACE is not None:  # developers: every candidate, to see why one won (benchmarks, tests)
         TRACE.append(sorted(((round(c[0], 2), c[1].name, c[2], c[4].rule, c[4].words) for c in st.cands),
@@ -2527,6 +2528,22 @@ def _purpose_candidates(st: "_FillState") -> None:
         return
     for s in slots:
         st.cands.append((4.0, s, m.group(1).strip(), (), Evidence("what it is for", m.group(0))))
+
+
+_CAST_KEYS = frozenset({"cast", "star", "starring", "actor", "actress", "actors"})
+#: "movies featuring Tom Hanks", "a comedy with Jim Carrey", "starring Meryl Streep", "acted by Kathy Griffin".
+_CAST_RX = re.compile(r"\b(?:featuring|starring|stars|with|acted\s+by|features)\s+(?:the\s+)?(?:actor|actress)?\s*"
+                      r"((?-i:[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]+){0,3}))", re.I)
+
+
+def _cast_candidates(st: "_FillState") -> None:
+    """An actor slot (``starring``, ``cast``, "Actors in the movie") takes the name after 'featuring', 'starring',
+    'with' or 'acted by': "Find horror movies featuring Tom Hanks" -> ``starring='Tom Hanks'``."""
+    slots = [s for s in st.slots if s.kind == "string" and not s.options and (
+        {lang.stem(w) for w in lang.split_identifier(s.name)} | set(s.desc_keys)) & {lang.stem(k) for k in _CAST_KEYS}]
+    for m in _CAST_RX.finditer(st.reading.text) if slots else ():
+        for s in slots:
+            st.cands.append((4.5, s, m.group(1).strip(), (), Evidence("the actor named", m.group(0))))
 
 
 _CLOCK_WORDS = re.compile(r"\b(?:second|minute|hour|day|week|month|year|am|pm|noon|midnight)s?\b", re.I)
