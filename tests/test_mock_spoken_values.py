@@ -77,3 +77,16 @@ def test_running_in_chinese():
     """跑 alone is running (我今天跑了5公里), 跑车 a car."""
     assert "run" in lang.chinese_concepts("我今天跑了5公里")
     assert "run" not in lang.chinese_concepts("我想买一辆跑车")
+
+
+SEARCH = tool("search_files", "Recursively search for files matching a glob pattern", {
+    "path": {"type": "string"}, "pattern": {"type": "string", "description": "A glob-style pattern, like '*.ext'"}})
+
+
+@pytest.mark.parametrize("text, want", [
+    ("search /srv for Markdown files", {"path": "/srv", "pattern": "*.md"}),
+    ("Search ~/code for Python source files", {"path": "~/code", "pattern": "*.py"}),
+])
+def test_a_kind_of_file_is_a_glob_of_its_extension(client, text, want):
+    """'Python files' for a glob pattern is '*.py' (course_lib/data/file_kinds.json), not the words."""
+    assert calls(client, text, [SEARCH]) == [("search_files", want)]

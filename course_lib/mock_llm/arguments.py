@@ -2493,6 +2493,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     _phrase_slot_candidates(st)
     _purpose_candidates(st)
     _cast_candidates(st)
+    _glob_candidates(st)
     _no_counts_for_paths(st)
     if TRACE is not None:  # developers: every candidate, to see why one won (benchmarks, tests)
         TRACE.append(sorted(((round(c[0], 2), c[1].name, c[2], c[4].rule, c[4].words) for c in st.cands),
@@ -2528,6 +2529,22 @@ def _purpose_candidates(st: "_FillState") -> None:
         return
     for s in slots:
         st.cands.append((4.0, s, m.group(1).strip(), (), Evidence("what it is for", m.group(0))))
+
+
+_FILE_KINDS = load_json("file_kinds.json")["extensions"]
+_KIND_FILES = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(_FILE_KINDS, key=len, reverse=True)) +
+                         r")\s+(?:source\s+|script\s+)?files\b", re.I)
+
+
+def _glob_candidates(st: "_FillState") -> None:
+    """A glob pattern slot (``pattern``, described as a glob) takes ``*.ext`` for the kind of file the request names
+    ("Find all Python files under ~/src" -> ``'*.py'``; ``course_lib/data/file_kinds.json``)."""
+    slots = [s for s in st.slots if s.kind == "string" and not s.options and (
+        "pattern" in lang.split_identifier(s.name) or "glob" in str(s.spec.get("description", "")).lower())]
+    m = _KIND_FILES.search(st.reading.text) if slots else None
+    if m is not None:
+        for s in slots:
+            st.cands.append((5.0, s, f"*.{_FILE_KINDS[m.group(1).lower()]}", (), Evidence("the kind of file", m.group(0))))
 
 
 _CAST_KEYS = frozenset({"cast", "star", "starring", "actor", "actress", "actors"})
