@@ -19,6 +19,7 @@ from . import arithmetic
 from . import language as lang
 from . import purpose
 from . import specialists
+from . import speech_acts
 from .arguments import Evidence, fill_arguments, labelled
 from .confidence import _off_format, rule_class
 from .choosing import (GENERIC_NAME_WORDS, NAMESPACE_WEIGHT, THRESHOLD, _DISTINCT, _best, _profile, _user_concepts,
@@ -696,18 +697,28 @@ def _names_a_tool(clause: str, tools: list[ToolSpec]) -> bool:
 
 
 def without_negated(text: str, tools: list[ToolSpec]) -> str:
-    """``text`` without the clauses that ask not to do what a tool does: they must not call it.
+    """``text`` without the clauses that ask not to do what a tool does, or only speak of it: they must not call it.
 
     "Don't check the weather, just tell me the capital of France" -> "just tell me the capital of France".
     A request that is nothing but such clauses ("Don't book anything yet.") asks for no call at all.
     A negated detail that names no tool ("Don't include the window area") stays: it is an argument.
+    A clause that forbids, asks for advice, tells of the past or asks about a state (:mod:`.speech_acts`:
+    "Never delete ...", "Should I delete ...?", "I cancelled ...", "Is the light on?") is left out when it names
+    a tool that changes something; a clause that withdraws ("Actually no, keep it") takes all before it along.
     """
-    if not _NEGATED_LEAD.search(text) and not re.search(r"[,;.!?，。；！？]\s*(?:don'?t|do not|no need|不要|别|不用)",
-                                                         text, re.I):
-        return text
     parts = _CLAUSE_EDGE.split(text)
-    kept = [c + (parts[k + 1] if k + 1 < len(parts) else "") for k, c in enumerate(parts[::2]) for k in [2 * k]
-            if not (_NEGATED_LEAD.search(c) and _names_a_tool(c, tools))]
+    clauses = [(parts[k], parts[k + 1] if k + 1 < len(parts) else "") for k in range(0, len(parts), 2)]
+    last_withdrawal = max((i for i, (c, _) in enumerate(clauses) if i and speech_acts.withdraws(c)), default=0)
+    if last_withdrawal:
+        clauses = clauses[last_withdrawal + 1:]
+    negated = _NEGATED_LEAD.search(text) or re.search(r"[,;.!?，。；！？]\s*(?:don'?t|do not|no need|不要|别|不用)",
+                                                       text, re.I)
+    changing = [t for t in tools if speech_acts.changes_something(t.name)]
+    kept = [c + sep for c, sep in clauses
+            if not (negated and _NEGATED_LEAD.search(c) and _names_a_tool(c, tools))
+            and not (changing and speech_acts.not_asked(c + sep) and _names_a_tool(c, changing))]
+    if not last_withdrawal and len(kept) == len(clauses):
+        return text
     return "".join(kept).strip(" ,，")
 
 
