@@ -368,8 +368,8 @@ def facts(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """``(makers, years)`` that ``text`` names: the organisations of ``interview_relations.json``'s ``makers``
     (any spelling, English or Chinese) and the years 1950-2049 that are no quantities.
 
-    >>> facts("June 2023: OpenAI's function calling; 谷歌的 A2A, a 2000 ms timeout")
-    (frozenset({'google', 'openai'}), frozenset({'2023'}))
+    >>> [sorted(f) for f in facts("June 2023: OpenAI's function calling; 谷歌的 A2A, a 2000 ms timeout")]
+    [['google', 'openai'], ['2023']]
     """
     pattern, of = _makers()
     norm = normalise(text)
@@ -405,6 +405,13 @@ def _puts_aside(text: str, negator: re.Match) -> bool:
 _CONDITIONS = frozenset("with and or for of in on at by to from if when".split())
 #: what a Chinese negation skips before the word it denies: auxiliaries (不会请求, 不能, 不用, 不必, 没有被)
 _ZH_AUX = re.compile(r"^(?:会|能|可以|必须|必|应该|应|该|得|再|是|被)*")  # not 直接, 一定: 不直接回答 denies the manner
+
+
+#: verbs that carry no claim of their own after a negation: "do not use backoff" denies backoff, not using
+_LIGHT_VERBS = frozenset("use using apply add implement include bother have do".split())
+#: a thing said to be of no use: "timeouts are not needed", "idempotency keys are useless" deny the thing
+_NEEDLESS = re.compile(r"([a-z][a-z0-9' -]{0,40}?)\s+(?:is|are)\s+(?:not\s+(?:needed|required|necessary|useful|"
+                       r"important)|useless|unnecessary|pointless|never\s+needed)(?![a-z])")
 
 
 @lru_cache(maxsize=4096)
@@ -451,7 +458,13 @@ def negations(text: str) -> tuple[tuple[frozenset[str], frozenset[str], frozense
                 continue
             verb = before[-1:] if before and not phrase.rstrip().endswith(":") else words[1:2]
             needs = frozenset(_stems(verb[0])) if verb else frozenset()  # "Notification: no id": the id alone
+        if words[0] in _LIGHT_VERBS and len(words) > 1 and m.group(0) != "no":  # "do not use backoff": backoff
+            words = words[1:]
         found.append((frozenset(_stems(words[0])), needs, frozenset(_stems(scope))))
+    for m in _NEEDLESS.finditer(norm):  # "timeouts are not needed", "idempotency keys are useless"
+        subject = [w for w in re.findall(r"[a-z][a-z0-9']+", re.split(r"[.;:!?,()→]", m.group(1))[-1]) if _stems(w)]
+        if subject:
+            found.append((frozenset(_stems(subject[0])), frozenset(), frozenset(_stems(" ".join(subject)))))
     return tuple(found)
 
 
