@@ -56,6 +56,7 @@ def test_an_unknown_interview_topic_is_one_line_in_the_learners_language(action,
                                                                          monkeypatch):
     """`course interview mock --topic foo` ended in a KeyError traceback."""
     monkeypatch.setenv("COURSE_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("COURSE_LANG", "en")  # `--lang` sets COURSE_LANG for the process: monkeypatch restores it
     assert cli.main(["--lang", lang, "interview", action, "--topic", "foo"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(expected) and err.count("\n") == 1 and "Traceback" not in err

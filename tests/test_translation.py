@@ -285,7 +285,8 @@ def test_sync_problems_name_a_hand_edited_and_a_stray_notebook(tmp_path):
     assert len(problems) == 2 and "differs" in problems[0] and "99_stray" in problems[1]
 
 
-def test_course_notebooks_status_command(capsys):
+def test_course_notebooks_status_command(capsys, monkeypatch):
+    monkeypatch.setenv("COURSE_LANG", "en")  # `--lang zh` sets COURSE_LANG for the process: monkeypatch restores it
     assert course(["notebooks", "status", "--lang", "zh"]) == 0
     assert "zh edition current: 00_welcome.ipynb" in capsys.readouterr().out
     assert course(["notebooks", "build"]) == 2
