@@ -3,6 +3,20 @@
 Each ``course check NN`` run records, per exercise, the status (``attempted`` or
 ``passed``), the time, and each check's outcome in ``progress.json`` in the learner's
 state folder (:func:`course_lib.storage.data_dir`). ``course progress`` reads it.
+
+One exercise, two editions (``exercises/01_x.ipynb`` and its Chinese copy ``exercises/zh/01_x.ipynb``): the
+progress follows the learner, on purpose. A learner who switches language has done the exercise, so
+``course progress`` in either language shows it passed (as :mod:`course_lib.hints` keeps one count of hints).
+What it must not do is let one edition's run overwrite the other's: opening the untouched Chinese copy of an
+exercise solved in English and checking it would turn ✅ into ⏳. So each edition keeps its own last result,
+under ``"editions"``, and the entry's own ``status``/``checked_at``/``checks`` (what every reader uses) are the
+summary: the latest *passed* run of any edition, else the latest run::
+
+    {"03_tool_registry": {"status": "passed", "checked_at": "...", "checks": [...], "lang": "en",
+                          "editions": {"en": {"status": "passed", ...}, "zh": {"status": "attempted", ...}}}}
+
+An entry written before editions were kept (no ``"editions"``) counts as one edition of unknown language
+(``""``), so nothing recorded earlier is lost.
 """
 from __future__ import annotations
 
@@ -28,18 +42,77 @@ def load() -> dict[str, Any]:
     return read_json(progress_file(), {})
 
 
-def record(exercise: str, passed: bool, checks: list[dict]) -> dict[str, Any]:
-    """Store the outcome of one ``course check`` run and return the entry."""
+_RUN_FIELDS = ("status", "checked_at", "checks")
+
+
+def editions(entry: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The last run of each edition an entry of ``progress.json`` holds: ``{lang: {"status", "checked_at",
+    "checks"}}`` (``""`` for an entry written before editions were kept; ``{}`` for none).
+
+    Example:
+        >>> editions({"status": "passed", "checked_at": "t", "checks": []})
+        {'': {'status': 'passed', 'checked_at': 't', 'checks': []}}
+    """
+    if "editions" in entry:
+        return dict(entry["editions"])
+    run = {k: entry[k] for k in _RUN_FIELDS if k in entry}
+    return {"": run} if run else {}
+
+
+def summary(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The entry of an exercise from its editions' last runs (see the module docstring): the latest passed run
+    of any edition, else the latest run; its fields plus ``lang`` (the edition it came from) and ``editions``.
+
+    Example:
+        >>> s = summary({"en": {"status": "passed", "checked_at": "2026-12-01T10:00:00", "checks": []},
+        ...              "zh": {"status": "attempted", "checked_at": "2026-12-02T10:00:00", "checks": []}})
+        >>> s["status"], s["lang"]
+        ('passed', 'en')
+    """
+    passed = {lang: run for lang, run in runs.items() if run.get("status") == PASSED}
+    pool = passed or runs
+    lang = max(pool, key=lambda k: pool[k].get("checked_at", ""))
+    return {**{k: pool[lang][k] for k in _RUN_FIELDS if k in pool[lang]}, "lang": lang, "editions": runs}
+
+
+def record(exercise: str, passed: bool, checks: list[dict], lang: str = "en") -> dict[str, Any]:
+    """Store the outcome of one ``course check`` run of ``lang``'s edition of ``exercise`` and return the entry.
+
+    Args:
+        exercise: the exercise's key, its file stem (``03_tool_registry``), the same in every edition.
+        passed: every check passed.
+        checks: the checks' results (``{"name", "passed", "hint", ...}``).
+        lang: the edition checked: ``"en"`` for ``exercises/``, ``"zh"`` for ``exercises/zh/``
+            (:func:`edition_of`).
+
+    Returns:
+        The exercise's new entry (:func:`summary`): the other editions' runs are kept as they were.
+    """
     data = load()
-    entry = {"status": PASSED if passed else ATTEMPTED, "checked_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
-             "checks": checks}
-    data[exercise] = entry
+    runs = editions(data.get(exercise, {}))
+    runs[lang] = {"status": PASSED if passed else ATTEMPTED, "checked_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                  "checks": checks}
+    data[exercise] = entry = summary(runs)
     write_json(progress_file(), data)
     return entry
 
 
+def edition_of(notebook: Path) -> str:
+    """The language of the edition a notebook belongs to: ``"zh"`` for ``exercises/zh/01_x.ipynb``, ``"en"``
+    for ``exercises/01_x.ipynb`` (or any other folder).
+
+    Example:
+        >>> edition_of(Path("exercises/zh/01_tool_call_loop.ipynb")), edition_of(Path("exercises/01_x.ipynb"))
+        ('zh', 'en')
+    """
+    from .i18n import LANGUAGES, SOURCE_LANGUAGE
+
+    folder = Path(notebook).parent.name
+    return folder if folder in LANGUAGES else SOURCE_LANGUAGE
+
+
 def status(exercise: str) -> str:
-    """``not started``, ``attempted`` or ``passed``."""
+    """``not started``, ``attempted`` or ``passed`` (the summary over the editions, see the module docstring)."""
     return load().get(exercise, {}).get("status", NOT_STARTED)
 
 
@@ -81,8 +154,8 @@ class ExerciseProgress:
 
 def exercise_progress(root: Path | None = None) -> list[ExerciseProgress]:
     """Every exercise on disk with its status, in course order (exercises never checked included); titles and
-    notebooks of the learner's language edition where it has the exercise (progress is kept per exercise, in
-    either language)."""
+    notebooks of the learner's language edition where it has the exercise. The status follows the learner across
+    editions: an exercise passed in English shows passed in the Chinese table too (module docstring)."""
     import os
 
     from . import hints

@@ -228,3 +228,70 @@ def test_reset_of_a_chinese_exercise_restores_the_chinese_one(zh_course, monkeyp
     monkeypatch.setenv("COURSE_LANG", "en")
     assert reset.locate("01", zh_course)[0] == english
     assert reset.locate(str(exercise), zh_course)[0] == exercise, "a path in exercises/zh/ names the Chinese one"
+
+
+# --- one exercise, two editions (issue 20 item 2) -----------------------------------------------
+
+def _at(monkeypatch, stamp):
+    monkeypatch.setattr(progress.time, "strftime", lambda fmt: stamp)
+
+
+def test_checking_the_other_edition_never_overwrites_a_pass(state, monkeypatch):
+    """A pass in one edition stays a pass when the untouched copy of the other edition is checked, either way
+    round; each edition keeps its own last run."""
+    a, b = exercises()[2].key, exercises()[4].key
+    good, bad = [{"name": "x", "passed": True, "hint": ""}], [{"name": "x", "passed": False, "hint": "do x"}]
+    _at(monkeypatch, "2026-12-01T10:00:00")
+    progress.record(a, True, good, "en")
+    progress.record(b, True, good, "zh")
+    _at(monkeypatch, "2026-12-02T10:00:00")
+    progress.record(a, False, bad, "zh")
+    progress.record(b, False, bad, "en")
+    data = json.loads((state / "progress.json").read_text())
+    assert (data[a]["status"], data[a]["lang"], data[a]["checked_at"]) == ("passed", "en", "2026-12-01T10:00:00")
+    assert (data[b]["status"], data[b]["lang"]) == ("passed", "zh")
+    assert {k: v["status"] for k, v in data[a]["editions"].items()} == {"en": "passed", "zh": "attempted"}
+    assert data[a]["editions"]["zh"]["checks"] == bad and data[a]["checks"] == good
+    assert progress.status(a) == progress.status(b) == progress.PASSED
+
+
+def test_progress_follows_the_learner_into_the_other_language(state, monkeypatch):
+    key = exercises()[0].key
+    progress.record(key, True, [{"name": "x", "passed": True, "hint": ""}], "en")
+    for lang in ("en", "zh"):
+        monkeypatch.setenv("COURSE_LANG", lang)
+        row = next(r for r in progress.exercise_progress() if r.key == key)
+        assert (row.status, row.passed_checks, row.total_checks) == (progress.PASSED, 1, 1), lang
+    assert row.notebook == f"exercises/zh/{key}.ipynb"
+
+
+def test_within_one_edition_the_last_run_counts_and_the_latest_edition_without_a_pass(state, monkeypatch):
+    key = exercises()[1].key
+    _at(monkeypatch, "2026-12-01T10:00:00")
+    progress.record(key, True, [], "zh")
+    _at(monkeypatch, "2026-12-01T11:00:00")
+    assert progress.record(key, False, [], "zh")["status"] == progress.ATTEMPTED  # a re-check that fails
+    _at(monkeypatch, "2026-12-01T12:00:00")
+    entry = progress.record(key, False, [{"name": "y", "passed": False, "hint": ""}], "en")
+    assert (entry["status"], entry["lang"], entry["checked_at"]) == ("attempted", "en", "2026-12-01T12:00:00")
+
+
+def test_an_entry_from_before_editions_is_kept(state):
+    key = exercises()[3].key
+    state.mkdir(parents=True, exist_ok=True)
+    old = {"status": "passed", "checked_at": "2026-11-30T09:00:00", "checks": []}
+    (state / "progress.json").write_text(json.dumps({key: old}), encoding="utf-8")
+    assert progress.status(key) == progress.PASSED
+    entry = progress.record(key, False, [], "zh")
+    assert entry["status"] == "passed" and entry["editions"][""] == old and entry["editions"]["zh"]["status"] == "attempted"
+
+
+def test_course_check_of_the_chinese_exercise_records_the_chinese_edition(state, zh_course, monkeypatch, capsys):
+    monkeypatch.setattr(ex_mod, "EXERCISES", zh_course / "exercises")
+    monkeypatch.setenv("COURSE_LANG", "en")
+    ex = exercises()[0]
+    progress.record(ex.key, True, [{"name": "x", "passed": True, "hint": ""}], "en")
+    assert cli.main(["check", ex.number, "--lang", "zh"]) == 1
+    entry = progress.load()[ex.key]
+    assert entry["editions"]["zh"]["status"] == "attempted" and entry["editions"]["en"]["status"] == "passed"
+    assert entry["status"] == "passed"

@@ -357,5 +357,5 @@ def _run(args: argparse.Namespace) -> int:
     print(tidy_spacing("\n".join(report_lines(run, rerun_arguments(path, folder),
                                                hints.pointer(terminal=True) if hints else None))))
     if not args.solutions:
-        progress.record(path.stem, run.passed, run.checks)
+        progress.record(path.stem, run.passed, run.checks, progress.edition_of(path))
     return 0 if run.passed else 1
