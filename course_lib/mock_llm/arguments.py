@@ -2502,7 +2502,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     _take_best(st)
     _numbered_in_order(slots, st.filled, st.all_mentions)
     _said_in_pairs(slots, st.filled, st.mentions, reading.text)
-    _prefer_codes(slots, st.filled)
+    _prefer_codes(slots, st.filled, st.mentions, reading.text)
     _write_out(st, out)
     if depth == 0:
         _spread_out(st, out)
@@ -3197,27 +3197,41 @@ def _give_required(slots: list[Slot], cands: list, filled: dict, taken: set[int]
             break
 
 
-_ASKS_CODE = re.compile(r"\b(?:IATA|ICAO|airport codes?|(?:three|3)[- ]letter (?:\w+ )?codes?)\b", re.I)
+_ASKS_CODE = re.compile(r"\b(?:IATA|ICAO|airport[ _]codes?|(?:three|3)[- ]letter (?:\w+ )?codes?)\b", re.I)
 _CODE_IN = re.compile(r"(?<![\w-])[A-Z]{3}(?![\w-])")
+_BRACKETED_CODE = re.compile(r"\s*[(（]\s*([A-Z]{3,4})\s*[)）]")
 
 
-def _prefer_codes(slots: list[Slot], filled: dict) -> None:
-    """"from Paris CDG" for an origin whose description asks for IATA codes: the code, as a model sends it.
+def _asks_code(s: Slot) -> bool:
+    """Whether a string slot's description or name asks for a code ("IATA code", ``origin_iata``)."""
+    return s.kind == "string" and bool(_ASKS_CODE.search(str(s.spec.get("description", "")) + " " +
+                                                         s.name.replace("_", " ")))
 
-    A slot asks when its own description does, or a sibling of the same role does (origin / destination).
+
+def _prefer_codes(slots: list[Slot], filled: dict, mentions: list[Mention] = (), text: str = "") -> None:
+    """"from Paris CDG", "from Paris (CDG)" for an origin whose description asks for IATA codes: the code, as a
+    model sends it (a place with its code in brackets right after it gives the code).
+
+    A slot asks when its own description or name does, or a sibling of the same role does (origin /
+    destination). ``filled``: name -> (value, evidence, score, indexes into ``mentions``), rewritten in place.
     """
-    asking = {s.role for s in slots if s.kind == "string" and _ASKS_CODE.search(str(s.spec.get("description", "")))}
+    asking = {s.role for s in slots if _asks_code(s)}
     if not asking:
         return
     for s in slots:
         got = filled.get(s.name)
         if got is None or not isinstance(got[0], str) or s.kind != "string":
             continue
-        if s.role in asking or _ASKS_CODE.search(str(s.spec.get("description", ""))):
+        if s.role in asking or _asks_code(s):
             codes = _CODE_IN.findall(got[0])
             if len(codes) == 1 and codes[0] != got[0]:
                 filled[s.name] = (codes[0], Evidence(got[1].rule + ", the code the description asks for",
                                                      got[1].words), got[2], got[3])
+            elif not codes and len(got[3]) == 1 and next(iter(got[3])) < len(mentions):
+                after = _BRACKETED_CODE.match(text, mentions[next(iter(got[3]))].end)
+                if after:
+                    filled[s.name] = (after.group(1), Evidence(got[1].rule + ", its code in brackets",
+                                                               after.group(0).strip()), got[2], got[3])
 
 
 def _unit_roles(unit_slots: list[Slot], text: str, filled: dict, many: dict, num_slots: list[Slot] = (),
