@@ -905,7 +905,8 @@ _ZH_DAYS = {"今天": 0, "今日": 0, "今晚": 0, "明天": 1, "明日": 1, "�
 
 
 def _relative_dates(text: str, taken: list[Mention], today: tuple[int, int, int] | None = None) -> list[Mention]:
-    """"tomorrow", "next Friday", 明天: a date counted from today, as a model resolves it (``extra`` relative).
+    """"tomorrow", "next Friday", 明天, 周五, 下周一: a date counted from today, as a model resolves it (``extra``
+    relative; Chinese weekdays by :func:`_zh_weekday`).
 
     ``today``: the day the user said they are in ("today is 2023.10.1"), else the machine's date.
     """
@@ -934,7 +935,35 @@ def _relative_dates(text: str, taken: list[Mention], today: tuple[int, int, int]
         day = today + _dt.timedelta(days=ahead)
         out.append(Mention("date", (day.year, day.month, day.day), m.group(0), m.start(), m.end(),
                            extra=(("relative", True),)))
-    return out
+    for m in _ZH_WEEKDAY_RX.finditer(text):
+        if not any(d.start <= m.start() < d.end for d in taken + out):
+            day = _zh_weekday(today, m.group(1), _CLOCK_WORDS["zh_weekdays"][m.group(2)])
+            out.append(Mention("date", (day.year, day.month, day.day), m.group(0), m.start(), m.end(),
+                               extra=(("relative", True),)))
+    return sorted(out, key=lambda d: d.start)
+
+
+_CLOCK_WORDS: dict = load_json("clock_words.json")
+#: A Chinese weekday: 周五, 星期三, 礼拜天, 下周一, 这个星期五 (not 周末, not 一周: a lead and a day of data/clock_words.json).
+_ZH_WEEKDAY_RX = re.compile("(?<![一二两三四五六七八九十几\\d个每上])(" + "|".join(_CLOCK_WORDS["zh_next_week"] + _CLOCK_WORDS["zh_this_week"]) + ")?(?:"
+                            + "|".join(_CLOCK_WORDS["zh_weekday_leads"]) + ")([" + "".join(_CLOCK_WORDS["zh_weekdays"])
+                            + "])")
+
+
+def _zh_weekday(today, lead: str | None, weekday: int):
+    """The day a Chinese weekday names, counted from ``today`` (a ``datetime.date``): 周五 is the coming Friday
+    (a week on when today is Friday, like "Friday" in English), 下周五 next week's Friday (the week starts on
+    Monday), 这周五/本周五 this week's Friday, or the coming one when it has passed."""
+    import datetime as _dt
+
+    ahead = (weekday - today.weekday()) % 7
+    if lead in _CLOCK_WORDS["zh_next_week"]:
+        ahead = 7 - today.weekday() + weekday  # Monday of next week, then the day
+    elif lead in _CLOCK_WORDS["zh_this_week"]:
+        ahead = weekday - today.weekday() if weekday >= today.weekday() else ahead
+    elif ahead == 0:
+        ahead = 7
+    return today + _dt.timedelta(days=ahead)
 
 
 #: A month's name where a word starts: every written-out date of :data:`_DATE_RXS` has one there.
