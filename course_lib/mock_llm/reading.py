@@ -1121,6 +1121,7 @@ def _times(text: str) -> list[Mention]:
             h, mi = int(m.group(4)), int(m.group(5))
         if h < 24 and mi < 60:
             out.append(Mention("time", (h, mi), m.group(0), m.start(), m.end()))
+    out += [t for t in _spoken_clocks(text) if not any(o.start < t.end and t.start < o.end for o in out)]
     for m in _ISO_TIME_RX.finditer(text):  # "2026-12-02T19:00(:00)": the clock time of an ISO 8601 date-time
         h, mi = int(m.group(1)), int(m.group(2))
         if h < 24 and mi < 60:
@@ -1129,6 +1130,61 @@ def _times(text: str) -> list[Mention]:
             out = [t for t in out if not m.start() < t.start < m.end()]  # "+08:00" is its offset, no clock time
             out.append(Mention("time", (h, mi), m.group(0), m.start(), m.end(), extra=extra))
     return sorted(out, key=lambda t: t.start)
+
+
+def _alternation(words) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+
+
+_CW = load_json("clock_words.json")
+_HOUR_SAID = r"(" + _alternation(_CW["hours"]) + r"|1[0-2]|0?[1-9])"
+_DAY_PART = r"(?:\s*(?P<part>" + _alternation(_CW["evening"] + _CW["morning"]) + r"))?(?![A-Za-z])"
+#: "half past seven", "a quarter to nine", "ten past six", "20 minutes to five", "seven o'clock", "at seven thirty".
+_SPOKEN_CLOCK_RX = re.compile(
+    r"(?<![\w:])(?:(?P<past>" + _alternation(_CW["minutes_past"]) + r"|\d{1,2})(?:\s+minutes?)?\s+(?:"
+    + _alternation(_CW["after"]) + r")\s+" + _HOUR_SAID.replace("(", "(?P<h1>", 1)
+    + r"|(?P<before>(?:a\s+)?quarter|(?:\d{1,2}|" + _alternation(_CW["minutes_past"]) + r")\s+minutes?)\s+(?:"
+    + _alternation(_CW["before"]) + r")\s+" + _HOUR_SAID.replace("(", "(?P<h2>", 1)
+    + r"|" + _HOUR_SAID.replace("(", "(?P<h3>", 1) + r"\s+o['’]?\s?clock"
+    + r"|(?<=\b(?:at|by)\s)" + _HOUR_SAID.replace("(", "(?P<h4>", 1) + r"[\s-]+(?P<mins>"
+    + _alternation(_CW["minutes_after_hour"]) + r"))\b" + _DAY_PART, re.I)
+
+
+def _spoken_clocks(text: str) -> list[Mention]:
+    """Times of day said in words (data/clock_words.json): "half past seven" (7, 30), "a quarter to nine" (8, 45),
+    "ten past six", "seven o'clock", "at seven thirty"; "in the evening", "pm", "tonight" after it move the hour
+    past noon. Without a part of the day the hour stays as said (a clock face's: "half past seven" is 07:30)."""
+    out = []
+    for m in _SPOKEN_CLOCK_RX.finditer(text):
+        hour_word = next(m.group(g) for g in ("h1", "h2", "h3", "h4") if m.group(g))
+        h = int(hour_word) if hour_word.isdigit() else _CW["hours"][re.sub(r"\s+", " ", hour_word.lower())]
+        mi = 0
+        if m.group("past"):
+            mi = _clock_minutes(m.group("past"))
+        elif m.group("before"):
+            mi = 60 - _clock_minutes(re.sub(r"^a\s+|\s+minutes?$", "", m.group("before"), flags=re.I))
+            h = (h - 1) or 12
+        elif m.group("mins"):
+            mi = _CW["minutes_after_hour"][re.sub(r"[\s-]+", " ", m.group("mins").lower()).replace("forty five",
+                                                                                                "forty-five")]
+        part = re.sub(r"\s+", " ", (m.group("part") or "").lower())
+        if part in _CW["evening"] and h < 12:
+            h += 12
+        elif part in _CW["morning"] and h == 12:
+            h = 0
+        if 0 < mi < 60 or m.group("h3"):
+            end = m.end() if not re.match(r"(?:tonight|this|tomorrow)\b", part) else m.start("part")
+            end = len(text[:end].rstrip())  # "... tomorrow morning": the date is a mention of its own
+            out.append(Mention("time", (h % 24, mi), text[m.start():end], m.start(), end, extra=(("words", True),)))
+    return out
+
+
+def _clock_minutes(said: str) -> int:
+    """The minutes of "half" (30), "quarter" (15), "ten" (10), "25"; 0 when it is none of them."""
+    said = re.sub(r"\s+", " ", said.lower())
+    if said.isdigit():
+        return int(said)
+    return _CW["minutes_past"].get(said, _CW["minutes_past"].get("a " + said, 0))
 
 
 _ISO_TIME_RX = re.compile(r"(?<=\d[T])(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?(?![0-9A-Za-z:])")
