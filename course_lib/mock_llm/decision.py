@@ -16,7 +16,10 @@ class PlannedCall:
     """A tool call the model decided to make.
 
     ``clause`` is the index of the request clause it serves; ``from_results`` names the
-    arguments to be written from the results of earlier clauses (the call waits for them).
+    arguments to be written from the results of earlier clauses (the call waits for them);
+    ``condition`` is the condition a conditional request sets on it ("it rains in Shanghai"): the call
+    waits for the condition's results and is made only if they say it holds (clause 1), or only if they say
+    it does not (clause 2, an "otherwise" part) (:mod:`.conditions`).
     """
 
     name: str
@@ -25,6 +28,7 @@ class PlannedCall:
     missing: list[str] = field(default_factory=list)
     clause: int = 0
     from_results: tuple[str, ...] = ()
+    condition: str = ""
 
     def key(self) -> str:
         return self.name + json.dumps(self.arguments, sort_keys=True, ensure_ascii=False)

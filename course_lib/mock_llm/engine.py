@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 from . import arithmetic
 from . import bounds
+from . import conditions
 from . import confidence
 from . import gazetteer as gz
 from . import language as lang
@@ -161,8 +163,9 @@ def _without_plan(req: ChatRequest, turn, decision: Decision, why_not: str) -> D
 def _ask_or_call(req: ChatRequest, turn, plan: list[PlannedCall], decision: Decision, scores: dict) -> Decision:
     """Emit the planned calls, first those whose results others wait for; or ask for a missing
     required value, say an enum lacks the unit, or hold back a call the engine is unsure of."""
-    waiting = [c for c in plan if c.from_results and any(p.clause < c.clause for p in plan if not p.from_results)]
-    if waiting:  # first the calls whose results they need
+    waiting = [c for c in plan if c.condition or
+               c.from_results and any(p.clause < c.clause for p in plan if not p.from_results)]
+    if waiting:  # first the calls whose results they need (a conditional's consequence: its condition's)
         plan = [c for c in plan if c not in waiting]
     incomplete = [c for c in plan if c.missing]
     if incomplete and req.tool_choice == "auto":
@@ -180,7 +183,9 @@ def _ask_or_call(req: ChatRequest, turn, plan: list[PlannedCall], decision: Deci
         return decision
     if req.tool_choice == "auto":
         plan = confidence.without_doubtful_options(plan, turn.question, req.tools)
-    if req.tool_choice == "auto" and _held_back(decision, plan, turn.question, req.tools):
+    gate = conditions.split(turn.question) if any(c.condition for c in waiting) else None
+    rated = conditions.checked_text(gate) if gate else turn.question  # the compared number is for the result
+    if req.tool_choice == "auto" and _held_back(decision, plan, rated, req.tools):
         return decision
     reason = decision.reason or f"best match: {plan[0].name} (score {scores[plan[0].name]})"
     if waiting:
@@ -309,9 +314,12 @@ def _emit(req: ChatRequest, decision: Decision, calls: list[PlannedCall], reason
 def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decision: Decision) -> Decision:
     made = {c["function"]["name"] + json.dumps(_args_of(c), sort_keys=True, ensure_ascii=False) for c, _ in turn.done}
     tried = {c["function"]["name"] for c, _ in turn.done}
-    remaining = [c for c in plan if not c.from_results and c.key() not in made and not c.missing
-                 and not _made_alike(c, turn)]
+    remaining = [c for c in plan if not c.from_results and not c.condition and c.key() not in made
+                 and not c.missing and not _made_alike(c, turn)]
     remaining += _written_from_results(plan, turn, remaining)
+    gate = _condition_decided(plan, turn, remaining)
+    if gate is not None and gate[0] and req.tool_choice != "none":
+        return _consequence(req, turn, gate[0], decision)
     if not remaining:  # "(3+4)*2" with add and multiply: the next step, from the results so far
         remaining = [PlannedCall(t.name, args) for t, args in arithmetic.next_calls(
             req.tools, turn.question, [(c["function"]["name"], _args_of(c), _maybe_json(r)) for c, r in turn.done])]
@@ -336,9 +344,48 @@ def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decis
     # A failed call that a later call of the same tool replaced is history, not news.
     later_ok = {name for name, _, r in results if not error_of(_maybe_json(r))}
     results = [x for x in results if x[0] not in later_ok or not error_of(_maybe_json(x[2]))]
+    if gate is not None:  # the condition did not hold (or could not be told): say so, no consequence
+        cond = conditions.split(turn.question)
+        said = compose_answer(results, cond.condition) if results else ""  # (not the consequence's advice)
+        decision.content = said if gate[2] else f"{said} {gate[1]}".strip()
+        decision.reason = "a conditional request: the consequence depends on the condition's result"
+        return decision
     decision.content = compose_answer(results, turn.question)
     decision.reason = "answer from the tool results"
     return decision
+
+
+def _condition_decided(plan: list[PlannedCall], turn: _Turn, remaining: list[PlannedCall]
+                       ) -> tuple[list[PlannedCall], str, bool] | None:
+    """What a conditional request's results decide: ``(consequence calls to make now, reply if none, done)``.
+
+    None when the plan has no condition, or the condition's calls are not all made yet (``remaining``).
+    The consequence calls come when the condition holds (:func:`.conditions.holds`) and they are not made
+    yet; ``done`` is True when they were made (the answer then tells the results, condition and all).
+    """
+    gated = [c for c in plan if c.condition]
+    cond = conditions.split(turn.question) if gated else None
+    if cond is None or remaining:
+        return None
+    made_names = {c.name for c in gated}
+    checked = [(c["function"]["name"], _args_of(c), r) for c, r in turn.done if c["function"]["name"] not in made_names]
+    if any(_made_alike(c, turn) for c in gated):
+        return [], "", True
+    verdict = conditions.holds(cond, checked)
+    if verdict is not None and (branch := [c for c in gated if c.clause == (1 if verdict else 2)]):
+        return branch, "", False
+    return [], conditions.not_done_reply(cond, verdict, [c.name for c in gated if c.clause == 1], turn.question), False
+
+
+def _consequence(req: ChatRequest, turn: _Turn, calls: list[PlannedCall], decision: Decision) -> Decision:
+    """The consequence of a condition that holds: its calls, or the question for a value they lack."""
+    incomplete = [c for c in calls if c.missing]
+    if incomplete and req.tool_choice == "auto":
+        decision.content = _clarify(incomplete[0], turn.question, req.tools)
+        decision.reason = f"the condition holds; {incomplete[0].name} needs {incomplete[0].missing}: ask"
+        return decision
+    return _emit(req, decision, [replace(c, condition="") for c in calls],
+                 "the condition holds by its result: the consequence's calls")
 
 
 def _alike(a: Any, b: Any) -> bool:

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import arithmetic
+from . import conditions
 from . import language as lang
 from . import purpose
 from . import specialists
@@ -745,6 +746,9 @@ def plan_calls(text: str, tools: list[ToolSpec]
     if len(keep) < len(ranked):
         ranked = keep
         tools = [r[0] for r in keep]
+    gated = conditional_calls(text, tools)
+    if gated:
+        return gated, scores, matched, ""
     planned: dict[str, list[PlannedCall]] = {}  # the whole request's calls of each tool tried, planned once
     picks = _picks(text, tools, ranked, distinct, planned)
     calls: list[PlannedCall] = []
@@ -761,6 +765,43 @@ def plan_calls(text: str, tools: list[ToolSpec]
     asked_by = [clause if clause != text else "" for _, clause in picks]
     calls = without_competing_values(one_place_as_written(calls, text), tools, text)
     return without_bare_calls(calls, tools, text, asked_by), scores, matched, ""
+
+
+def conditional_calls(text: str, tools: list[ToolSpec]) -> list[PlannedCall]:
+    """The calls of a conditional request: the condition's now, the consequence's waiting for its results.
+
+    "If it rains in Shanghai, remind me to take an umbrella" -> ``get_weather(city="Shanghai")`` and
+    ``create_reminder(text="take an umbrella")`` with ``condition="it rains in Shanghai"`` (made after the
+    weather result, only if it says rain: :func:`.conditions.holds`); an "otherwise" part's calls are clause 2,
+    made when it does not hold. The condition's calls take its words without the number it compares
+    ("warmer than 20°C": :func:`.conditions.checked_text`). Only when each half picks a tool of
+    its own above the threshold, different ones; else ``[]`` ("If I invest $5000 at 5%, what is the
+    interest?" is one call of one tool with those values).
+    """
+    cond = conditions.split(text) if len(tools) > 1 else None
+    if cond is None:
+        return []
+    first = score_tools(cond.condition, tools)[0]
+    if first[1] < THRESHOLD:
+        return []
+    then = next((r for r in score_tools(cond.consequence, tools) if r[0].name != first[0].name), None)
+    if then is None or then[1] < THRESHOLD or not _names_its_action(then, first[0]):
+        return []  # the consequence asks the condition's own tool again, or none
+    now = _calls_for(first[0], conditions.checked_text(cond))
+    later = [replace(c, clause=1, condition=cond.condition) for c in _calls_for(then[0], cond.consequence)]
+    if cond.otherwise:  # "..., otherwise set it to 18°C": the consequence's tool unless it names another
+        other = next((r for r in score_tools(cond.otherwise, tools) if r[0].name != first[0].name), then)
+        tool = other[0] if other[1] >= THRESHOLD and _names_its_action(other, first[0]) else then[0]
+        later += [replace(c, clause=2, condition=cond.condition) for c in _calls_for(tool, cond.otherwise)]
+    return now + later
+
+
+def _names_its_action(ranked: tuple[ToolSpec, float, list[str]], other: ToolSpec) -> bool:
+    """Whether a scored tool matched a word of its own name that ``other``'s name lacks ("buy" of buy_stock
+    beside get_stock_price in "buy 10 shares of AAPL"; "remind" of create_reminder): it is asked for itself."""
+    tool, _, matched = ranked
+    mine = {st for st, _ in _profile(tool).name_words} - {st for st, _ in _profile(other).name_words}
+    return any(lang.word_matches(m, st) for m in matched for st in mine)
 
 
 def _serving_purpose(text: str, ranked: list) -> tuple[list, str]:
