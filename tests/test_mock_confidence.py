@@ -171,7 +171,7 @@ def test_a_persons_name_left_out_while_a_persons_argument_is_empty_holds_the_cal
     e = explain("films directed by Sofia Coppola that Kirsten Dunst is in", FILMS)
     assert e.tool_calls == [] and e.confidence.unused == ["Kirsten Dunst"] and not e.confidence.sure
     assert "'Kirsten Dunst'" in e.content
-    # "with Kirsten Dunst" names the cast (arguments._cast_candidates): the call has both
+    # "with Kirsten Dunst" names the cast (arguments._credited_candidates): the call has both
     e = explain("films directed by Sofia Coppola with Kirsten Dunst in them", FILMS)
     assert [c.arguments for c in e.tool_calls] == [{"directed_by": "Sofia Coppola", "cast": "Kirsten Dunst"}]
 

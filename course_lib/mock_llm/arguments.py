@@ -2492,7 +2492,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     _scalar_candidates(st)
     _phrase_slot_candidates(st)
     _purpose_candidates(st)
-    _cast_candidates(st)
+    _credited_candidates(st)
     _glob_candidates(st)
     _no_counts_for_paths(st)
     if TRACE is not None:  # developers: every candidate, to see why one won (benchmarks, tests)
@@ -2547,20 +2547,87 @@ def _glob_candidates(st: "_FillState") -> None:
             st.cands.append((5.0, s, f"*.{_FILE_KINDS[m.group(1).lower()]}", (), Evidence("the kind of file", m.group(0))))
 
 
-_CAST_KEYS = frozenset({"cast", "star", "starring", "actor", "actress", "actors"})
-#: "movies featuring Tom Hanks", "a comedy with Jim Carrey", "starring Meryl Streep", "acted by Kathy Griffin".
-_CAST_RX = re.compile(r"\b(?:featuring|starring|stars|with|acted\s+by|features)\s+(?:the\s+)?(?:actor|actress)?\s*"
-                      r"((?-i:[A-Z][\w'.-]+(?:\s+[A-Z][\w'.-]+){0,3}))", re.I)
+_CREDITS = load_json("credit_roles.json")
+#: A person's or band's name: one to four capitalised words or initials ("C.J. Rush", "J. Patrick McNamara",
+#: "Thurop Van Orman", "Christina-Ann Zalamea"), 'van'/'de'... between them; a full stop ends it ("Jim Carrey. Which").
+_NAME_TOKEN = r"(?:(?:[A-Z]\.){1,3}|[A-Z][\w'\u2019-]*[^\W_])"
+_CREDIT_NAME = (rf"(?P<q>['\"\u2018\u201c]?)(?P<name>{_NAME_TOKEN}(?:[ \t]+(?:(?:van|von|de|da|del|der|di|du|le|la)[ \t]+)?"
+                rf"(?:{_NAME_TOKEN}|[A-Z](?![\w.]))){{0,3}})(?P=q)")
 
 
-def _cast_candidates(st: "_FillState") -> None:
-    """An actor slot (``starring``, ``cast``, "Actors in the movie") takes the name after 'featuring', 'starring',
-    'with' or 'acted by': "Find horror movies featuring Tom Hanks" -> ``starring='Tom Hanks'``."""
-    slots = [s for s in st.slots if s.kind == "string" and not s.options and (
-        {lang.stem(w) for w in lang.split_identifier(s.name)} | set(s.desc_keys)) & {lang.stem(k) for k in _CAST_KEYS}]
-    for m in _CAST_RX.finditer(st.reading.text) if slots else ():
-        for s in slots:
-            st.cands.append((4.5, s, m.group(1).strip(), (), Evidence("the actor named", m.group(0))))
+def _cue_rx(cues: list[str]) -> str:
+    return "|".join(re.escape(c).replace(r"\ ", r"\s+") for c in sorted(cues, key=len, reverse=True))
+
+
+@lru_cache(maxsize=None)
+def _credit_patterns(role: str) -> tuple[re.Pattern, re.Pattern | None, re.Pattern]:
+    """The role's cue-before-name, name-before-cue and bare-cue ('by') patterns. A bare 'by' after another role's
+    verb ("acted by", "directed by") is that role's, not this one's."""
+    spec = _CREDITS["roles"][role]
+    lead = r"(?i:\s+(?:(?-i:the)\s+)?(?:actor|actress|artist|band|singer)?\s*)"  # "by The Rolling Stones": a name
+    rx_before = re.compile(rf"(?i:\b(?:{_cue_rx(spec['before'])})){lead}{_CREDIT_NAME}(?![\w'-])")
+    after = spec.get("after") or []
+    rx_after = re.compile(rf"(?<![\w'-]){_CREDIT_NAME}(?i:\s*(?:{_cue_rx(after)})\b)") if after else None
+    theirs = sorted({c.split()[0] for r, sp in _CREDITS["roles"].items() if r != role for c in sp["before"]
+                     if len(c.split()) == 2 and c.split()[1] in _CREDITS["bare"]} - {c.split()[0] for c in spec["before"]})
+    not_theirs = "(?i:" + "".join(rf"(?<!\b{re.escape(w)}\s)" for w in theirs) + ")"
+    rx_bare = re.compile(rf"{not_theirs}(?i:\b(?:{_cue_rx(_CREDITS['bare'])})){lead}{_CREDIT_NAME}(?![\w'-])")
+    return rx_before, rx_after, rx_bare
+
+
+def _credit_role(slot: Slot) -> str:
+    """The role a string slot credits (``cast``, ``artist``, ``director``, ``author``: its name's words, else its
+    description's), or ''."""
+    if slot.kind != "string" or slot.options:
+        return ""
+    words = {lang.stem(w) for w in lang.split_identifier(slot.name)}
+    for keys in (words, slot.desc_keys):
+        for role, spec in _CREDITS["roles"].items():
+            if keys & {lang.stem(w) for w in spec["slot_words"]}:
+                return role
+    return ""
+
+
+def _credited_name(m: re.Match, reading: Reading, after: bool) -> tuple[str, tuple[int, ...]]:
+    """The name a cue matched and the mentions it covers, or ``('', ())`` when it is a day, a date or a time ("by
+    Friday", "by March 3") or one word that is no name. Before a cue (``after``), leading words that are no name
+    go: "Can Zach Woods acts in" -> 'Zach Woods'."""
+    words = m.group("name").split()
+    while after and words and words[0].lower().strip(".") in _NOT_NAMES and not (words[0] == "The" and len(words) > 1):
+        words.pop(0)
+    if not words or len(words) == 1 and words[0].lower().strip(".") in _NOT_NAMES:
+        return "", ()
+    end = m.end("name")
+    start = end - len(" ".join(words)) if after else m.start("name")
+    over = [i for i, x in enumerate(reading.mentions) if x.start < end and start < x.end]
+    if any(reading.mentions[i].kind in ("date", "time", "number") for i in over):
+        return "", ()
+    return " ".join(words), tuple(over)
+
+
+def _credited_candidates(st: "_FillState") -> None:
+    """A slot that credits someone with a work (an actor ``cast``/``starring``, an ``artist``, ``directed_by``, an
+    ``author``) takes the capitalised name said beside that role's cues (``course_lib/data/credit_roles.json``):
+    "Find horror movies featuring Tom Hanks" -> ``starring='Tom Hanks'``, "songs by Ariana Grande" ->
+    ``artist='Ariana Grande'``, "movies Zach Woods acted in" -> ``cast='Zach Woods'``, "something by Riley
+    Stearns" -> ``directed_by`` when the tool's one creator slot is the director's. The name's mentions are
+    the slot's, so a title slot does not take it too; a word of the tool's options or slot names is no name
+    ("with Family Genre")."""
+    roles = [(s, r) for s in st.slots if (r := _credit_role(s))]
+    if not roles:
+        return
+    other = {str(o).lower() for s in st.slots for o in s.options} | {k for s in st.slots for k in s.keys}
+    creators = [s for s, r in roles if _CREDITS["roles"][r]["creator"]]
+    for s, role in roles:
+        rx_before, rx_after, rx_bare = _credit_patterns(role)
+        found = [(m, False) for m in rx_before.finditer(st.reading.text)]
+        found += [(m, True) for m in rx_after.finditer(st.reading.text)] if rx_after is not None else []
+        if len(creators) == 1 and creators[0] is s:
+            found += [(m, False) for m in rx_bare.finditer(st.reading.text)]
+        for m, after in found:
+            name, over = _credited_name(m, st.reading, after)
+            if name and not any(w.lower() in other or lang.stem(w) in other for w in name.split()):
+                st.cands.append((4.5, s, name, over, Evidence(f"the {role} named", m.group(0))))
 
 
 _CLOCK_WORDS = re.compile(r"\b(?:second|minute|hour|day|week|month|year|am|pm|noon|midnight)s?\b", re.I)

@@ -33,7 +33,8 @@ from ..package_data import load_json
 
 #: (The lookahead of the first characters the alternatives can start with changes no split: it rejects in
 #: one test the positions, most of them, where none can match.)
-_CLAUSE_SPLIT = re.compile(r"(?=[.;!?。；！？\n,\s然并另再还同])(?:(?:\.(?!\d)|[;!?。；！？\n])+|,\s*(?:and\s+)?(?=(?:what|how|who|when|where|please|also|then)\b)|"
+#: The dot of an initial ("J.K. Simmons", "C.J. Rush") ends no clause.
+_CLAUSE_SPLIT = re.compile(r"(?=[.;!?。；！？\n,\s然并另再还同])(?:(?:(?<!\b(?-i:[A-Z]))\.(?!\d)|[;!?。；！？\n])+|,\s*(?:and\s+)?(?=(?:what|how|who|when|where|please|also|then)\b)|"
                            r"\s+(?:and then|and also|also|then|as well as)\s+|"
                            r"\s+and\s+(?=(?:what|how|who|when|where|tell|get|find|search|create|list|show|check|book|convert|send|"
                            r"schedule|reserve|order|buy|cancel|translate|calculate|compute|add|remind|set up)\b)|"
@@ -98,8 +99,9 @@ def split_clauses(text: str) -> list[str]:
     return [c.strip(" ,，") for c in _CLAUSE_SPLIT.split(text) if c and c.strip(" ,，")]
 
 
-#: A dot that ends an abbreviation ("Apple Inc. (AAPL)", "Dr. Lee") ends no sentence.
-_NO_ABBREVIATION = "".join(rf"(?<!\b{a}\.)" for a in ("Inc", "Ltd", "Corp", "Co", "Mr", "Mrs", "Ms", "Dr", "St", "vs"))
+#: A dot that ends an abbreviation ("Apple Inc. (AAPL)", "Dr. Lee") or an initial ("J.K. Simmons") ends no sentence.
+_NO_ABBREVIATION = "".join(rf"(?<!\b{a}\.)" for a in ("Inc", "Ltd", "Corp", "Co", "Mr", "Mrs", "Ms", "Dr", "St", "vs",
+                                                      "(?-i:[A-Z])"))
 
 
 #: (The dot is looked behind for first: the ten abbreviation look-behinds then run only after a dot. The
