@@ -19,13 +19,18 @@ from pathlib import Path
 import nbformat
 
 from . import notebooks
+from .i18n import LANGUAGES, N_, gettext
 
 ROOT = notebooks.ROOT
 SOLUTIONS = ROOT / "solutions"
 EXERCISES = ROOT / "exercises"
 _CODE_REGION = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*(\n|$)", re.S | re.M)
 _MD_REGION = re.compile(r"<!-- BEGIN SOLUTION -->.*?<!-- END SOLUTION -->\n?", re.S)
-STUB = "{indent}# YOUR CODE HERE\n{indent}raise NotImplementedError(\"Your turn: replace this line with your code.\")\n"
+#: What the stub raises. English here, in the source; each edition's exercises raise it in their language
+#: (:func:`localise_stubs`, applied by ``course notebooks build --lang zh``), and :func:`is_stub` knows them all.
+STUB_MESSAGE = N_("Your turn: replace this line with your code.")
+STUB = "{indent}# YOUR CODE HERE\n{indent}raise NotImplementedError(\"" + STUB_MESSAGE + "\")\n"
+_STUB_RAISE = 'raise NotImplementedError("{message}")'
 
 
 class ExerciseError(ValueError):
@@ -45,6 +50,53 @@ def strip_solution(source: str) -> str:
     if source.count("### BEGIN SOLUTION") != source.count("### END SOLUTION"):
         raise ExerciseError("unbalanced ### BEGIN SOLUTION / ### END SOLUTION markers")
     return _CODE_REGION.sub(lambda m: STUB.format(indent=m.group(1)), source)
+
+
+def stub_message(lang: str) -> str:
+    """The stub's message in ``lang``'s edition: ``"Your turn: replace this line with your code."`` in English,
+    ``"轮到你了：把这一行换成你的代码。"`` in Chinese (``translations/zh/strings/course_lib.po``)."""
+    return gettext(STUB_MESSAGE, lang)
+
+
+def stub_markers() -> tuple[str, ...]:
+    """What identifies the untouched stub's message in any edition: each language's message and its lead before
+    the colon (``"Your turn"``, ``"轮到你了"``), so a shortened stub in a test or an older copy is recognised too.
+
+    Example:
+        >>> {"Your turn", "轮到你了"} <= set(stub_markers())
+        True
+    """
+    out: list[str] = []
+    for lang in LANGUAGES:
+        message = stub_message(lang)
+        out += [message, re.split(r"[:：]", message, maxsplit=1)[0]]
+    return tuple(dict.fromkeys(out))
+
+
+def is_stub(error: BaseException) -> bool:
+    """True for the exercise's untouched ``raise NotImplementedError(<the stub message>)``, in any edition.
+
+    Example:
+        >>> is_stub(NotImplementedError("轮到你了：把这一行换成你的代码。")), is_stub(NotImplementedError("Your turn"))
+        (True, True)
+        >>> is_stub(NotImplementedError("no CSV reader yet")), is_stub(ValueError("Your turn"))
+        (False, False)
+    """
+    return isinstance(error, NotImplementedError) and any(m in str(error) for m in stub_markers())
+
+
+def localise_stubs(source: str, lang: str) -> str:
+    """A code cell's source with the English stub's ``raise`` in ``lang`` (only that string changes).
+
+    Example:
+        >>> print(localise_stubs(strip_solution("def f():\\n    ### BEGIN SOLUTION\\n    return 1\\n    ### END SOLUTION\\n"), "zh"))
+        def f():
+            # YOUR CODE HERE
+            raise NotImplementedError("轮到你了：把这一行换成你的代码。")
+        <BLANKLINE>
+    """
+    english = _STUB_RAISE.format(message=STUB_MESSAGE)
+    return source.replace(english, _STUB_RAISE.format(message=stub_message(lang).replace('"', '\\"')))
 
 
 def make_exercise(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:

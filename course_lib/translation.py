@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from . import notebooks as nbt
-from .exercises import committed_text, exercise_text
+from .exercises import committed_text, exercise_text, localise_stubs
 
 ROOT = nbt.ROOT
 TRANSLATIONS = ROOT / "translations"
@@ -399,7 +399,8 @@ def build(english: Path, lang: str, root: Path = ROOT) -> Any:
     are, with no outputs (a lesson gets its own from :func:`execute_edition`).
 
     Markdown cells are translated (links re-pointed), code cells with a translation use it, the others
-    are the English code.
+    are the English code; in every code cell an exercise stub's ``raise NotImplementedError("Your turn: ...")``
+    raises the edition's own message (:func:`course_lib.exercises.localise_stubs`).
 
     Raises:
         TranslationError: the catalog is missing, or a markdown cell has no current translation, or a code
@@ -426,6 +427,8 @@ def build(english: Path, lang: str, root: Path = ROOT) -> Any:
             cell.source = _translate_links(msg.string, english, lang, root, translated)
         elif msg is not None and msg.string:
             cell.source = msg.string
+        if cell.cell_type == "code":  # an exercise's stub raises in the edition's language, opted in or not
+            cell.source = localise_stubs(cell.source, lang)
     return nbt.clean(nb, keep_outputs=False)
 
 

@@ -31,8 +31,6 @@ SDK_LOGGERS = ("mcp", "a2a", "httpx", "httpcore", "uvicorn", "uvicorn.error", "u
                "sse_starlette", "asyncio", "anyio")
 # A cell's code as the kernel compiles it: ipykernel's /tmp/ipykernel_<pid>/<hash>.py, IPython's <ipython-input-...>
 _CELL_FILE = re.compile(r"(ipykernel_\d+[/\\]\d+\.py$)|(^<ipython-input-)")
-# The stub's message in each edition (the Chinese exercises translate it with their code cells).
-_STUB_MESSAGES = ("Your turn", "轮到你了")
 
 
 @dataclass(frozen=True)
@@ -100,7 +98,9 @@ def learner_error(error: BaseException) -> LearnerError:
     line = f"{type(error).__name__}: {message}" if message else type(error).__name__
     if place:
         line += f" ({place})"
-    stub = isinstance(error, NotImplementedError) and any(marker in str(error) for marker in _STUB_MESSAGES)
+    from ..exercises import is_stub  # the stub's message in every edition
+
+    stub = is_stub(error)
     return LearnerError(line, _ANSI.sub("", "\n".join(ipython_traceback(error))), function, stub)
 
 

@@ -30,6 +30,7 @@ from google.protobuf.json_format import MessageToDict
 from ..a2a_agents import JSONRPC_PATH, TaskFold, artifact_text, build_agent_app, user_message
 from ..a2a_states import InvalidTransition
 from ..examples import convert_currency
+from ..exercises import is_stub
 from ..hints import Hints
 from . import CheckReport, calm_check
 from ..i18n import N_, _
@@ -53,7 +54,6 @@ HINTS = Hints("11_currency_agent", [
     "new_text_part(...)])`, `await updater.complete()`. In `cancel`: `await TaskUpdater(event_queue, "
     "context.task_id, context.context_id).cancel()`."),
 ], solution_section="Your code: the card and the executor")
-STUB_TEXT = "Your turn: replace this line with your code."
 
 
 class _RecordingQueue:
@@ -153,7 +153,7 @@ async def _send(client: Any, text: str, **ids: str) -> TaskFold:
 
 def _error_hint(error: BaseException, recorder: _Recorder) -> str:
     cause = recorder.errors[-1] if recorder.errors else error
-    if STUB_TEXT in str(cause) or isinstance(cause, NotImplementedError):
+    if is_stub(cause) or isinstance(cause, NotImplementedError):  # the stub, in either edition's words
         return _("Write your executor's code where the exercise says `# YOUR CODE HERE` (and remove the `raise`).")
     if "enqueue Task before" in str(cause):
         return (_("Your executor published a status update before any Task existed (the SDK "
