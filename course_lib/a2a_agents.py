@@ -40,6 +40,7 @@ import logging
 import re
 import sqlite3
 import threading
+from functools import lru_cache
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -140,10 +141,51 @@ def protocol_layers() -> CourseFigure:
 
 # --------------------------------------------------------------------------- the plan (sans-IO)
 
-_METRICS = {  # column -> words that ask for it (English and the seed's Chinese)
-    "revenue": ("revenue", "sales", "turnover", "营收", "收入", "销售额"),
-    "net_profit": ("profit", "earnings", "利润", "净利"),
-}
+@lru_cache(maxsize=1)
+def _finance_words() -> dict[str, Any]:
+    from .package_data import load_json
+
+    return load_json("finance_words.json")
+
+
+@lru_cache(maxsize=1)
+def _finance_terms() -> tuple[tuple[str, str, bool], ...]:
+    """``(word, concept, is_chinese)`` of ``data/finance_words.json``, longest word first."""
+    data, out = _finance_words(), []
+    for group in ("measures", "broader"):
+        for concept, entry in data[group].items():
+            out += [(w.lower(), concept, False) for w in entry["en"]] + [(w, concept, True) for w in entry["zh"]]
+    return tuple(sorted(out, key=lambda t: -len(t[0])))
+
+
+def finance_concepts(text: str) -> tuple[str, ...]:
+    """The finance concepts ``text`` speaks of, in the order said: measures (``revenue``, ``net_profit``,
+    ``expenses``) and ``finance`` itself, from ``course_lib/data/finance_words.json`` (English and Chinese).
+
+    Words are matched longest first without overlap (``净利润`` is net profit only, ``net income`` profit, ``income``
+    alone revenue), English words whole, Chinese ones as they stand. A measure implies ``finance`` (listed last).
+
+    Example:
+        >>> finance_concepts("上个季度的收入是多少？"), finance_concepts("What was our net income in 2023?")
+        (('revenue', 'finance'), ('net_profit', 'finance'))
+        >>> finance_concepts("今年的支出和利润"), finance_concepts("What's the weather in Paris?")
+        (('expenses', 'net_profit', 'finance'), ())
+    """
+    low, taken, found = text.lower(), [], []
+    for word, concept, chinese in _finance_terms():
+        pattern = re.escape(word) if chinese else rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])"
+        for m in re.finditer(pattern, low):
+            if all(m.end() <= a or m.start() >= b for a, b in taken):
+                taken.append((m.start(), m.end()))
+                found.append((m.start(), concept))
+    concepts = list(dict.fromkeys(c for _, c in sorted(found)))
+    if any(c in _finance_words()["measures"] for c in concepts) and "finance" not in concepts:
+        concepts.append("finance")
+    return tuple(concepts)
+
+
+def _measure_name(concept: str, chinese: bool) -> str:
+    return _finance_words()["names"][concept]["zh" if chinese else "en"]
 _WRITE_SQL = re.compile(r"^\s*(insert|update|delete|drop|create|alter|replace|attach|pragma|vacuum)\b", re.I)
 _READ_SQL = re.compile(r"^\s*(select|with)\b", re.I)
 _YEAR = re.compile(r"(?<!\d)(20\d\d)(?!\d)")
@@ -232,10 +274,17 @@ def plan_finance_request(texts: Iterable[str]) -> Plan:
         return RunQuery(sql=first, shown=" ".join(first.split()))
     joined = " ".join(texts)
     chinese = bool(_CJK.search(first))
-    low = joined.lower()
-    metrics = tuple(m for m, words in _METRICS.items() if any(w in low for w in words))
+    asked = finance_concepts(joined)
+    measures = _finance_words()["measures"]
+    metrics = tuple(measures[c]["column"] for c in measures if c in asked and measures[c]["column"])
     if not metrics:
-        return Reject("I answer questions about the company's revenue and net profit (finance database); "
+        unheld = [c for c in asked if c in measures]  # a measure the finance table does not hold (expenses)
+        if unheld:
+            name = _measure_name(unheld[0], chinese)
+            return Reject(f"财务数据库只有营收和净利润，没有{name}的数据。" if chinese else
+                          f"The finance database holds revenue and net profit, not {name}.")
+        return Reject("我只回答公司营收和净利润的问题（财务数据库）；这个请求超出了我的技能范围。" if chinese else
+                      "I answer questions about the company's revenue and net profit (finance database); "
                       "this request is outside my skills.")
     years = tuple(sorted({int(y) for y in _YEAR.findall(joined)}))
     if not years:
@@ -781,17 +830,28 @@ def _words(text: str) -> set[str]:
 
 
 def skill_score(skill: AgentSkill, request: str) -> int:
-    """How well ``skill`` matches ``request``: 3 per tag found in it, 1 per shared example word.
+    """How well ``skill`` matches ``request``: 3 per tag found in it, 1 per shared example word, and by meaning:
+    3 per finance measure both speak of, 1 when both speak of finance (:func:`finance_concepts` of the request
+    and of the skill's name and tags).
 
     Example words skip short and common English words ("what", "the"), so "What's the weather?"
     does not match "What was the net profit in 2023?".
 
-    Tags are matched as substrings, so Chinese tags (``营收``) work without word splitting.
+    Tags are matched as substrings, so Chinese tags (``营收``) work without word splitting; the concepts read
+    the words a tag does not hold (``收入``, ``销售额``, ``sales``, ``earnings`` find the revenue or profit skill).
+
+    Example:
+        >>> card = finance_agent_card("http://finance.local")
+        >>> [skill_score(s, "上个季度的收入是多少？") for s in card.skills]
+        [4, 1]
     """
     low = request.lower()
     tag_hits = sum(3 for tag in skill.tags if tag.lower() in low)
     example_words = set().union(*(_words(e) for e in skill.examples)) if skill.examples else set()
-    return tag_hits + len(_words(low) & example_words)
+    asked, offered = set(finance_concepts(request)), set(finance_concepts(" · ".join([skill.name, *skill.tags])))
+    shared = asked & offered
+    meaning = 3 * len(shared - {"finance"}) + ("finance" in shared)
+    return tag_hits + len(_words(low) & example_words) + meaning
 
 
 Answerer = Callable[[str], Union[str, Awaitable[str]]]
