@@ -2415,15 +2415,19 @@ _FOR_PERSON = re.compile(r"\b(?:for|assign(?:ed)?(?:\s+(?:it|this|them))?\s+to)\
 
 
 def _zh_labelled(text: str, keys: frozenset[str]) -> list[tuple[str, str, str]]:
-    """``(label, value, words)`` for "负责人小王", "负责人：小王", "标题是周报": a Chinese label naming the slot, then its value."""
+    """``(label, value, words)`` for "负责人小王", "负责人：小王", "标题是周报", '标题为 "周报"': a Chinese label naming the
+    slot, then its value (the quoted words whole where they are quoted)."""
     out = []
     for label, concepts in lang.ZH_LEXICON.items():
         if len(label) < 2 or label not in text or not {lang.stem(c) for c in concepts.split()} & keys:
             continue
         # an id in Latin letters and digits ends where the Chinese starts (用户u-77的资料: u-77, not u-77的资料)
-        for m in re.finditer(re.escape(label) + r"\s*(?:是|为|：|:)?\s*(?:([A-Za-z0-9_@.-]*[A-Za-z0-9])(?![\w@.-]*[A-Za-z0-9])"
-                             r"|([\u4e00-\u9fffA-Za-z0-9_@.-]{1,12}?)(?=[，,。；;！!？?\s]|$))", text):
-            value = m.group(1) or m.group(2)
+        for m in re.finditer(re.escape(label) + r"\s*(?:是|为|叫|：|:)?\s*(?:[\"'“‘「『]([^\"'”’」』]{1,60})[\"'”’」』]|"
+                             r"([A-Za-z0-9_@.-]*[A-Za-z0-9])(?![\w@.-]*[A-Za-z0-9])"
+                             r"|(?![\"'“‘「『])([\u4e00-\u9fffA-Za-z0-9_@.-]{1,12}?)(?=[，,。；;！!？?\s]|$))", text):
+            value = m.group(1) or m.group(2) or m.group(3)
+            if m.group(3) and value in ("是", "为", "叫") and re.match(r"\s*[\"'“‘「『]", text[m.end():]):
+                continue  # 标题为 "周报": the connector is no title, the quoted words after it are (read above)
             if re.search(r"[^\W_]", value):  # "我想订餐厅. 海底捞...": a label ending its clause labels no '.'
                 out.append((label, value, m.group(0)))
     return out
@@ -2492,6 +2496,8 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     _scalar_candidates(st)
     _phrase_slot_candidates(st)
     _purpose_candidates(st)
+    _message_candidates(st)
+    _topic_candidates(st)
     _credited_candidates(st)
     _glob_candidates(st)
     _no_counts_for_paths(st)
@@ -2529,6 +2535,130 @@ def _purpose_candidates(st: "_FillState") -> None:
         return
     for s in slots:
         st.cands.append((4.0, s, m.group(1).strip(), (), Evidence("what it is for", m.group(0))))
+
+
+_MESSAGE_LEADS = load_json("message_leads.json")
+_MESSAGE_LEAD = re.compile("|".join(f"(?:{rx})" for rx in _MESSAGE_LEADS["en"] + _MESSAGE_LEADS["zh"]), re.I)
+_QUOTED_FIRST = re.compile(r"[\"'“‘「『]([^\"”’」』]+?)[\"'”’」』](?![\w])")
+_MESSAGE_END = re.compile(r"[.!?](?=\s+[A-Z]|\s*$)|[。！？；;]")
+_MESSAGE_TAIL = re.compile(r"(?:[\s,，]+(?:please|thanks|thank you|asap|请|谢谢)\b)?[\s.!?。！？,，]*$", re.I)
+
+
+def said_message(text: str) -> tuple[str, int, int] | None:
+    """What a message says, as the request gives it: the words after 'saying (that)', 'telling her (that)', 'with
+    the message', 说, 告诉他, 内容是... to the end of that sentence (``course_lib/data/message_leads.json``).
+
+    Returns ``(message, start, end)`` (character offsets of the message in ``text``), or None when no lead words
+    introduce one or nothing follows them.
+
+    Example:
+        >>> said_message("email bob@x.com saying that the meeting moved to 3pm")[0]
+        'the meeting moved to 3pm'
+    """
+    lead = _MESSAGE_LEAD.search(text)
+    if lead is None:
+        return None
+    start = lead.end()
+    if q := _QUOTED_FIRST.match(text, start):  # "a to-do item that says 'go shopping' from my list": the quote
+        return q.group(1), q.start(1), q.end(1)
+    stop = _MESSAGE_END.search(text, start)
+    end = stop.start() if stop else len(text)
+    body = _MESSAGE_TAIL.sub("", text[start:end]).strip()
+    return (body, start, start + len(body)) if len(body) >= 2 else None
+
+
+_MESSAGE_SLOT_WORDS = frozenset(_MESSAGE_LEADS["slot_words"])
+
+
+def _message_slot(s: Slot) -> bool:
+    """Whether a slot holds a message's text: read as free text, or named body, message, content, note..."""
+    return s.kind == "string" and not s.options and (
+        s.role == "text" or bool(set(lang.split_identifier(s.name.lower())) & _MESSAGE_SLOT_WORDS))
+
+
+def _address_candidates(st: "_FillState") -> None:
+    """A recipient slot (``to``, ``recipient``, "Recipient address") takes the email address the request gives:
+    "email bob@x.com saying ..." -> ``to='bob@x.com'``, where the words after 'saying' had taken ``to``."""
+    slots = [s for s in st.slots if s.kind == "string" and not s.options and not _message_slot(s)
+             and _names_an_address(s) and not {"from", "sender"} & set(lang.split_identifier(s.name.lower()))]
+    for i, m in enumerate(st.mentions) if slots else ():
+        if m.kind == "code" and _EMAIL.fullmatch(m.text):
+            for s in slots:
+                st.cands.append((6.0, s, m.text, (i,), Evidence("the address", m.text)))
+
+
+def _message_candidates(st: "_FillState") -> None:
+    """A message slot (role ``text``: body, message, content, note...) takes the whole message the request gives
+    after 'saying', 'telling her', 说... (:func:`said_message`), and every mention inside it is used up: "email
+    bob@x.com saying that the meeting moved to 3pm" -> ``body='the meeting moved to 3pm'``, and neither 3pm nor
+    'meeting moved' goes to another slot. Where the message is quoted, the quoted words are it."""
+    _address_candidates(st)
+    slots = [s for s in st.slots if _message_slot(s)]
+    said = said_message(st.reading.text) if slots else None
+    if said is None:
+        return
+    body, a, b = said
+    lead = _MESSAGE_LEAD.search(st.reading.text)
+    within = tuple(i for i, m in enumerate(st.all_mentions) if a <= m.start < b or (
+        m.kind == "phrase" and m.start < a and m.end > lead.start()))  # "#general saying": 'saying' is no name
+    for s in slots:
+        st.cands.append((6.0, s, body, within, Evidence("the message said", st.reading.text[a:b])))
+
+
+_TOPICS = load_json("topic_phrases.json")
+_TOPIC_SLOT_WORDS = frozenset(_TOPICS["slot_words"])
+_TOPIC_RX = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in _TOPICS["en_leads"]) +
+                       r")\s+(?:the\s+|a\s+|an\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?"
+                       r"((?:(?!(?:" + "|".join(map(re.escape, _TOPICS["en_ends"])) + r")\b)[\w'&/-]+\s?){1,8})", re.I)
+_ZH_TOPIC_RX = [re.compile(rx) for rx in _TOPICS["zh"]]
+
+
+def _topic_slot(s: Slot) -> bool:
+    """Whether a string slot holds what something is about: named or described topic, subject, theme, agenda."""
+    if s.kind != "string" or s.options or s.role in ("query", "email") and "subject" not in s.name.lower():
+        return False
+    desc = set(re.findall(r"[a-z]+", str(s.spec.get("description", "")).lower()))
+    return bool((set(lang.split_identifier(s.name.lower())) | desc) & _TOPIC_SLOT_WORDS)
+
+
+def said_topic(text: str) -> tuple[str, int, int] | None:
+    """The whole noun phrase a request says something is about: "a meeting about the Q3 planning" -> 'Q3 planning',
+    "about the new hiring plan tomorrow at 10am" -> 'new hiring plan', 关于季度预算的会议 -> '季度预算'
+    (``course_lib/data/topic_phrases.json``). Returns ``(topic, start, end)`` in ``text``, or None.
+
+    Example:
+        >>> said_topic("schedule a meeting about the Q3 planning")[0]
+        'Q3 planning'
+    """
+    m = _TOPIC_RX.search(text)
+    if m is not None and (q := _QUOTED_FIRST.match(text, m.start(1))):  # "the topic of 'trading' within ...": the quote
+        return q.group(1), q.start(1), q.end(1)
+    if m is not None:
+        topic = m.group(1).strip(" '-/")
+        if topic and not re.fullmatch(r"(?:it|this|that|them|me|us|him|her|\d+)", topic, re.I):
+            return topic, m.start(1), m.start(1) + len(topic)
+    for rx in _ZH_TOPIC_RX:
+        if (z := rx.search(text)) and z.group(1).strip():
+            return z.group(1).strip(), z.start(1), z.end(1)
+    return None
+
+
+def _topic_candidates(st: "_FillState") -> None:
+    """A topic slot (:func:`_topic_slot`) takes the whole noun phrase after 'about', 'regarding', 'to discuss', 关于...的
+    (:func:`said_topic`), and the mentions inside it are used up: ``topic='Q3 planning'``, where the name 'Q3'
+    alone had been taken."""
+    slots = [s for s in st.slots if _topic_slot(s) and not _message_slot(s)]
+    addresses = [m.text.lower() for m in st.mentions if m.kind == "code" and _EMAIL.fullmatch(m.text)]
+    if addresses:  # "email bob@x.com": no subject 'bob@x.com', 'x' or 'bob' made up from the address
+        st.cands[:] = [c for c in st.cands if not (c[1] in slots and isinstance(c[2], str) and c[2].strip() and any(
+            c[2].strip().lower() in re.split(r"[@.]", a) + [a] for a in addresses))]
+    said = said_topic(st.reading.text) if slots else None
+    if said is None:
+        return
+    topic, a, b = said
+    within = tuple(i for i, m in enumerate(st.all_mentions) if a <= m.start and m.end <= b)
+    for s in slots:
+        st.cands.append((5.0, s, topic, within, Evidence("what it is about", st.reading.text[a:b])))
 
 
 _FILE_KINDS = load_json("file_kinds.json")["extensions"]
@@ -2860,7 +2990,10 @@ def _phrase_slot_candidates(st: _FillState) -> None:
             cands.append((3.0, s, asked, (), Evidence("what is asked for", asked)))
         if s.kind == "string" and s.keys & _TASK_KEYS and (todo := _TODO_RX.search(reading.text)):
             what = (todo.group(1) or todo.group(2) or todo.group(3)).strip(" .!?")
-            cands.append((4.5, s, what, (), Evidence("the thing to do", todo.group(0).strip(" .!?"))))
+            quoted = re.fullmatch(r"[\"'“‘「『](.+)[\"'”’」』]", what)  # 标题: "购物清单": the quoted words, once
+            within = tuple(i for i, m in enumerate(mentions) if quoted and todo.start() <= m.start < todo.end())
+            cands.append((4.5, s, quoted.group(1) if quoted else what, within,
+                          Evidence("the thing to do", todo.group(0).strip(" .!?"))))
         if s.kind == "string" and not s.options and s.role not in ("query", "text") and lang.is_chinese(reading.text):
             for label, value, words in _zh_labelled(reading.text, s.keys):  # 负责人小王, 标题：周报
                 cands.append((4.0, s, value, (), Evidence(f"labelled {label}", words)))

@@ -54,7 +54,8 @@ ZH_LEXICON: dict[str, str] = {
     "设为": "update set", "搜": "search", "买": "buy purchase order", "购买": "buy purchase order", "活动": "activity activities things",
     "户外": "outdoor", "室内": "indoor", "好玩": "things activities", "流程": "process", "报销": "expense",
     "政策": "policy", "制度": "policy", "规定": "policy",
-    "标题": "title", "名称": "name title", "内容": "content text", "收件人": "recipient",
+    "标题": "title", "名称": "name title", "内容": "content text", "收件人": "recipient", "主题": "subject topic",
+    "正文": "body content text",
     # 查/找 alone ask for a search (查一下, 找一下); the longer words that hold them do not (see chinese_concepts)
     # everyday goods: an English enum of items read from a Chinese request (买个水壶 -> 'kettle')
     "水壶": "kettle", "烧水壶": "kettle", "杯子": "cup mug", "马克杯": "mug", "咖啡豆": "coffee beans",
