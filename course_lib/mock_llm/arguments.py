@@ -2024,11 +2024,65 @@ def _flag_option(slot: Slot, reading: Reading) -> tuple[Any, str] | None:
 
     "a house *with laundry service*" sets ``has_laundry_service`` to its 'True' option, "*no* laundry
     service" to 'False'; a request that names neither leaves it to its default (a "no" elsewhere in
-    the request is no answer to this flag).
+    the request is no answer to this flag). Said with indifference ("I don't mind if there's an entry fee"),
+    it takes the no-preference option ('dontcare'), or none (:func:`_indifferent`).
     """
     sides = _flag_sides(slot)
     b = _boolean(slot, reading) if sides else None
+    if b is not None and (shrug := _indifferent(b[1].words, reading.text)):
+        either = [o for o in slot.options if str(o).lower() in _FLAG_WORDS["no_preference_options"]]
+        return (either[0], shrug) if either else None
     return (sides[str(b[0]).lower()], b[1].words) if b else None
+
+
+_FLAG_WORDS = load_json("flag_words.json")
+_INDIFFERENT = re.compile("|".join(rf"(?<![\w']){re.escape(w)}(?![\w'])" if w.isascii() else re.escape(w)
+                                   for w in _FLAG_WORDS["indifferent"]), re.I)
+
+
+def _indifferent(words: str, text: str) -> str:
+    """The indifferent phrase ("don't mind", "not too concerned", 无所谓) said in the clause of ``words`` before
+    them, or ''."""
+    at = text.find(words) if words else -1
+    if at < 0:
+        return ""
+    before = re.split(r"[.;!?。；！？]|\bbut\b", text[:at + len(words)])[-1]
+    m = _INDIFFERENT.search(before)
+    return m.group(0) if m else ""
+
+
+def _absence_flag(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
+    """A flag whose description says one side as the absence of the flag's own thing ("only attractions with *no
+    entry fee*" of ``free_entry``; "false for no ...": the false side): "with no entry fees", "without a fee"
+    make it true, "need fee to entry" false. None when the description says no absence of a thing the flag's
+    name says, the request does not name it, or it names the flag's own other word ('free': the ordinary
+    reading, :func:`_boolean`). Words: ``course_lib/data/flag_words.json``.
+
+    Returns:
+        ``(value, evidence)`` or None."""
+    absent = "|".join(re.escape(w) for w in _FLAG_WORDS["absence"])
+    desc = str(slot.spec.get("description", "")).lower()
+    m = re.search(rf"\b(?:{absent})\s+((?:[a-z][\w-]*\s*){{1,3}})", desc)
+    if m is None:
+        return None
+    when_absent = not re.search(r"\bfalse\W*(?:for|if|when|means)?\W*$", desc[max(0, m.start() - 20):m.start()])
+    stop = _BOOL_GENERIC | {"be", "should", "is", "are", "for", "or", "and", "only", "listed", "shown"}
+    things = set()
+    for w in m.group(1).split():
+        if w in stop:
+            break
+        things.add(lang.stem(w))
+    named = {lang.stem(w) for w in lang.split_identifier(slot.name) if w not in _BOOL_GENERIC}
+    own = named - things
+    said = [(s, e) for word, s, e in reading.words if lang.stem(word) in things]
+    if not things & named or not said or any(lang.stem(word) in own for word, _, _ in reading.words):
+        return None  # "has_quality_problem ... (false for no record)": the absent record is not the flag's own thing
+    s, e = said[0]
+    window = re.split(r"[,.;]|\band\b", reading.text.lower()[max(0, s - 30): s])[-1]
+    words_read = reading.text[max(0, s - 20): said[-1][1]].strip()
+    if _NEGATION.search(window):
+        return when_absent, Evidence("boolean (absence said)", words_read)
+    return not when_absent, Evidence("boolean (presence said)", words_read)
 
 
 _POWER_NAMES = frozenset({"power", "on", "state", "switch", "powered", "turned"})
@@ -2093,6 +2147,8 @@ def _stated_state(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
 def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
     if (switch := _switched(slot, reading)) is not None:
         return switch
+    if (absence := _absence_flag(slot, reading)) is not None:
+        return absence
     words = [w for w in lang.split_identifier(slot.name) if w not in _BOOL_GENERIC and len(w) > 1]
     if not words:
         return _stated_state(slot, reading)
