@@ -743,6 +743,7 @@ def plan_calls(text: str, tools: list[ToolSpec]
     if not ranked or ranked[0][1] < THRESHOLD:
         return [], scores, matched, ""
     keep, why_not = _serving_purpose(text, ranked)
+    keep = _reminded(text, keep)
     if not keep or keep[0][1] < THRESHOLD:
         return [], scores, matched, why_not
     if len(keep) < len(ranked):
@@ -821,6 +822,50 @@ def _serving_purpose(text: str, ranked: list) -> tuple[list, str]:
         else:
             keep.append(r)
     return keep, why_not
+
+
+@lru_cache(maxsize=1)
+def _reminder_words() -> tuple[re.Pattern, frozenset[str]]:
+    data = load_json("reminders.json")
+    return re.compile("|".join(data["frames"]), re.I), frozenset(data["tool_words"])
+
+
+def reminds(tool: ToolSpec) -> bool:
+    """Whether ``tool`` sets reminders: its name or description has a word of ``reminders.json``'s ``tool_words``
+    (``set_reminder``, ``create_alarm``, "Add a to-do", 设置提醒)."""
+    words = _reminder_words()[1]
+    said = {w.lower() for w in lang.split_identifier(tool.name)} | set(re.findall(r"[a-z-]+", tool.description.lower()))
+    return bool(said & words) or any(w in tool.description for w in words if not w.isascii())
+
+
+def reminder_contents(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` that a reminder reminds of: from a frame ("remind me to", 提醒我) to the clause's end.
+
+    >>> text = "Remind me to water pot 3 at 7pm"
+    >>> [text[a:b] for a, b in reminder_contents(text)]
+    ['water pot 3 at 7pm']
+    """
+    spans = []
+    for m in _reminder_words()[0].finditer(text):
+        edge = _CLAUSE_EDGE.search(text, m.end())
+        start = m.end() + len(text[m.end():]) - len(text[m.end():].lstrip())
+        spans.append((start, edge.start() if edge else len(text)))
+    return spans
+
+
+def _reminded(text: str, ranked: list) -> list:
+    """``ranked`` without the tools chosen only for what a reminder reminds of ("Remind me to send the report":
+    ``send_report`` is the reminder's content, not an action asked for now); a reminder tool stays.
+    A tool still above the threshold with the reminders' contents left out is asked for on its own."""
+    spans = reminder_contents(text)
+    if not spans or not ranked:
+        return ranked
+    masked = list(text)
+    for a, b in spans:
+        masked[a:b] = " " * (b - a)
+    others = [r[0] for r in ranked if not reminds(r[0])]
+    still = {t.name: s for t, s, _ in score_tools("".join(masked), others)} if others else {}
+    return [r for r in ranked if reminds(r[0]) or still.get(r[0].name, 0.0) >= THRESHOLD]
 
 
 def _picks(text: str, tools: list[ToolSpec], ranked: list, distinct: dict,
