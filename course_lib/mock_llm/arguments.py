@@ -2571,7 +2571,73 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     _date_times(slots, st.mentions, out)
     _shapes_kept(slots, out)
     _read_once(slots, out)
+    _moments_only(slots, out, reading)
     return out
+
+
+_MOMENTS = load_json("clock_words.json")
+_MOMENT_WORDS = frozenset(_MOMENTS["moment_words"])
+_ZH_MOMENT_RX = re.compile("|".join(sorted(map(re.escape, _MOMENTS["zh_moment_words"]), key=len, reverse=True)))
+
+
+def is_moment_slot(slot: Slot) -> bool:
+    """Whether ``slot`` holds a moment (a string named ``when``, ``time``, ``due_date``, ``remind_at``...; data/
+    clock_words.json ``moment_names``) and not a length, a zone or a format of one (``duration_words``)."""
+    if slot.kind != "string" or slot.options:
+        return False
+    words = {w.lower() for w in lang.split_identifier(slot.name)}
+    desc = str(slot.spec.get("description", ""))
+    said = words | set(re.findall(r"[a-z]+", desc.lower())) | {w for w in _MOMENTS["duration_words"] if w in desc}
+    return bool(words & set(_MOMENTS["moment_names"]) or any(w in slot.name for w in _MOMENTS["moment_names"]
+                                                            if not w.isascii())) and not said & set(
+        _MOMENTS["duration_words"])
+
+
+def says_a_moment(value: str) -> bool:
+    """Whether ``value`` is nothing but a time or date expression: what is left once its dates, times and numbers
+    (:func:`.reading.read`), moment words ("tomorrow", "evening", 明天, 早上) and joining words are taken out is
+    no word. "tomorrow at 6pm", "every Monday", "2026-12-05", 明天早上8点 are; "call mom", 明天给妈妈打电话 are not."""
+    if re.fullmatch(r"[\d\s:T+.,/-]*Z?", value):
+        return True  # "2026-12-05T19:00:00+00:00", "19:00", "12/05": written in digits
+    rest = list(value)
+    for m in read(value).mentions:
+        if m.kind in ("date", "time", "number", "code"):
+            rest[m.start:m.end] = " " * (m.end - m.start)
+    left = _ZH_MOMENT_RX.sub(" ", "".join(rest))
+    words = re.findall(r"[A-Za-z][A-Za-z.'’]*|[\u4e00-\u9fff]", left)
+    return not [w for w in words if w.lower().rstrip(".") not in _MOMENT_WORDS and w.lower() not in _MOMENT_WORDS]
+
+
+def _moments_only(slots: list[Slot], out: Filled, reading: Reading) -> None:
+    """A moment slot (:func:`is_moment_slot`) keeps only a time or date expression (:func:`says_a_moment`):
+    "Remind me to call mom at 6pm" gave ``when='call mom'``. Its value is then the time and date the request says
+    (one of each at most: '6pm', '2026-12-05', '2026-12-05 08:00'), else nothing (a required one is asked for)."""
+    for slot in slots:
+        value = out.arguments.get(slot.name)
+        if not isinstance(value, str) or not is_moment_slot(slot) or says_a_moment(value):
+            continue
+        del out.arguments[slot.name]
+        out.evidence.pop(slot.name, None)
+        said = _said_moment(reading)
+        if said:
+            out.arguments[slot.name], out.evidence[slot.name] = said, Evidence("the time said", said)
+        elif slot.required and slot.name not in out.missing:
+            out.missing.append(slot.name)
+
+
+def _said_moment(reading: Reading) -> str | None:
+    """The one time and/or one date of ``reading``, written as a moment slot takes them: the time as typed in an
+    English request ('6pm'), HH:MM in a Chinese one, after the date (YYYY-MM-DD) when one is said; None when there
+    is none, or more than one of a kind."""
+    times, dates = reading.of_kind("time"), [d for d in reading.of_kind("date") if d.value[0]]
+    if len(times) > 1 or len(dates) > 1 or not (times or dates):
+        return None
+    day = "{:04d}-{:02d}-{:02d}".format(*dates[0].value) if dates else ""
+    clock = ""
+    if times:
+        t = times[0]
+        clock = t.text.strip() if t.text.isascii() and not dates else "{:02d}:{:02d}".format(*t.value)
+    return " ".join(x for x in (day, clock) if x)
 
 
 _PURPOSE_SLOTS = frozenset({"purpose", "reason", "occasion"})
