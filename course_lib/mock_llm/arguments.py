@@ -91,6 +91,9 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "sales": ("sales", "销售"), "finance": ("finance", "财务"), "marketing": ("marketing", "市场部", "营销"),
     "legal": ("legal", "法务"), "support": ("support", "客服", "技术支持"), "operations": ("operations", "运营"),
 }
+_OPTION_WORDS = {o: frozenset(w) for o, w in load_json("option_synonyms.json")["options"].items()}
+for _option, _words in _OPTION_WORDS.items():  # kinds of film, music, book: 'scary' names 'Horror'
+    _SYNONYMS[_option] = tuple(dict.fromkeys((*_SYNONYMS.get(_option, (_option,)), _option, *sorted(_words))))
 _GENERIC_KEYS = frozenset("the a an of to in on for by with and or is are be get set use value values data info "
                           "information type number num given specified specific provided optional default "
                           "which that this it its parameter param field input output result whether list "
@@ -1839,7 +1842,7 @@ def _enum_forms(sv: str) -> tuple[tuple[str, re.Pattern[str], re.Pattern[str] | 
 def match_enum(text: str, values: list[Any]) -> tuple[Any, str] | None:
     """The enum value ``text`` mentions (by value, case-insensitive, a synonym, or a stem)."""
     low = text.lower()
-    best: tuple[int, int, Any, str] | None = None
+    best: tuple[int, int, Any, str, tuple] | None = None
     exact: list[tuple[int, int, Any, str]] = []
     for v in values:
         if v is None:
@@ -1850,8 +1853,10 @@ def match_enum(text: str, values: list[Any]) -> tuple[Any, str] | None:
                 exact.append((m.start(), m.end(), v, text[m.start(): m.end()]))
             elif stem_pat is not None:
                 m = stem_pat.search(low)
-            if m and (best is None or (-len(form), m.start()) < (best[0], best[1])):
-                best = (-len(form), m.start(), v, text[m.start(): m.end()])
+            # an option's own spelling before a word only said for it ("something thrilling... an Action movie")
+            rank = (form in _OPTION_WORDS.get(str(v).lower(), ()), -len(form), m.start()) if m else None
+            if m and (best is None or rank < best[4]):
+                best = (-len(form), m.start(), v, text[m.start(): m.end()], rank)
     if best is None:
         return None
     # a stem match whose words hold another value written out ("to done": 'to do' by stems, 'done' as said)
