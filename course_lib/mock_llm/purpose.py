@@ -54,10 +54,13 @@ QUANTITIES: tuple[tuple[str, ...], ...] = (
 _ADDING = frozenset("add create insert book schedule put make new append register save post set".split())
 _REMOVING = frozenset("remove delete cancel drop clear erase unschedule unregister discard purge".split())
 _READING = frozenset("list get search find show read fetch view query lookup count check".split())
+_ZH_ACTIONS = load_json("zh_actions.json")
+_ZH_ADD = "|".join("(?!" + "|".join(_ZH_ACTIONS["nouns"]) + ")" + "".join(
+    f"(?<!{c})" for c in _ZH_ACTIONS["noun_after"].get(a, ())) + a for a in _ZH_ACTIONS["add"])
 _ACTION_RX = re.compile(r"\b(add|create|insert|book|schedule|put|append|register|remind|remove|delete|cancel|drop|clear|"
-                        r"erase|unschedule|unregister|discard|purge|get rid of)\b|(删除|删掉|删了|移除|取消|清空|去掉)|"
-                        r"(添加|加上|加一|新建|创建|预订|订|提醒)|\b(list|show|read|view|see|check|what|which|how many|"
-                        r"any)\b|(查看|看看|看一下|列出|有哪些|有什么)", re.I)
+                        r"erase|unschedule|unregister|discard|purge|get rid of)\b|(" + "|".join(_ZH_ACTIONS["remove"]) + ")|"
+                        r"(" + _ZH_ADD + r")|\b(list|show|read|view|see|check|what|which|how many|"
+                        r"any)\b|(" + "|".join(_ZH_ACTIONS["read"]) + ")", re.I)
 
 
 def _actions(text: str) -> list[tuple[int, str]]:
