@@ -44,6 +44,76 @@ _TITLE_ZH = re.compile(r"^#\s+(?:第\s*\d+[a-z]?\s*课|练习\s*\d+[a-z]?)\s*[·
 _GOAL_ZH = re.compile(r"\*\*目标[。.]?\*\*[。.]?\s*(.+?)(?:\n\s*\n|$)", re.S)
 
 
+# The place of a lesson in its **Place in the course** row, as each edition writes it: derived from the map
+# (place_label), never typed. The older forms ("lesson 03 of 12", "lesson 10a (between 10 and 11)") are read so
+# that set_places can replace them.
+_PLACE_ROW = re.compile(r"^.*\*\*(?:Place in the course|在?课程中的位置)\*\*.*$", re.M)
+_PLACE = {
+    "en": re.compile(r"lesson (?P<number>\d\d[a-z]?)(?: of \d+| \(between \d+ and \d+\)| \(\d+ of \d+\))"),
+    "zh": re.compile(r"第 (?P<number>\d\d[a-z]?) 课(?:，共 \d+ 课|（位于 \d+ 和 \d+ 之间）|（\d+ 课中的第 \d+ 课）)"),
+}
+
+
+def place_label(number: str, numbers: list[str], lang: str = "en") -> str:
+    """Where lesson ``number`` stands among ``numbers`` (every lesson's number, in course order), as the
+    **Place in the course** row says it.
+
+    Example:
+        >>> numbers = ["00", "01", "06", "06b", "07"]
+        >>> place_label("06b", numbers), place_label("06b", numbers, "zh")
+        ('lesson 06b (4 of 5)', '第 06b 课（5 课中的第 4 课）')
+
+    Raises:
+        ValueError: ``number`` is not among ``numbers``.
+    """
+    position, total = numbers.index(number) + 1, len(numbers)
+    if lang == "zh":
+        return f"第 {number} 课（{total} 课中的第 {position} 课）"
+    return f"lesson {number} ({position} of {total})"
+
+
+def with_place(text: str, numbers: list[str], lang: str = "en") -> str:
+    """``text`` (a lesson's first cell) with the lesson's place on its **Place in the course** row derived from
+    ``numbers`` (:func:`place_label`); text without such a row, or a number not among ``numbers``, is returned as is.
+
+    Example:
+        >>> with_place("| **Place in the course** | lesson 01 of 12 · next: ... |", ["00", "01", "02"])
+        '| **Place in the course** | lesson 01 (2 of 3) · next: ... |'
+    """
+    pattern = _PLACE.get(lang)
+
+    def row(line: re.Match) -> str:
+        def label(m: re.Match) -> str:
+            return place_label(m["number"], numbers, lang) if m["number"] in numbers else m.group(0)
+        return pattern.sub(label, line.group(0), count=1)
+
+    return _PLACE_ROW.sub(row, text) if pattern else text
+
+
+def lesson_numbers(root: Path = ROOT) -> list[str]:
+    """Every lesson's number in course order (``["00", "01", ..., "06b", ..., "10a", "11", "12"]``), from the files."""
+    return [number_of(p) for p in numbered(root / "notebooks")]
+
+
+def set_places(root: Path = ROOT, *, check: bool = False) -> list[Path]:
+    """Write each English lesson's place (:func:`with_place`) into its first markdown cell; return the lessons
+    whose place was (or, with ``check``, would be) changed. Run by ``course notebooks clean`` (``check``: by
+    ``course notebooks check``), so a lesson added to ``notebooks/`` renumbers every row. The Chinese edition
+    follows at ``course notebooks extract --lang zh`` and ``build`` (:mod:`course_lib.translation`)."""
+    numbers, changed = lesson_numbers(root), []
+    for path in numbered(root / "notebooks"):
+        text = path.read_text(encoding="utf-8")
+        nb = nbformat.reads(text, as_version=4)
+        cell = next((c for c in nb.cells if c.cell_type == "markdown"), None)
+        if cell is None or with_place(cell.source, numbers) == cell.source:
+            continue
+        changed.append(path)
+        if not check:
+            cell.source = with_place(cell.source, numbers)
+            path.write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
+    return changed
+
+
 def numbered(folder: Path) -> list[Path]:
     """The ``NN_name.ipynb`` and ``NNx_name.ipynb`` notebooks of ``folder``, in course order.
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from . import notebooks as nbt
+from .course_map import lesson_numbers, with_place
 from .exercises import committed_text, exercise_text, localise_stubs
 
 ROOT = nbt.ROOT
@@ -350,6 +351,7 @@ def extract(english: Path, lang: str, root: Path = ROOT, code: bool = False) -> 
     path = catalog_path(english, lang, root)
     cat = read_catalog(path, lang) if path.exists() else None
     fresh = template(english, root, code=True if code else _opted_in(cat))
+    numbers = lesson_numbers(root) if _relative(english, root).parts[:1] == ("notebooks",) else []
     if cat is not None:
         old_by_cell, old_is_code = _by_cell(cat), {m.id: _is_code(m) for m in cat if m.id}
         cat.update(fresh, update_creation_date=False)
@@ -366,6 +368,7 @@ def extract(english: Path, lang: str, root: Path = ROOT, code: bool = False) -> 
                 if old is not None and old.string and old.id != msg.id:
                     msg.string, msg.previous_id = old.string, [old.id]
                     msg.flags.add("fuzzy")
+            _accept_place_only(msg, numbers, lang)
         # Entries no cell uses any more stay in the file as obsolete (#~): translation memory. An empty one
         # (a code cell that was shared unchanged) remembers nothing.
         for key in [k for k, m in cat.obsolete.items() if not m.string]:
@@ -374,6 +377,16 @@ def extract(english: Path, lang: str, root: Path = ROOT, code: bool = False) -> 
         cat = fresh
     write_catalog(cat, path)
     return status(english, lang, root)
+
+
+def _accept_place_only(msg: Any, numbers: list[str], lang: str) -> None:
+    """A fuzzy entry whose English changed only in the lesson's place (``lesson 03 of 12`` -> ``lesson 03 (4 of
+    15)``, :func:`course_lib.course_map.with_place`) is current: its translation gets the derived place in
+    ``lang`` and loses the fuzzy flag, so a lesson added to the course asks no translator for anything."""
+    previous = msg.previous_id[0] if msg.fuzzy and msg.previous_id else None
+    if previous and numbers and msg.string and previous != msg.id and with_place(previous, numbers) == msg.id:
+        msg.string, msg.previous_id = with_place(msg.string, numbers, lang), []
+        msg.flags.discard("fuzzy")
 
 
 def _translate_links(text: str, english: Path, lang: str, root: Path, translated: set[Path]) -> str:
@@ -419,12 +432,14 @@ def build(english: Path, lang: str, root: Path = ROOT) -> Any:
     translated = {p.resolve() for p in edition(lang, root)} | {
         (root / "notebooks" / "interview" / name).resolve() for name in _interview_edition(lang, root)}
     nb = copy.deepcopy(read_english(english, root))
+    # a lesson's place in the course is the map's, not the catalog's (course_map.with_place)
+    numbers = lesson_numbers(root) if _relative(english, root).parts[:1] == ("notebooks",) else []
     for cell in nb.cells:
         if cell.cell_type not in ("markdown", "code") or not cell.source.strip():
             continue
         msg = cat.get(cell.source, context=text_key(cell.source))
         if cell.cell_type == "markdown":
-            cell.source = _translate_links(msg.string, english, lang, root, translated)
+            cell.source = with_place(_translate_links(msg.string, english, lang, root, translated), numbers, lang)
         elif msg is not None and msg.string:
             cell.source = msg.string
         if cell.cell_type == "code":  # an exercise's stub raises in the edition's language, opted in or not

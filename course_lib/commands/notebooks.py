@@ -36,6 +36,12 @@ def _run(args: argparse.Namespace) -> int:
         return _run_lang(args)
     paths = args.paths or nbt.shipped_notebooks()
     bad = 0
+    if args.action in ("clean", "check") and not args.paths:  # each lesson's place, derived from the course map
+        from ..course_map import set_places
+
+        for path in set_places(check=args.action == "check"):
+            print(("needs its place in the course: " if args.action == "check" else "placed: ") + str(path))
+            bad += args.action == "check"
     for path in paths:
         if args.action == "refresh":
             if not nbt.keeps_outputs(path):
