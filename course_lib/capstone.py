@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator, Literal, Mapping, Sequence
 
 from .diagrams import figure
-from .i18n import _
+from .i18n import N_, _
 from .text_table import pad
 from .tracing import LAYER_COLOURS, Event, Trace
 
@@ -61,10 +61,25 @@ SYSTEM_PROMPT = (
     "of another, wait for that result and use it. Never delete anything unless the user insists, and report "
     "refusals honestly. ")
 
-#: The capstone's running example: one request that needs every layer.
-BOARD_REQUEST = ("Get the company's 2024 revenue from the finance agent, then save a summary as a note in "
-                 "notes/board-2024.md, then create a high priority task 'Present the 2024 revenue to the board' "
-                 "with Ada as assignee, and check the weather in Shanghai.")
+#: The capstone's running example: one request that needs every layer (English; :func:`board_request` gives it in
+#: the learner's language, which the mock reads too).
+BOARD_REQUEST = N_("Get the company's 2024 revenue from the finance agent, then save a summary as a note in "
+                   "notes/board-2024.md, then create a high priority task 'Present the 2024 revenue to the board' "
+                   "with Ada as assignee, and check the weather in Shanghai.")
+
+
+def board_request(lang: str | None = None) -> str:
+    """The capstone's board request in ``lang`` (default: the learner's language, :func:`course_lib.i18n.language`):
+    :data:`BOARD_REQUEST` in English, its translation in Chinese (``translations/zh/strings/course_lib.po``), so
+    the Chinese lesson sends a Chinese request and the mock answers in Chinese.
+
+    Example:
+        >>> board_request("en") == BOARD_REQUEST, board_request("zh").startswith("从财务 Agent 获取公司 2024 年的营收")
+        (True, True)
+    """
+    from .i18n import gettext
+
+    return gettext(BOARD_REQUEST, lang)
 
 LAYER_NAMES = {"llm": "function calling (LLM)", "tool": "registry (tools)", "mcp": "MCP", "a2a": "A2A",
                "app": "application"}
@@ -297,12 +312,12 @@ class TracedApprover:
         self.decisions: list[tuple[Any, Any]] = []
 
     def decide(self, request: Any) -> Any:
-        self.trace.add(self.lane, "Policy", f"approve {request.tool}?", layer="app",
+        self.trace.add(self.lane, "Policy", _("approve {tool}?").format(tool=request.tool), layer="app",
                        payload={"tool": request.tool, "arguments": request.arguments, "reason": request.reason})
         approval = self.inner.decide(request)
         self.decisions.append((request, approval))
-        verdict = "approved" if approval.approved else "denied"
-        self.trace.add("Policy", self.lane, f"{verdict} by {approval.by}: {approval.reason}",
+        verdict = _("approved by {by}: {reason}") if approval.approved else _("denied by {by}: {reason}")
+        self.trace.add("Policy", self.lane, verdict.format(by=approval.by, reason=approval.reason),
                        kind="response" if approval.approved else "error", layer="app",
                        payload={"approved": approval.approved, "by": approval.by, "reason": approval.reason})
         return approval
@@ -681,10 +696,12 @@ class Capstone:
             read_only = bool(hints.get("readOnlyHint")) or (trusted and entry.meta.get("mcp_name") in self.read_only)
             meta = dict(entry.meta)
             if hints.get("destructiveHint"):
-                meta["approval_reason"] = f"{tool_name} is destructive (MCP destructiveHint): a human must agree"
+                meta["approval_reason"] = _("{tool} is destructive (MCP destructiveHint): a human must agree").format(
+                    tool=tool_name)
             elif not trusted:
-                meta["approval_reason"] = (f"{tool_name} comes from {name!r}, a server the host does not trust: "
-                                           f"its annotations {declared or '{}'} are ignored, so it needs approval")
+                meta["approval_reason"] = _("{tool} comes from {server}, a server the host does not trust: its "
+                                            "annotations {annotations} are ignored, so it needs approval").format(
+                    tool=tool_name, server=repr(name), annotations=declared or "{}")
                 meta["annotations_ignored"] = bool(declared)
             if entry.meta.get("mcp_name") in ("search_wiki", "read_file"):
                 meta["untrusted"] = True  # text anyone could have written into the wiki
@@ -885,6 +902,6 @@ def stack_figure(run: CapstoneRun | None = None, *, title: str | None = None) ->
     return fig
 
 
-__all__ = ["BOARD_REQUEST", "Capstone", "CapstoneRun", "ResiliencePolicy", "SYSTEM_PROMPT", "ToolInfo",
+__all__ = ["BOARD_REQUEST", "Capstone", "board_request", "CapstoneRun", "ResiliencePolicy", "SYSTEM_PROMPT", "ToolInfo",
            "TracedApprover", "approve_new_tasks", "approve_notes", "skill_handler", "skill_tool_name",
            "skill_tool_schema", "stack_figure", "wiki_files_server"]

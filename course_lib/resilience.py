@@ -166,7 +166,8 @@ class RetriesExhausted(ServiceUnavailable):
 
     def __init__(self, name: str, attempts: list["Attempt"]) -> None:
         last = attempts[-1].error if attempts else "no attempt"
-        super().__init__(f"{name} failed {len(attempts)} times; last error: {last}", attempts=len(attempts))
+        super().__init__(_("{name} failed {n} times; last error: {last}").format(name=name, n=len(attempts), last=last),
+                         attempts=len(attempts))
         self.name, self.attempts = name, attempts
 
 
@@ -1299,7 +1300,8 @@ class FlakyTool:
             raise TransientToolError(f"{self.name}: injected transient error (call {number})",
                                      retry_after=fault.retry_after)
         if fault.kind == "down":
-            raise ConnectionError(f"{self.name}: backend unreachable (injected, call {number})")
+            raise ConnectionError(_("{name}: backend unreachable (injected, call {number})").format(
+                name=self.name, number=number))
         if fault.kind == "hang":
             self._released.wait(fault.seconds or None)
         elif fault.kind == "slow":

@@ -1004,11 +1004,11 @@ class ApprovalPolicy:
 
     def decide(self, request: ApprovalRequest) -> Approval:
         if any(rule(request) for rule in self.allow):
-            approval = Approval(True, "policy", "an allow rule matched")
+            approval = Approval(True, "policy", _("an allow rule matched"))
         elif self.default:
-            approval = Approval(True, "policy", "approved by default")
+            approval = Approval(True, "policy", _("approved by default"))
         else:
-            approval = Approval(False, "policy", "no rule approves it and nobody is here to ask")
+            approval = Approval(False, "policy", _("no rule approves it and nobody is here to ask"))
         self.decisions.append((request, approval))
         return approval
 
@@ -1039,7 +1039,7 @@ class InteractiveApprover:
             return self.fallback.decide(request)
         self.shown.append(approval_widget(request, lambda a: self.answers.__setitem__(request.key(), a)))
         _display(self.shown[-1])
-        return Approval(False, "pending", "waiting for a human: click Approve or Deny, then run the agent again")
+        return Approval(False, "pending", _("waiting for a human: click Approve or Deny, then run the agent again"))
 
     def __repr__(self) -> str:
         return f"InteractiveApprover(interactive={self.interactive}, answered={len(self.answers)})"
@@ -1077,7 +1077,8 @@ def require_approval(handler: Handler, *, name: str | None = None, approver: Any
         bound = signature.bind_partial(*args, **kwargs)
         approval = approver.decide(ApprovalRequest(name, dict(bound.arguments), reason))
         if not approval.approved:
-            raise SecurityViolation("approval_denied", f"{name} was not run: {approval.reason} ({approval.by})")
+            raise SecurityViolation("approval_denied", _("{name} was not run: {reason} ({by})").format(
+                name=name, reason=approval.reason, by=approval.by))
         return handler(*args, **kwargs)
     return wrapper
 
@@ -1103,7 +1104,7 @@ def approval_widget(request: ApprovalRequest, on_decision: Callable[[Approval], 
 
     def decide(approved: bool) -> None:
         approve.disabled = deny.disabled = True
-        decision = Approval(approved, "human", "approved in the notebook" if approved else "denied in the notebook")
+        decision = Approval(approved, "human", _("approved in the notebook") if approved else _("denied in the notebook"))
         status.value = f"<b>{'approved' if approved else 'denied'}</b>: run the agent cell again to continue."
         on_decision(decision)
 
@@ -1139,7 +1140,8 @@ def install_guards(registry: Any, *, approver: Any = None, approval_for: Iterabl
         decision = approver.decide(ApprovalRequest(entry.name, dict(inv.arguments), reason))
         inv.meta["approval"] = decision
         if not decision.approved:
-            refusal = SecurityViolation("approval_denied", f"{entry.name} was not run: {decision.reason} ({decision.by})")
+            refusal = SecurityViolation("approval_denied", _("{name} was not run: {reason} ({by})").format(
+                name=entry.name, reason=decision.reason, by=decision.by))
             audit.record(entry.name, dict(inv.arguments), refusal)  # a refused call never reaches after_call
             raise refusal
 

@@ -1374,12 +1374,12 @@ def tool_retrieval() -> dict:
 @demo
 def capstone_run() -> dict:
     """The enterprise assistant, for real: one request through function calling, two MCP servers and an A2A agent."""
-    from course_lib.capstone import BOARD_REQUEST, Capstone
+    from course_lib.capstone import Capstone, board_request
     from course_lib.mock_llm import MockLLM
 
     with Capstone(client=MockLLM().client(), key="interview-capstone") as cap:  # stops its servers on exit
         cap.inject_fault("ask_finance_db_agent_finance_report", "error")          # one transient failure: retried
-        run = cap.run(BOARD_REQUEST)
+        run = cap.run(board_request())  # the request in the learner's language
     print(run.report())
     return {"layers": run.layers(), "builtin": run.called("builtin"), "mcp": run.called("mcp"),
             "a2a": run.called("a2a"), "answer": run.answer, "retries": [e.label for e in run.retries()],
