@@ -2790,18 +2790,30 @@ def _topic_candidates(st: "_FillState") -> None:
 
 _FILE_KINDS = load_json("file_kinds.json")["extensions"]
 _KIND_FILES = re.compile(r"\b(" + "|".join(re.escape(k) for k in sorted(_FILE_KINDS, key=len, reverse=True)) +
-                         r")\s+(?:source\s+|script\s+)?files\b", re.I)
+                         r")\s*(?:(?:source\s+|script\s+)?files\b|(?:源)?文件|脚本)", re.I)
+#: "every .py file", "*.log", "**/*.md": a pattern said as one.
+_SAID_GLOB = re.compile(r"(?<![\w*])\.([A-Za-z0-9]{1,5})\s*(?:files?\b|文件)|(?<!\S)((?:\*\*/)?[\w-]*\*[\w.*?-]*)(?=[\s,;!?)]|$)")
 
 
 def _glob_candidates(st: "_FillState") -> None:
     """A glob pattern slot (``pattern``, described as a glob) takes ``*.ext`` for the kind of file the request names
-    ("Find all Python files under ~/src" -> ``'*.py'``; ``course_lib/data/file_kinds.json``)."""
+    ("Find all Python files under ~/src", 找出所有 Python 文件 -> ``'*.py'``; ``course_lib/data/file_kinds.json``), or
+    the pattern the request says ("every .py file" -> ``'*.py'``, "files named *.log" -> ``'*.log'``)."""
     slots = [s for s in st.slots if s.kind == "string" and not s.options and (
         "pattern" in lang.split_identifier(s.name) or "glob" in str(s.spec.get("description", "")).lower())]
+    said = _SAID_GLOB.search(st.reading.text) if slots else None
+    if said is not None:
+        within = tuple(i for i, m in enumerate(st.mentions) if said.start() <= m.start < said.end())
+        for s in slots:
+            st.cands.append((5.5, s, said.group(2) or f"*.{said.group(1).lower()}", within,
+                             Evidence("the pattern said", said.group(0))))
+        return
     m = _KIND_FILES.search(st.reading.text) if slots else None
     if m is not None:
+        within = tuple(i for i, x in enumerate(st.mentions) if m.start() <= x.start < m.end())
         for s in slots:
-            st.cands.append((5.0, s, f"*.{_FILE_KINDS[m.group(1).lower()]}", (), Evidence("the kind of file", m.group(0))))
+            st.cands.append((5.0, s, f"*.{_FILE_KINDS[m.group(1).lower()]}", within,
+                             Evidence("the kind of file", m.group(0))))
 
 
 _CREDITS = load_json("credit_roles.json")
