@@ -1964,7 +1964,7 @@ def _enum_partners(slots: list[Slot], filled: dict, spread: dict, text: str) -> 
 _NEGATION = re.compile(r"\b(?:no|not|without|exclude|excluding|except|disable|disabled|never|don'?t|do not|"
                        r"(?:does|is|are|should|must|can|would|won|was|were)n'?t|skip|omit|avoid(?:ing)?|turn off|off|false|hide|minus|ignore|ignoring)\b|不要|不|没有|关闭|无需",
                        re.I)
-_BOOL_GENERIC = frozenset("is has include includes including use using enable enabled show get return with "
+_BOOL_GENERIC = frozenset("is has include includes including use using enable enabled show get return with for "
                           "allow should do flag want need consider the a an of to in".split())
 
 
@@ -2158,6 +2158,9 @@ def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
     if not words:
         return _stated_state(slot, reading)
     low = reading.text.lower()
+    parts = lang.split_identifier(slot.name)
+    # "good_for_kids", "available_for_pet": what follows 'for' is who the flag is about, and must be said
+    subject = {w for w in parts[parts.index("for") + 1:] if w in words} if "for" in parts[:-1] else set()
     hits = []
     for w in words:
         st = lang.stem(w)
@@ -2169,6 +2172,8 @@ def _boolean(slot: Slot, reading: Reading) -> tuple[bool, Evidence] | None:
                 break
         if found:
             hits.append(found)
+        elif w in subject:
+            return None
     need = 1 if len(words) <= 2 else 2
     if not hits:
         return _stated_state(slot, reading)
