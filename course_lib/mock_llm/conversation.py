@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import followups
 from . import gazetteer as gz
 from . import paths
 from . import language as lang
@@ -344,7 +345,9 @@ def _from_earlier_results(messages: list[dict], turn: _Turn, plan: list[PlannedC
     """"Thanks! Should I take an umbrella?" after a weather result: the answer is in the conversation already.
 
     Used only when the question names nothing new for a call (no complete call with other arguments
-    than the ones already made), as a model rereads its context before calling again.
+    than the ones already made), as a model rereads its context before calling again: advice from a
+    weather result, else the fields or list items that answer the question (:mod:`.followups`: "When will
+    it arrive?" after an order status, "Which day is sunny?" after a forecast).
     """
     if turn.done or turn.last_user < 1:
         return None
@@ -354,7 +357,7 @@ def _from_earlier_results(messages: list[dict], turn: _Turn, plan: list[PlannedC
     made = {name + json.dumps(args, sort_keys=True, ensure_ascii=False) for name, args, _ in earlier}
     if any(not c.missing and c.key() not in made for c in plan):
         return None  # a new city, a new thing: call again
-    return advice(earlier, turn.question)
+    return advice(earlier, turn.question) or followups.answer(earlier, turn.question)
 
 
 def _said_as(name: str, tool: str) -> str:

@@ -34,13 +34,16 @@ from . import arithmetic
 from . import bounds
 from . import conditions
 from . import confidence
+from . import followups
 from . import gazetteer as gz
 from . import language as lang
 from . import purpose
 from .answer import compose_answer, error_of
 from .arguments import Evidence
 from .choosing import THRESHOLD, score_tools
-from .conversation import (_WITHDRAWN, _Turn, _answered_question, _args_of, _clarify, _follow_up, _from_earlier_results,
+from .choosing import _profile
+from .conversation import (_WITHDRAWN, _Turn, _answered_question, _args_of, _clarify, _earlier_results,
+                           _follow_up, _from_earlier_results,
                            _no_tool_answer, _read_turn, _unsupported_units, courtesy_reply)
 from .decision import Decision, PlannedCall
 from .planning import _calls_for, plan_calls
@@ -122,7 +125,28 @@ def _plan_from_the_turn(req: ChatRequest, turn, plan: list[PlannedCall], decisio
         plan = _follow_up(turn, req.tools)
         if plan:
             decision.reason = "follow-up: the same tool as the previous turn, with the new details"
+    if req.tools and all(c.missing for c in plan) and (again := _asked_again(req, turn)):
+        plan = again
+        decision.reason = "a question about the earlier result, which does not hold it: its tool names it, call again"
     return plan
+
+
+def _asked_again(req: ChatRequest, turn) -> list[PlannedCall]:
+    """The earlier call once more, for a question about its result that the result does not answer but the
+    tool's own words (name, description, parameters) say it gives ("What's its tracking number?" of an order
+    tool described "with its tracking number"); else ``[]``."""
+    earlier = _earlier_results(req.messages, turn.last_user) if not turn.done and turn.last_user >= 1 else []
+    if not earlier or not followups.refers_back(turn.question):
+        return []
+    name, args, _ = earlier[0]
+    tool = req.tool(name)
+    topic = followups.asked_topic(turn.question, args)
+    if tool is None or not topic:
+        return []
+    vocab = (_profile(tool).vocab | frozenset(_profile(tool).weights)) - {lang.stem(w) for w in lang.split_identifier(name)}
+    if not any(lang.matches_any(t, vocab) for t in topic):
+        return []
+    return [PlannedCall(name, dict(args), {k: Evidence("the earlier call's value", str(v)) for k, v in args.items()})]
 
 
 def _without_tools(req: ChatRequest, turn, plan: list[PlannedCall], decision: Decision) -> Decision:
@@ -149,6 +173,11 @@ def _without_plan(req: ChatRequest, turn, decision: Decision, why_not: str) -> D
         return _emit(req, decision, _unfit_guesses_dropped(_calls_for(best, turn.question)),
                      "tool_choice='required': best-scoring tool")
     decision.content, decision.reason = _no_tool_answer(turn.question, req.tools)
+    earlier = _earlier_results(req.messages, turn.last_user) if not turn.done and turn.last_user >= 1 else []
+    if earlier and not why_not and req.tool_choice == "auto" and followups.refers_back(turn.question):
+        decision.content = followups.not_in_result(earlier[0][0], earlier[0][1], turn.question)
+        decision.reason = "a question about the earlier result, which does not hold the answer: say so"
+        return decision
     if why_not:
         decision.reason += f" ({why_not})"
         decision.content = purpose.object_reply(turn.question, req.tools) or decision.content

@@ -46,7 +46,7 @@ ZH_LEXICON: dict[str, str] = {
     "预订": "book reserve", "餐厅": "restaurant", "地图": "map", "距离": "distance", "路线": "route", "音乐": "music",
     "播放": "play", "提醒": "reminder remind", "日历": "calendar", "会议": "meeting", "网页": "web page",
     "网上": "web", "上网": "web", "互联网": "web internet",
-    "机票": "flight ticket", "订": "book reserve", "飞往": "flight", "下雪": "snow weather", "晴天": "weather",
+    "机票": "flight ticket", "订": "book reserve", "飞往": "flight", "下雪": "snow weather", "晴天": "sunny weather",
     "带伞": "weather umbrella", "刮风": "wind weather", "冷吗": "weather temperature", "热吗": "weather temperature", "更热": "weather temperature",
     "更冷": "weather temperature", "更暖和": "weather temperature", "更凉快": "weather temperature",
     "冷不冷": "weather temperature", "热不热": "weather temperature", "多少度": "temperature weather",
