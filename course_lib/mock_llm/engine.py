@@ -30,6 +30,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from . import accounts
 from . import arithmetic
 from . import bounds
 from . import conditions
@@ -38,7 +39,7 @@ from . import followups
 from . import gazetteer as gz
 from . import language as lang
 from . import purpose
-from .answer import compose_answer, error_of
+from .answer import compose_answer, error_of, join_sentences
 from .arguments import Evidence
 from .choosing import THRESHOLD, score_tools
 from .choosing import _profile
@@ -46,7 +47,7 @@ from .conversation import (_WITHDRAWN, _Turn, _answered_question, _args_of, _cla
                            _follow_up, _from_earlier_results,
                            _no_tool_answer, _read_turn, _unsupported_units, courtesy_reply)
 from .decision import Decision, PlannedCall
-from .planning import _calls_for, plan_calls
+from .planning import _calls_for, plan_calls, set_aside
 from .reading import READ_LIMIT, read, read_limited
 from .wire import ChatRequest, ToolSpec
 
@@ -173,6 +174,12 @@ def _without_plan(req: ChatRequest, turn, decision: Decision, why_not: str) -> D
         return _emit(req, decision, _unfit_guesses_dropped(_calls_for(best, turn.question)),
                      "tool_choice='required': best-scoring tool")
     decision.content, decision.reason = _no_tool_answer(turn.question, req.tools)
+    kept, aside = set_aside(turn.question, req.tools)
+    if aside and req.tool_choice == "auto":  # each clause set aside says why; the rest, that no tool helps
+        said = accounts.sentences(aside, [kept] if kept.strip(" .。!！") else [], req.tools, turn.question)
+        decision.content = join_sentences(said, lang.is_chinese(turn.question))
+        decision.reason = f"no request to act on: {', '.join(k for _, k in aside)}"
+        return decision
     earlier = _earlier_results(req.messages, turn.last_user) if not turn.done and turn.last_user >= 1 else []
     if earlier and not why_not and req.tool_choice == "auto" and followups.refers_back(turn.question):
         decision.content = followups.not_in_result(earlier[0][0], earlier[0][1], turn.question)
@@ -381,6 +388,11 @@ def _after_results(req: ChatRequest, turn: _Turn, plan: list[PlannedCall], decis
         return decision
     decision.content = compose_answer(results, turn.question)
     decision.reason = "answer from the tool results"
+    kept, aside = set_aside(turn.question, req.tools)
+    said = accounts.sentences(aside, accounts.unserved(kept, req.tools), req.tools, turn.question)
+    if said:  # the clauses not acted on, each with why
+        decision.content = join_sentences([decision.content] + said, lang.is_chinese(turn.question))
+        decision.reason += "; the clauses not acted on are said"
     return decision
 
 

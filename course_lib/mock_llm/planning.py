@@ -15,6 +15,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from . import accounts
 from . import arithmetic
 from . import conditions
 from . import language as lang
@@ -33,8 +34,8 @@ from ..package_data import load_json
 
 #: (The lookahead of the first characters the alternatives can start with changes no split: it rejects in
 #: one test the positions, most of them, where none can match.)
-#: The dot of an initial ("J.K. Simmons", "C.J. Rush") ends no clause.
-_CLAUSE_SPLIT = re.compile(r"(?=[.;!?。；！？\n,\s然并另再还同])(?:(?:(?<!\b(?-i:[A-Z]))\.(?!\d)|[;!?。；！？\n])+|,\s*(?:and\s+)?(?=(?:what|how|who|when|where|please|also|then)\b)|"
+#: The dot of an initial ("J.K. Simmons", "C.J. Rush") ends no clause, nor a dot inside a word ("a.txt").
+_CLAUSE_SPLIT = re.compile(r"(?=[.;!?。；！？\n,\s然并另再还同])(?:(?:(?<!\b(?-i:[A-Z]))\.(?!\w)|[;!?。；！？\n])+|,\s*(?:and\s+)?(?=(?:what|how|who|when|where|please|also|then)\b)|"
                            r"\s+(?:and then|and also|also|then|as well as)\s+|"
                            r"\s+and\s+(?=(?:what|how|who|when|where|tell|get|find|search|create|list|show|check|book|convert|send|"
                            r"schedule|reserve|order|buy|cancel|translate|calculate|compute|add|remind|set up)\b)|"
@@ -690,7 +691,8 @@ _NEGATED_LEAD = re.compile(r"^\s*(?:(?:please|just|but|and)\s+)?(?:don'?t|do not
                            r"you don'?t (?:need|have) to|never mind|without)\b|^\s*(?:不要|别|不用|无需|不需要|不必)", re.I)
 
 
-_CLAUSE_EDGE = re.compile(r"([,;.!?，。；！？]+\s*|\s+(?:but|instead)\s+)")
+#: (A dot inside a word, "a.txt", "v1.2", ends no clause.)
+_CLAUSE_EDGE = re.compile(r"((?:[,;!?，。；！？]|\.(?!\w))+\s*|\s+(?:but|instead)\s+)")
 
 
 def _names_a_tool(clause: str, tools: list[ToolSpec]) -> bool:
@@ -709,20 +711,58 @@ def without_negated(text: str, tools: list[ToolSpec]) -> str:
     "Never delete ...", "Should I delete ...?", "I cancelled ...", "Is the light on?") is left out when it names
     a tool that changes something; a clause that withdraws ("Actually no, keep it") takes all before it along.
     """
+    return set_aside(text, tools)[0]
+
+
+def set_aside(text: str, tools: list[ToolSpec]) -> tuple[str, list[tuple[str, str]]]:
+    """The request without the clauses it asks no action of, and those clauses with why (:func:`without_negated`).
+
+    Returns:
+        ``(kept text, [(clause, kind), ...])``, ``kind`` one of ``"negated"`` ("Don't check the weather"),
+        :func:`.speech_acts.not_asked`'s kinds (``"forbidding"``, ``"advice"``, ``"past"``,
+        ``"state_questions"``) or ``"withdrawn"`` (a request taken back: "Delete a.txt. Actually no, keep it.").
+    """
     parts = _CLAUSE_EDGE.split(text)
     clauses = [(parts[k], parts[k + 1] if k + 1 < len(parts) else "") for k in range(0, len(parts), 2)]
     last_withdrawal = max((i for i, (c, _) in enumerate(clauses) if i and speech_acts.withdraws(c)), default=0)
+    aside: list[tuple[str, str]] = []
     if last_withdrawal:
-        clauses = clauses[last_withdrawal + 1:]
+        aside += [(c.strip(), "withdrawn") for c, _ in clauses[:last_withdrawal] if c.strip()]
+        end = last_withdrawal  # "Actually no, keep it": the clauses that go on taking it back are the withdrawal's
+        while end + 1 < len(clauses) and not _names_a_tool(clauses[end + 1][0], tools) and \
+                speech_acts.withdraws("".join(c + sep for c, sep in clauses[last_withdrawal:end + 2])):
+            end += 1
+        clauses = clauses[end + 1:]
     negated = _NEGATED_LEAD.search(text) or re.search(r"[,;.!?，。；！？]\s*(?:don'?t|do not|no need|不要|别|不用)",
                                                        text, re.I)
     changing = [t for t in tools if speech_acts.changes_something(t.name)]
-    kept = [c + sep for c, sep in clauses
-            if not (negated and _NEGATED_LEAD.search(c) and _names_a_tool(c, tools))
-            and not (changing and speech_acts.not_asked(c + sep) and _names_a_tool(c, changing))]
+    kept = []
+    for c, sep in clauses:
+        kind = "negated" if negated and _NEGATED_LEAD.search(c) and _names_a_tool(c, tools) else (
+            speech_acts.not_asked(c + sep) if changing and _names_a_tool(c, changing) else None)
+        if kind:
+            aside.append((c.strip(), kind))
+        else:
+            kept.append(c + sep)
     if not last_withdrawal and len(kept) == len(clauses):
-        return text
-    return "".join(kept).strip(" ,，")
+        return text, []
+    return "".join(kept).strip(" ,，"), aside
+
+
+def without_unserved_actions(text: str, tools: list[ToolSpec]) -> str:
+    """``text`` without the clauses that ask an action of their own which no tool does (:func:`.accounts.unserved`):
+    "What's the weather in Paris and book me a flight to Rome" with only a weather tool asks no weather in Rome;
+    the flight's city is no value for another tool's call. Clauses without such a verb, or with a word of some
+    tool after it ("..., and add breakfast" of a hotel tool offering breakfast), stay: their words may be details
+    of the request. The reply says which clause none of the tools helps with."""
+    vocab = frozenset().union(*(_profile(t).vocab | frozenset(_profile(t).weights) for t in tools)) if tools else frozenset()
+    for clause in accounts.unserved(text, tools):
+        at = text.find(clause)
+        if at >= 0 and accounts.ACTION_LEAD.match(clause) and not any(
+                lang.matches_any(st, vocab) for st in lang.content_stems(clause)[1:]):  # (a word of a tool: a detail)
+            head = re.sub(r"(?:[\s,，;；]*(?:\band\b|\bthen\b|\balso\b|然后|并且|再))*[\s,，;；]*$", "", text[:at])
+            text = (head + text[at + len(clause):]).strip(" ,，")
+    return text
 
 
 def plan_calls(text: str, tools: list[ToolSpec]
@@ -735,7 +775,7 @@ def plan_calls(text: str, tools: list[ToolSpec]
         ``(calls, scores, matched words, why not)``: ``why not`` says why a tool that shares
         words with the request was not called (:mod:`.purpose`), else "".
     """
-    text = without_negated(text, tools)
+    text = without_unserved_actions(without_negated(text, tools), tools)
     ranked = score_tools(text, tools)
     distinct = dict(_DISTINCT)  # as the whole request left it, before its clauses are scored
     scores = {t.name: s for t, s, _ in ranked}
