@@ -783,15 +783,16 @@ def plan_calls(text: str, tools: list[ToolSpec]
     if not ranked or ranked[0][1] < THRESHOLD:
         return [], scores, matched, ""
     keep, why_not = _serving_purpose(text, ranked)
+    # (before the reminders' contents are set aside: "Remind me to close the windows if it rains in Oslo")
+    gated = conditional_calls(text, [r[0] for r in keep]) if keep and keep[0][1] >= THRESHOLD else []
+    if gated:
+        return gated, scores, matched, ""
     keep = _reminded(text, keep)
     if not keep or keep[0][1] < THRESHOLD:
         return [], scores, matched, why_not
     if len(keep) < len(ranked):
         ranked = keep
         tools = [r[0] for r in keep]
-    gated = conditional_calls(text, tools)
-    if gated:
-        return gated, scores, matched, ""
     planned: dict[str, list[PlannedCall]] = {}  # the whole request's calls of each tool tried, planned once
     picks = _picks(text, tools, ranked, distinct, planned)
     calls: list[PlannedCall] = []
@@ -824,12 +825,10 @@ def conditional_calls(text: str, tools: list[ToolSpec]) -> list[PlannedCall]:
     cond = conditions.split(text) if len(tools) > 1 else None
     if cond is None:
         return []
-    first = score_tools(cond.condition, tools)[0]
-    if first[1] < THRESHOLD:
-        return []
-    then = next((r for r in score_tools(cond.consequence, tools) if r[0].name != first[0].name), None)
-    if then is None or then[1] < THRESHOLD or not _names_its_action(then, first[0]):
+    pair = _condition_and_consequence(cond, tools)
+    if pair is None:
         return []  # the consequence asks the condition's own tool again, or none
+    first, then = pair
     now = _calls_for(first[0], conditions.checked_text(cond))
     later = [replace(c, clause=1, condition=cond.condition) for c in _calls_for(then[0], cond.consequence)]
     if cond.otherwise:  # "..., otherwise set it to 18°C": the consequence's tool unless it names another
@@ -837,6 +836,20 @@ def conditional_calls(text: str, tools: list[ToolSpec]) -> list[PlannedCall]:
         tool = other[0] if other[1] >= THRESHOLD and _names_its_action(other, first[0]) else then[0]
         later += [replace(c, clause=2, condition=cond.condition) for c in _calls_for(tool, cond.otherwise)]
     return now + later
+
+
+def _condition_and_consequence(cond, tools: list[ToolSpec]) -> tuple[tuple, tuple] | None:
+    """The scored tools of a condition and of its consequence, two different ones: the condition's best tool and
+    the consequence's best other tool that names its own action, or else the consequence's best tool and the
+    condition's best other one ("If order B-77 has shipped, cancel order B-77": cancel_order scores the condition's
+    "order" too). None when no such pair is above the threshold."""
+    on_cond, on_then = score_tools(cond.condition, tools), score_tools(cond.consequence, tools)
+    for first, then in ((on_cond[0], next((r for r in on_then if r[0].name != on_cond[0][0].name), None)),
+                        (next((r for r in on_cond if r[0].name != on_then[0][0].name), None), on_then[0])):
+        if first is not None and then is not None and min(first[1], then[1]) >= THRESHOLD and \
+                _names_its_action(then, first[0]):
+            return first, then
+    return None
 
 
 def _names_its_action(ranked: tuple[ToolSpec, float, list[str]], other: ToolSpec) -> bool:
