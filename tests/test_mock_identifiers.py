@@ -69,3 +69,19 @@ def test_an_airport_code_in_brackets_fills_a_code_slot(client, text, tools, want
 def test_a_city_slot_keeps_the_city_beside_its_code(client):
     assert calls(client, "Find flights from Paris (CDG) to Tokyo (NRT)", [CITY_FLIGHTS]) == [
         ("find_flights", {"from_city": "Paris", "to_city": "Tokyo"})]
+
+
+TRACK_PACKAGE = tool("track_package", "Track a package", {"tracking_number": _s("Tracking number")})
+WEATHER = tool("get_weather", "Weather for a city", {"city": _s("City")})
+
+
+@pytest.mark.parametrize("text, number", [("Where is my FedEx parcel 794644790132?", "794644790132"),
+                                          ("Where's my parcel 1Z999AA10123456784?", "1Z999AA10123456784"),
+                                          ("Where are my packages JD014600006281230704", "JD014600006281230704")])
+def test_where_is_my_parcel_tracks_it(client, text, number):
+    """'Where is my parcel' asks a tracking tool (parcel ~ package; on main: no tool)."""
+    assert calls(client, text, [TRACK_PACKAGE, WEATHER]) == [("track_package", {"tracking_number": number})]
+
+
+def test_where_is_a_place_tracks_nothing(client):
+    assert isinstance(calls(client, "Where is my hotel?", [TRACK_PACKAGE]), str)

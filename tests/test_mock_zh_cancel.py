@@ -45,3 +45,10 @@ def test_an_add_or_a_read_still_calls_its_own_tool(client, text, tools, want):
 ])
 def test_chinese_action_verbs(text, actions):
     assert [a for _, a in purpose._actions(text)] == actions
+
+
+def test_an_appointment_cancelled_in_chinese_calls_the_cancel_tool(client):
+    """预约 is an appointment as well as a reservation: it decides no kind (it declined on main)."""
+    tools = [tool("cancel_appointment", "Cancel an appointment", {"appointment_id": {"type": "string"}}),
+             tool("book_appointment", "Book an appointment", {"appointment_id": {"type": "string"}})]
+    assert calls(client, "取消预约 APT-33", tools) == [("cancel_appointment", {"appointment_id": "APT-33"})]
