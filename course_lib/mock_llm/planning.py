@@ -35,11 +35,11 @@ from ..package_data import load_json
 #: (The lookahead of the first characters the alternatives can start with changes no split: it rejects in
 #: one test the positions, most of them, where none can match.)
 #: The dot of an initial ("J.K. Simmons", "C.J. Rush") ends no clause, nor a dot inside a word ("a.txt").
-_CLAUSE_SPLIT = re.compile(r"(?=[.;!?。；！？\n,\s然并另再还同])(?:(?:(?<!\b(?-i:[A-Z]))\.(?!\w)|[;!?。；！？\n])+|,\s*(?:and\s+)?(?=(?:what|how|who|when|where|please|also|then)\b)|"
+_CLAUSE_SPLIT = re.compile(r"(?=[.;!?。；！？\n,，\s然并另再还同顺而])(?:(?:(?<!\b(?-i:[A-Z]))\.(?!\w)|[;!?。；！？\n])+|,\s*(?:and\s+)?(?=(?:what|how|who|when|where|please|also|then)\b)|"
                            r"\s+(?:and then|and also|also|then|as well as)\s+|"
                            r"\s+and\s+(?=(?:what|how|who|when|where|tell|get|find|search|create|list|show|check|book|convert|send|"
                            r"schedule|reserve|order|buy|cancel|translate|calculate|compute|add|remind|set up)\b)|"
-                           r"(?:然后|并且|另外|再|还有|同时)|"
+                           r"(?:然后|并且|另外|再|还有|同时)|[，,]\s*(?:并|而且|顺便)(?=[\u4e00-\u9fff])|"
                            # "Turn on the disco ball and play some music, dim the lights": a verb of
                            # course_lib/data/tool_actions.json starting its own object after 'and' or a comma
                            r"(?:\s+and|,)\s+(?=(?:" + "|".join(load_json("tool_actions.json")["verbs"]) +
