@@ -3163,8 +3163,10 @@ def _read_without_consuming(st: _FillState) -> None:
             many[name] = col
     for s in slots:
         if s.kind == "enum" or (s.kind == "string" and s.options):
+            counted = _counted_option(s, slots, reading)
             hit = (_explained_option(s, reading.text) or _flag_option(s, reading)) if _flag_sides(s) else \
-                _option_before_noun(s, reading.text) or match_enum(reading.text, list(s.options)) or \
+                counted or _option_before_noun(s, reading.text) or \
+                (match_enum(reading.text, list(s.options)) if counted is None else None) or \
                 _explained_option(s, reading.text) or _zh_named_option(s, reading.text)
             if hit:
                 rule = "enum" if s.kind == "enum" else "option"
@@ -3204,6 +3206,27 @@ def _read_without_consuming(st: _FillState) -> None:
                 filled[s.name] = (obj[0], obj[1], 3.0, ())
     if st.unit_slots:
         _unit_roles(st.unit_slots, reading.text, filled, many, st.num_slots, st.numbers)
+
+
+_COUNT_BEFORE_NOUN = re.compile(r"(?<![\w.])(\d+)\s*-\s*([A-Za-z]+)")
+
+
+def _counted_option(slot: Slot, slots: list[Slot], reading: Reading) -> tuple[Any, str] | bool | None:
+    """A count written as an option ('1', '2', '3') from the number said with this slot's noun: "book two rooms"
+    gives ``number_of_rooms`` '2', "a 3-star hotel" ``star_rating`` '3'. False when every count said belongs to
+    another slot's noun (the '3' of "a 3-star hotel" is no number of rooms: no bare option match); None when the
+    options are no counts or no said count has a noun of a slot."""
+    opts = {str(o): o for o in slot.options if re.fullmatch(r"\d+", str(o))}
+    if len(opts) < 2:
+        return None
+    said = [(m.value, lang.stem(str(m.unit).lower()), m.text.strip()) for m in reading.mentions
+            if m.kind == "number" and m.unit and isinstance(m.value, (int, float)) and float(m.value).is_integer()]
+    said += [(int(x.group(1)), lang.stem(x.group(2).lower()), x.group(0)) for x in _COUNT_BEFORE_NOUN.finditer(reading.text)]
+    others = {k for o in slots if o is not slot for k in o.keys} - slot.keys
+    for value, noun, words in said:
+        if noun in slot.keys and str(int(value)) in opts:
+            return opts[str(int(value))], words
+    return False if any(noun in others for _, noun, _ in said) else None
 
 
 _PATH_SLOT_WORDS = PATH_WORDS | {"filename"}
