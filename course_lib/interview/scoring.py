@@ -146,11 +146,15 @@ def synonym_groups() -> tuple[tuple[str, ...], ...]:
 
 @lru_cache(maxsize=4096)
 def _terms(keyword: str) -> tuple[str, ...]:
-    """``keyword`` and the other wordings of its synonym group (just ``(keyword,)`` outside every group)."""
+    """``keyword`` and the other wordings of its synonym group or, for an organisation, its other names
+    (``interview_relations.json``'s ``makers``); just ``(keyword,)`` otherwise."""
     norm = normalise(keyword)
     for group in synonym_groups():
         if norm in (normalise(t) for t in group):
             return (keyword, *(t for t in group if normalise(t) != norm))
+    for spellings in _relations_data()["makers"].values():  # an organisation by any of its names: Google, 谷歌
+        if norm in (normalise(t) for t in spellings):
+            return (keyword, *(t for t in spellings if normalise(t) != norm))
     return (keyword,)
 
 
@@ -233,14 +237,50 @@ def bigram_coverage(point: str, text: str) -> float:
 
 
 def _makes(point, text: str) -> bool:
-    """Whether ``text`` makes ``point``: one of its keywords, or (a Chinese point) enough of its bigrams."""
+    """Whether ``text`` names ``point``: one of its keywords, or (a Chinese point) enough of its bigrams."""
     return bool(mentions(text, point.keywords)) or bigram_coverage(point.point, text) >= BIGRAM_COVERAGE
 
 
-def consistent_part(point: str, text: str) -> str:
+def _content(text: str) -> set[str]:
+    """:func:`_stems` of ``text`` with the parties it names (as their roles: "the app" is the host)."""
+    return _stems(text) | _parties(text)
+
+
+def _says(point, statements: str, about: set[str] | None = None) -> bool:
+    """Whether ``statements`` (one clause's statements per line, :func:`_statements`) make ``point``: a line names two of
+    its keywords, or names one and says something more of the subject (a word or party of ``about``: by default
+    the point's text and keywords, in :func:`score_answer` the whole question's, :func:`_topic`: "OpenAI shipped
+    function calling" for "June 2023: OpenAI's function calling"), or (a Chinese point) enough of its bigrams are there. An English line with a keyword and nothing of
+    the point around it ("I really like OpenAI", "MCP is cool") only names the point: knowing a word is not
+    knowing the point. A Chinese line needs no more than its keyword (然后降级 is a step of an answer, 一个 host
+    应用 says what the host is): Chinese clauses are short and their words are not cut apart here, so the
+    Chinese edition keeps this shortcut (我很喜欢 OpenAI still makes a point).
+
+    >>> from course_lib.interview.bank import load_bank
+    >>> p = load_bank()["fc-origins"].framework[0]
+    >>> _says(p, "I really like OpenAI"), _says(p, "OpenAI shipped function calling")
+    (False, True)
+    """
+    if bigram_coverage(point.point, statements) >= BIGRAM_COVERAGE:
+        return True
+    about = about if about is not None else _content(point.point)
+    about = about | {s for k in point.keywords for t in _terms(k) for s in _stems(t)}
+    for line in statements.split("\n"):
+        named = mentions(line, point.keywords)
+        if len(named) >= 2 or named and _HAN_RUN.search(line):
+            return True
+        if named and (_content(line) - {s for t in _terms(named[0]) for s in _content(t)}) & about:
+            return True
+    return False
+
+
+def consistent_part(point: str, text: str, keywords: tuple[str, ...] | list[str] = ()) -> str:
     """``text`` without the segments that contradict ``point`` (:func:`contradicts`), clause by clause: what an
     answer says about a point once what it says against it is set aside. A dropped segment takes its label with
     it ("Sampling: the model requests a completion from the server" names sampling to say it wrong).
+
+    ``keywords``: the point's; a segment that names them only to deny them ("not the Linux Foundation") goes
+    too (:func:`denies_term`).
 
     >>> consistent_part("Sampling: the server requests a completion from the host's model.",
     ...                 "Sampling: the model requests a completion from the server, and it needs no API key.")
@@ -249,10 +289,82 @@ def consistent_part(point: str, text: str) -> str:
     kept = []
     for clause in (c for c in _CLAUSE.split(text) if c and c.strip()):
         parts = [s.strip() for s in _SEGMENT.split(clause) if s.strip()]
-        keep = [s for s in parts if not contradicts(point, s) and not misattributes(point, s)]
+        keep = [s for s in parts if not contradicts(point, s) and not misattributes(point, s)
+                and not denies_term(point, keywords, s)]
         if keep:
             kept.append(", ".join(keep))
     return "\n".join(kept)
+
+
+def _denied_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` in normalised ``text`` of what each negation denies: from the negator ("not", "never",
+    "nothing to do with", 不是...) to its second word that is not glue in English ("not created by google", "never
+    by the linux foundation"), to the 4 characters after it in Chinese (auxiliaries skipped: 不是谷歌做的; 用不了的时候
+    要优雅降级 does not deny 降级), or to its English words (而不是 Linux Foundation, 不用 resources/subscribe); and
+    the subject of a thing said to be of no use ("idempotency keys are useless", listChanged 没用). A "no" after "if", "with"... states a
+    condition ("if no tool works"), not a denial."""
+    rel = _relations()
+    spans = []
+    for m in rel["negator"].finditer(text):
+        if rel["not_negator"].match(text, m.start()):
+            continue
+        rest = re.split(r"[.;:!?,()。，；：！？、（）→\"“”]", text[m.end():])[0]
+        start = m.end()
+        if _CJK.match(m.group(0)):
+            skip = len(_ZH_AUX.match(rest).group(0))
+            skip += len(_ZH_LIGHT.match(rest[skip:]).group(0))  # 不用 resources/subscribe: the thing, not 用
+            start, rest = start + skip, rest[skip:]
+            if not re.match(r"\s*[a-z0-9]", rest):  # 不是谷歌做的: the word after it (4 characters at most)
+                spans.append((m.start(), start + min(len(rest), 4)))
+                continue
+        before = re.findall(r"[a-z][a-z0-9']+", text[:m.start()])
+        if m.group(0) == "no" and before and before[-1] in _CONDITIONS:
+            continue
+        content = [w for w in re.finditer(r"[a-z0-9][a-z0-9'-]*", rest) if w.group(0) not in _CONNECTING]
+        if content:
+            spans.append((m.start(), start + content[min(1, len(content) - 1)].end()))
+    for m in (*_NEEDLESS.finditer(text), *_ZH_NEEDLESS.finditer(text)):  # "timeouts are not needed", X 没用
+        words = [w for w in re.finditer(r"[a-z0-9][a-z0-9'_./-]*|[\u4e00-\u9fff]+", m.group(1))
+                 if w.group(0) not in _CONNECTING]
+        if words:  # the subject: its last two words ("idempotency keys"), not the clause before it
+            spans.append((m.start(1) + words[-2:][0].start(), m.end(1)))
+    return spans
+
+
+def _inside(text: str, keywords: tuple[str, ...] | list[str], spans: list[tuple[int, int]]) -> list[str]:
+    """The keywords of which every occurrence in ``text`` lies within one of ``spans``."""
+    found = []
+    for k in keywords:
+        hits = [m for t in _terms(k) for m in _pattern(t).finditer(text)]
+        if hits and all(any(a <= h.start() and h.end() <= b for a, b in spans) for h in hits):
+            found.append(k)
+    return found
+
+
+def denies_term(point: str, keywords: tuple[str, ...] | list[str], segment: str) -> bool:
+    """Whether ``segment`` names ``point``'s keywords only inside a negation ("A2A is governed by Google, not the
+    Linux Foundation", "was not created by Google", "MCP has nothing to do with Anthropic", 而不是谷歌), while the
+    point itself does not deny them: it denies one of the point's terms, so it neither makes nor names the point,
+    whatever else of the point it names ("A2A" in "A2A was not created by Google"). A keyword also said outside
+    the negation ("retry with backoff rather than retrying at once") is not denied.
+
+    >>> p = "Governance: A2A moved to the Linux Foundation (June 2025)."
+    >>> [denies_term(p, ["linux foundation"], s) for s in ("not the Linux Foundation", "the Linux Foundation")]
+    [True, False]
+    >>> denies_term("the server needs no API key", ["api key"], "the server does not need an API key")
+    False
+    """
+    norm = normalise(segment)
+    # a keyword that is itself a denial ("no id", "method not found") is affirmed by its negation, not denied
+    keywords = [k for k in keywords if not _relations()["negator"].search(normalise(k))]
+    if not mentions(norm, keywords):
+        return False
+    spans = _denied_spans(norm)
+    denied = _inside(norm, keywords, spans) if spans else []
+    if not denied:
+        return False
+    point_norm = normalise(point)
+    return not _inside(point_norm, denied, _denied_spans(point_norm))
 
 
 # ----------------------------------------------------------------------------- who does what, and what is denied
@@ -407,6 +519,10 @@ _CONDITIONS = frozenset("with and or for of in on at by to from if when".split()
 _ZH_AUX = re.compile(r"^(?:会|能|可以|必须|必|应该|应|该|得|再|是|被)*")  # not 直接, 一定: 不直接回答 denies the manner
 
 
+#: what a Chinese negation skips before the thing it denies, after the auxiliaries: 不用 X, 不使用 X, 不需要 X
+_ZH_LIGHT = re.compile(r"^(?:使用|采用|调用|需要|用)?\s*")
+#: a thing said to be of no use, in Chinese: the thing comes first (listChanged 没用, 超时没必要)
+_ZH_NEEDLESS = re.compile(r"((?:[a-z0-9][a-z0-9_./ -]*?)|[\u4e00-\u9fff]{1,4}?)\s*(?:是)?(?:没用|没有用|没必要|没有必要|无用|不需要|不必要)")
 #: verbs that carry no claim of their own after a negation: "do not use backoff" denies backoff, not using
 _LIGHT_VERBS = frozenset("use using apply add implement include bother have do".split())
 #: a thing said to be of no use: "timeouts are not needed", "idempotency keys are useless" deny the thing
@@ -608,14 +724,18 @@ def _clause_statements(clause: str, keywords: tuple[str, ...] | list[str]) -> li
     said = [s for s in parts if is_statement(s, keywords)]
     head, body = (_LABEL.split(clause, maxsplit=1) + [""])[:2]
     label = ([s.strip() for s in _SEGMENT.split(head) if s.strip()] or [""])[-1]
-    if body and label and label not in said and any(is_statement(s, keywords, loose=True) for s in _SEGMENT.split(body)):
-        said.append(label)
+    explained = [s.strip() for s in _SEGMENT.split(body) if s.strip() and is_statement(s, keywords, loose=True)]
+    if body and label and label not in said and explained:
+        said.append(label + ": " + ", ".join(explained))  # the label with what explains it (:func:`_says`)
     return said
 
 
 def _statements(text: str, keywords: tuple[str, ...] | list[str]) -> str:
-    """The segments of ``text`` that are statements, joined (the text a point must be *made* in)."""
-    return "\n".join(s for c in _CLAUSE.split(text) if c and c.strip() for s in _clause_statements(c, keywords))
+    """The segments of ``text`` that are statements (the text a point must be *made* in): those of one clause
+    on one line, joined by commas, so that :func:`_says` reads a term in its clause ("the model must not
+    (`none`)")."""
+    clauses = (", ".join(_clause_statements(c, keywords)) for c in _CLAUSE.split(text) if c and c.strip())
+    return "\n".join(c for c in clauses if c)
 
 
 def stated_pitfalls(question: Question, text: str) -> list[int]:
@@ -673,6 +793,30 @@ class AnswerScore:
                 f"bonus {len(self.bonus)}{late})")
 
 
+def _english_twin(question: Question) -> Question | None:
+    """The English question of a translated one (same id and points), or None: an English answer to a Chinese
+    card is about the English wording of its points too."""
+    from .bank import load_bank
+
+    if not any(_HAN_RUN.search(p.point) for p in question.framework):
+        return None
+    try:
+        twin = load_bank()[question.id]
+    except KeyError:
+        return None
+    return twin if len(twin.framework) == len(question.framework) else None
+
+
+def _topic(question: Question) -> set[str]:
+    """What ``question`` is about, as :func:`_content`: its text and the text of its framework and bonus points,
+    in English too for a translated question (an English answer to a Chinese card)."""
+    texts = [question.question, *(p.point for p in (*question.framework, *question.bonus))]
+    twin = _english_twin(question)
+    if twin:
+        texts += [twin.question, *(p.point for p in (*twin.framework, *twin.bonus))]
+    return set().union(*(_content(t) for t in texts))
+
+
 def score_answer(question: Question, text: str, *, seconds: float | None = None,
                  budget: float | None = None) -> AnswerScore:
     """Score ``text`` as an answer to ``question``.
@@ -691,16 +835,17 @@ def score_answer(question: Question, text: str, *, seconds: float | None = None,
                            if c.pitfall in pitfalls and c.point is not None})
     keywords = [k for p in (*question.framework, *question.bonus) for k in p.keywords]
     made, named = [], []
+    about = _topic(question)
     for i, p in enumerate(question.framework):
         if i in contradicted:
             continue
-        own = consistent_part(p.point, text)
-        if _makes(p, _statements(own, keywords)):
+        own = consistent_part(p.point, text, p.keywords)
+        if _says(p, _statements(own, keywords), about):
             made.append(i)
         elif _makes(p, own):
             named.append(i)
     missed = [i for i in range(len(question.framework)) if i not in made]
-    bonus = [i for i, p in enumerate(question.bonus) if _makes(p, _statements(consistent_part(p.point, text), keywords))]
+    bonus = [i for i, p in enumerate(question.bonus) if _says(p, _statements(consistent_part(p.point, text, p.keywords), keywords), about)]
     raw = 100 * (len(made) + NAMED_WEIGHT * len(named)) / len(question.framework) + BONUS_WEIGHT * len(bonus)
     late = seconds is not None and budget is not None and seconds > budget
     penalty = PITFALL_PENALTY * len(pitfalls) + (LATE_PENALTY if late else 0)

@@ -31,6 +31,10 @@ FREQUENCY_WEIGHT = {"high": 3, "medium": 2, "low": 1}
 VERDICTS = ((80, N_("strong: you would likely pass this round")), (60, N_("good: polish the missed points")),
             (40, N_("borderline: review the frameworks and try again")),
             (0, N_("needs practice: start with the flashcards")))
+#: the last line of every report: the score is a reading of words, so a verdict is a hint, not a grade
+SCORER_READS_WORDS = N_("How this is scored: the scorer looks for each point's key words in your sentences (and "
+                        "for denials of them); it does not understand meaning. Read each model answer beside your "
+                        "own: `course interview cards` shows them.")
 
 
 def draw_questions(bank: Bank, n: int, *, topics: str | list[str] | None = None,
@@ -71,7 +75,8 @@ class Report:
         return next(_t(text) for floor, text in VERDICTS if self.total >= floor)
 
     def text(self, *, details: bool = True) -> str:
-        """The report as plain text (per-question line, and with ``details`` the points made/missed)."""
+        """The report as plain text (per-question line, and with ``details`` the points made/missed and how the
+        score was made: :data:`SCORER_READS_WORDS`)."""
         n = len(self.rows)
         head = (_t("Mock interview: 1 question, score {total}/100 ({verdict})") if n == 1
                 else _t("Mock interview: {n} questions, score {total}/100 ({verdict})"))
@@ -86,6 +91,8 @@ class Report:
                 + (_t(" (late: -20)") if s.late else ""))
             if details:
                 lines.append(feedback(q, s))
+        if details and self.rows:
+            lines += ["", _t(SCORER_READS_WORDS)]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
