@@ -2565,6 +2565,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     _message_candidates(st)
     _topic_candidates(st)
     _credited_candidates(st)
+    _activity_candidates(st)
     _glob_candidates(st)
     _no_counts_for_paths(st)
     if TRACE is not None:  # developers: every candidate, to see why one won (benchmarks, tests)
@@ -2819,6 +2820,49 @@ def _glob_candidates(st: "_FillState") -> None:
         for s in slots:
             st.cands.append((5.0, s, f"*.{_FILE_KINDS[m.group(1).lower()]}", within,
                              Evidence("the kind of file", m.group(0))))
+
+
+_ACTIVITIES = load_json("activities.json")
+
+
+def _phrase_rx(words) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+
+
+#: "went running", "did some yoga", "went for a swim", "30 minutes of cycling", "running for 30 minutes", "I ran".
+_ACTIVITY_RX = re.compile(
+    r"\b(?:" + _phrase_rx(_ACTIVITIES["lead_verbs"]) + r")\s+(?:(?:" + _phrase_rx(_ACTIVITIES["fillers"])
+    + r")\s+)?(?P<led>[a-z]{3,}(?:ing)?)\b|\b(?:minutes?|mins?|hours?|hrs?|km|miles?|kilometers?|laps?)\s+of\s+"
+    r"(?:(?:" + _phrase_rx(_ACTIVITIES["fillers"]) + r")\s+)?(?P<of>[a-z]{3,})\b|\b(?P<ing>[a-z]{3,}ing)\s+for\s+"
+    r"(?=\S*\d|an?\b|half|one|two|three|four|five|ten|twenty|thirty|forty|fifty|sixty|ninety)|\b(?P<past>"
+    + _phrase_rx(_ACTIVITIES["past_verbs"]) + r")\b", re.I)
+_ZH_ACTIVITY_RX = re.compile(_phrase_rx(_ACTIVITIES["zh_activities"]))
+_NOT_ACTIVITIES = frozenset({"that", "this", "there", "home", "out", "back", "well", "good", "great", "nothing",
+                             "something", "anything", "today", "yesterday", "lunch", "dinner", "breakfast", "it"})
+
+
+def _activity_candidates(st: "_FillState") -> None:
+    """An activity slot (``activity``, ``exercise``, ``sport``...; data/activities.json) takes the activity said,
+    never the verb that carries it: "I went running for 30 minutes" -> ``'running'`` (was ``'went'``), "did some
+    yoga" -> ``'yoga'``, "45 minutes of cycling", "I swam for an hour" -> ``'swimming'``, 我跑步跑了30分钟 -> 跑步."""
+    slots = [s for s in st.slots if s.kind == "string" and not s.options and (
+        set(lang.split_identifier(s.name)) & set(_ACTIVITIES["slot_words"])
+        or any(w in s.name for w in _ACTIVITIES["slot_words"] if not w.isascii()))]
+    if not slots:
+        return
+    text = st.reading.text
+    found = _ZH_ACTIVITY_RX.search(text) if lang.is_chinese(text) else None
+    value, words = (found.group(0), found.group(0)) if found else (None, "")
+    for m in ([] if found else _ACTIVITY_RX.finditer(text)):
+        said = next(g for g in ("led", "of", "ing", "past") if m.group(g))
+        word = m.group(said).lower()
+        if word in _NOT_ACTIVITIES or lang.stem(word) in st.vocab and said != "past":
+            continue
+        value, words = _ACTIVITIES["past_verbs"].get(word, word) if said == "past" else word, m.group(0)
+        break
+    if value:
+        for s in slots:
+            st.cands.append((4.5, s, value, (), Evidence("the activity", words)))
 
 
 _CREDITS = load_json("credit_roles.json")
