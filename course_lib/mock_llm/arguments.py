@@ -985,6 +985,38 @@ _PEOPLE = frozenset(lang.stem(w) for w in ("guest", "guests", "people", "person"
 _FOR_N = re.compile(r"\bfor\s+(?:a\s+(?:party|group)\s+of\s+)?\s*$", re.I)
 
 
+_LIST_EDGE = re.compile(r"[，,；;。！!？?]")  # not 、: 张伟、李娜 is one list of one value
+
+
+def _listed_values(st: "_FillState") -> None:
+    """A bare value in a Chinese comma list fills the one required string slot nothing else filled: "订一张桌子，
+    海底捞，3个人，晚上7点" -> ``restaurant='海底捞'`` (3个人 and 晚上7点 are read as what they are; the first part is
+    the request). Only one such part and one such slot: otherwise which goes where is a guess, and the mock asks."""
+    text = st.reading.text
+    if not lang.is_chinese(text):
+        return
+    open_slots = [s for s in st.slots if s.required and s.kind == "string" and not s.options and s.name not in st.filled
+                  and s.role not in ("time", "date", "query", "text") and not is_moment_slot(s)]
+    if len(open_slots) != 1:
+        return
+    parts, start = [], 0
+    for edge in list(_LIST_EDGE.finditer(text)) + [None]:
+        end = edge.start() if edge else len(text)
+        parts.append((start, end))
+        start = edge.end() if edge else end
+    bare = []
+    for a, b in parts[1:]:
+        word = text[a:b].strip()
+        a += len(text[a:b]) - len(text[a:b].lstrip())
+        if not word or any(m.start < a + len(word) and a < m.end for m in st.mentions) or \
+                not re.fullmatch(r"[\u4e00-\u9fffA-Za-z][\u4e00-\u9fffA-Za-z0-9'&· -]{1,15}", word) or \
+                any(w in word for w in _THINGS["list_stops"]):
+            continue
+        bare.append(word)
+    if len(bare) == 1:
+        st.filled[open_slots[0].name] = (bare[0], Evidence("a value listed", bare[0]), 2.0, ())
+
+
 def _counts_people(slot: Slot) -> bool:
     """Whether ``slot`` is a number of people (``party_size``, "Number of guests", ``passengers``)."""
     return slot.kind == "integer" and bool((slot.keys | slot.desc_keys) & _PEOPLE)
@@ -2573,6 +2605,7 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
                             key=lambda c: (c[1], -c[0])))
     _read_without_consuming(st)
     _take_best(st)
+    _listed_values(st)
     _numbered_in_order(slots, st.filled, st.all_mentions)
     _said_in_pairs(slots, st.filled, st.mentions, reading.text)
     _prefer_codes(slots, st.filled, st.mentions, reading.text)
@@ -3290,7 +3323,8 @@ def _not_a_path(slot: Slot, value: Any) -> bool:
 def _take_best(st: _FillState) -> None:
     """The candidates taken greedily, best first, each mention once; then what required slots still lack."""
     slots, reading, mentions, vocab, depth = st.slots, st.reading, st.mentions, st.vocab, st.depth
-    st.cands[:] = [c for c in st.cands if not _not_a_path(c[1], c[2])]
+    st.cands[:] = [c for c in st.cands if not _not_a_path(c[1], c[2])
+                   and not (_counted_thing(c[4]) and _counts_heads(c[1]))]  # 订一张桌子: one table, no party of one
     cands, filled, taken = st.cands, st.filled, st.taken
     if st.tool_words & _ITEM_TOOLS:  # "a meeting with Dana": "meeting" is no title of a calendar entry
         cands[:] = [c for c in cands if not (c[1].role == "title" and isinstance(c[2], str) and _generic_item(c[2]))]
@@ -3318,6 +3352,27 @@ def _take_best(st: _FillState) -> None:
             continue  # a calendar entry's title is asked for, never guessed from a leftover word ("Put")
         filled[s.name] = (value, Evidence("best reading: " + ev.rule, ev.words), score, idx)
         taken.update(idx)
+
+
+_THINGS = load_json("counted_things.json")
+
+
+def _counts_heads(slot: Slot) -> bool:
+    """Whether ``slot`` is a number of people (``party_size``, ``guests``, described 人数; data/counted_things.json)."""
+    if slot.kind not in ("integer", "number"):
+        return False
+    words = {w.lower() for w in lang.split_identifier(slot.name)} | set(
+        re.findall(r"[a-z]+", str(slot.spec.get("description", "")).lower()))
+    desc = str(slot.spec.get("description", ""))
+    return bool(words & set(_THINGS["people_slots"])) or any(w in desc or w in slot.name
+                                                              for w in _THINGS["people_slots"] if not w.isascii())
+
+
+def _counted_thing(ev: Evidence) -> bool:
+    """Whether the count behind ``ev`` was counted with a Chinese classifier of things (一张, 两本), not of people."""
+    unit = ev.rule.removeprefix("number with unit ").strip() if ev.rule.startswith("number with unit ") else ""
+    return bool(unit) and not unit.isascii() and len(unit) == 1 and unit not in _THINGS["people_classifiers"] and \
+        bool(re.search(r"[一二两三四五六七八九十几\d]" + re.escape(unit), ev.words))
 
 
 def _write_out(st: _FillState, out: Filled) -> None:
