@@ -747,8 +747,32 @@ def _place_in_group(reading: Reading, m: Mention) -> int:
     return next((k for k, n in enumerate(members) if n.start == m.start), -1)
 
 
+_DESC_RANGE = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)\s*(?:-|–|to|through|and)\s*(-?\d+(?:\.\d+)?)(?![\w.%])")
+
+
+def _scale_of(slot: Slot) -> tuple[float, float] | None:
+    """The range of a level slot that is not in per cent: its schema's minimum and maximum, or "1-254", "0 to 255"
+    in its description; None for a per cent (0..100) or share (0..1) slot, or a slot that says per cent."""
+    desc = str(slot.spec.get("description", ""))
+    if slot.kind not in ("integer", "number") or "percent" in slot.dims or re.search(r"percent|%|百分", desc + slot.name, re.I):
+        return None
+    low, high = slot.spec.get("minimum"), slot.spec.get("maximum")
+    if not isinstance(high, (int, float)) or isinstance(high, bool):
+        said = _DESC_RANGE.search(desc)
+        low, high = (float(said.group(1)), float(said.group(2))) if said else (None, None)
+    low = low if isinstance(low, (int, float)) and not isinstance(low, bool) else 0
+    if high is None or high in (1, 100) or high <= 1 or low >= high or low < 0:
+        return None
+    return float(low), float(high)
+
+
 def _number_value(slot: Slot, m: Mention) -> Any:
     v = m.value
+    scale = _scale_of(slot) if m.get("percent") and 0 <= v <= 100 else None
+    if scale:  # "40%" on a 1-254 brightness: 102, on a 0-10 volume: 4 (the level, in the slot's own range)
+        low, high = scale
+        v = low + (high - low) * v / 100
+        return int(round(v)) if slot.kind == "integer" else round(v, 10)
     if m.get("percent") and slot.kind == "number" and not slot.percent_as_number:
         v = round(v / 100, 10)
     if not _prefixed_base(slot, m):  # "5 km" for a length "in meters": _convert_prefixed below
