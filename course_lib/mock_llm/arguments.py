@@ -2636,10 +2636,10 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     _write_out(st, out)
     if depth == 0:
         _spread_out(st, out)
-    _date_times(slots, st.mentions, out)
+    _moments_only(slots, out, reading)
+    _date_times(slots, st.mentions, out, reading.text)
     _shapes_kept(slots, out)
     _read_once(slots, out)
-    _moments_only(slots, out, reading)
     return out
 
 
@@ -2686,9 +2686,10 @@ def _moments_only(slots: list[Slot], out: Filled, reading: Reading) -> None:
             continue
         del out.arguments[slot.name]
         out.evidence.pop(slot.name, None)
-        said = _said_moment(reading)
+        said = None if _is_date_time(slot) else _said_moment(reading)  # a date-time one: _date_times writes it
         if said:
-            out.arguments[slot.name], out.evidence[slot.name] = said, Evidence("the time said", said)
+            words = " ".join(m.text for m in reading.mentions if m.kind in ("date", "time"))
+            out.arguments[slot.name], out.evidence[slot.name] = said, Evidence("the time said", words)
         elif slot.required and slot.name not in out.missing:
             out.missing.append(slot.name)
 
@@ -3501,10 +3502,11 @@ def _is_date_time(slot: Slot) -> bool:
         return False
     desc = str(slot.spec.get("description", ""))
     return slot.spec.get("format") == "date-time" or "datetime" in slot.name.lower().replace("_", "") or bool(
-        _DATE_TIME_DESC.search(desc) and (slot.role in ("date", "time") or {"time", "date", "when"} & slot.keys))
+        _DATE_TIME_DESC.search(desc) and (slot.role in ("date", "time") or {"time", "date", "when"} & slot.keys
+                                          or re.search(r"\b(?:time|date|when)\b", desc, re.I)))
 
 
-def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None:
+def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled, text: str = "") -> None:
     """A date-time argument takes the day and the clock time of the request together.
 
     "tomorrow at 7pm" -> ``"2026-12-01T19:00"``, "2026-12-02T19:00" typed as such stays whole; a
@@ -3549,7 +3551,9 @@ def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None
         h, mi = t.value
         seconds = t.get("seconds") or ("00" if re.search(r"hh:mm:ss", desc, re.I) else None)
         clock = f"{h:02d}:{mi:02d}" + (f":{seconds}" if seconds else "")
-        if s.spec.get("format") == "date-time":  # JSON Schema's date-time is RFC 3339's: seconds and an offset
+        if _says_utc(desc):  # "Start time in UTC": the moment said, in UTC (from the zone said, else local time)
+            out.arguments[s.name] = _in_utc(day, h, mi, int(seconds or 0), _zone_said(t, mentions, text), desc)
+        elif s.spec.get("format") == "date-time":  # JSON Schema's date-time is RFC 3339's: seconds and an offset
             out.arguments[s.name] = _rfc3339(day, h, mi, int(seconds or 0), t.get("offset"))
         elif d is None and (not value or clock_said) and _CLOCK_FIRST.search(desc):
             out.arguments[s.name] = f"{h:02d}:{mi:02d}"  # no date said and a clock time alone is a format it takes
@@ -3559,6 +3563,60 @@ def _date_times(slots: list[Slot], mentions: list[Mention], out: Filled) -> None
         out.evidence[s.name] = Evidence("date and clock time", t.text)
         if s.name in out.missing:
             out.missing.remove(s.name)
+
+
+_UTC_DESC = re.compile(r"\b(?:" + "|".join(_MOMENTS["utc_words"]) + r")\b(?![+-]\d)|(?:ss|SS|mm|MM)(?:\.\w+)?'?Z\b", re.I)
+_ABBREVIATIONS = _MOMENTS["zone_abbreviations"]
+_ZONE_AFTER = re.compile(r"\s*(?:\(?\s*(?P<abbr>" + "|".join(_ABBREVIATIONS) + r")(?![A-Za-z])\s*(?:(?P<sign>[+-])\s*"
+                         r"(?P<hours>\d{1,2})(?::?(?P<mins>\d{2}))?)?\)?)")
+
+
+def _says_utc(desc: str) -> bool:
+    """Whether a date-time slot's description asks for UTC ("in UTC", "GMT", "YYYY-MM-DDTHH:MM:SSZ")."""
+    return bool(_UTC_DESC.search(desc))
+
+
+def _zone_said(t: Mention, mentions: list[Mention], text: str):
+    """The time zone the user wrote for the clock time ``t``, as a ``tzinfo``: its own offset ("Z", "+08:00"), an
+    abbreviation or offset right after it ("9am PST", "15:00 UTC+8"), or a place before "time"/时间 near it ("3pm
+    Beijing time", 北京时间下午3点); None when no zone is said (the user's local time)."""
+    import datetime as _dt
+    from zoneinfo import ZoneInfo
+
+    if t.get("offset"):
+        off = t.get("offset")
+        if off.upper() == "Z":
+            return _dt.timezone.utc
+        sign = -1 if off[0] == "-" else 1
+        digits = off[1:].replace(":", "")
+        return _dt.timezone(sign * _dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0)))
+    after = _ZONE_AFTER.match(text, t.end) if text else None
+    if after and after.group("abbr"):
+        if after.group("sign"):
+            sign = -1 if after.group("sign") == "-" else 1
+            return _dt.timezone(sign * _dt.timedelta(hours=int(after.group("hours")), minutes=int(after.group("mins") or 0)))
+        return ZoneInfo(_ABBREVIATIONS[after.group("abbr")])
+    for m in mentions:
+        if m.kind == "place" and abs(m.start - t.start) < 40 and re.match(r"\s*(?:time|时间)", text[m.end:m.end + 6]):
+            zone = timezones.zone_of(str(m.value))
+            if zone:
+                return ZoneInfo(zone)
+    return None
+
+
+def _in_utc(day: str, hour: int, minute: int, second: int, zone, desc: str) -> str:
+    """A clock time on a day, in ``zone`` (a ``tzinfo``; None: the machine's local zone, where the mock's "now"
+    comes from), as UTC in the format the description shows: "YYYY-MM-DD HH:MM" as that, else ISO 8601 with
+    seconds and "Z" ("2026-12-05T07:00:00Z" for 3pm Beijing time)."""
+    import datetime as _dt
+
+    y, m, d = (int(x) for x in day.split("-"))
+    moment = _dt.datetime(y, m, d, hour, minute, second, tzinfo=zone) if zone else \
+        _dt.datetime(y, m, d, hour, minute, second).astimezone()
+    utc = moment.astimezone(_dt.timezone.utc)
+    if re.search(r"yyyy-mm-dd hh:mm", desc, re.I):
+        return utc.strftime("%Y-%m-%d %H:%M" + (":%S" if re.search(r"hh:mm:ss", desc, re.I) else ""))
+    return utc.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _rfc3339(day: str, hour: int, minute: int, second: int = 0, offset: str | None = None) -> str:
