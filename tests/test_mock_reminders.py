@@ -50,3 +50,21 @@ def test_no_reminder_tool_no_action(client, text, tools):
 def test_an_action_asked_for_itself_is_still_called(client, text, names):
     got = calls(client, text, [WATER, REPORT, REMINDER])
     assert [name for name, _ in got] == names
+
+
+WHEN = tool("set_reminder", "Set a reminder.", {
+    "text": {"type": "string", "description": "What to remind about"},
+    "when": {"type": "string", "description": "When to remind"}})
+
+
+@pytest.mark.parametrize("text, tools, slot, task", [
+    ("Remind me to water pot 3 at 7pm", [REMINDER], "message", "water pot 3"),
+    ("Remind me to call mom tomorrow", [WHEN], "text", "call mom"),
+    ("Remind me to send the report tomorrow at 9am", [REMINDER], "message", "send the report tomorrow"),
+    ("提醒我明天早上8点给妈妈打电话", [ZH_REMINDER], "content", "给妈妈打电话"),
+    ("提醒我周五早上8点开会", [ZH_REMINDER], "content", "开会"),
+])
+def test_the_task_leaves_the_time_to_the_time_argument(client, text, tools, slot, task):
+    """The time a time argument takes is not repeated in the task; a date no argument takes stays in it."""
+    (name, args), = calls(client, text, tools)
+    assert args[slot] == task

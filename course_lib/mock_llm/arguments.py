@@ -2643,6 +2643,34 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     return out
 
 
+_EDGE_JOIN = re.compile(r"(?:\s|,|，|\b(?:at|on|by|before|around|from|this|next|in the|the)\b|(?:在|的|于))+$", re.I)
+_ZH_DAY_PART = re.compile(r"^(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)")
+_ZH_DAY_PART_END = re.compile(r"(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)$")
+
+
+def _moment_kinds(slot: Slot) -> set[str]:
+    """The kinds of mention a slot writes a moment from: a clock slot times, a date slot dates, a date-time or
+    moment slot (``when``) both; none for any other."""
+    if _is_date_time(slot) or slot.role not in ("time", "date") and is_moment_slot(slot):
+        return {"date", "time"}
+    return {slot.role} if slot.role in ("time", "date") else set()
+
+
+def _without_moments(what: str, moments: list[Mention]) -> str:
+    """A reminder's task without the time and date said at its ends, when another argument takes them: "water pot 3
+    at 7pm" -> "water pot 3", "明天早上8点给妈妈打电话" -> "给妈妈打电话" (the words between them stay)."""
+    texts = sorted({m.text.strip() for m in moments if m.text.strip()}, key=len, reverse=True)
+    changed = True
+    while changed and what:
+        changed = False
+        for t in texts:
+            if what.endswith(t):  # "... at 7pm", "...晚上7点": the time and the part of the day before it
+                what, changed = _EDGE_JOIN.sub("", _ZH_DAY_PART_END.sub("", what[:-len(t)].rstrip())), True
+            elif what.startswith(t):  # "明天早上8点给...": the date, then the part of the day the time follows
+                what, changed = _ZH_DAY_PART.sub("", what[len(t):].lstrip(" ,，")), True
+    return what.strip(" ,，")
+
+
 _MOMENTS = load_json("clock_words.json")
 _MOMENT_WORDS = frozenset(_MOMENTS["moment_words"])
 _ZH_MOMENT_RX = re.compile("|".join(sorted(map(re.escape, _MOMENTS["zh_moment_words"]), key=len, reverse=True)))
@@ -3236,6 +3264,9 @@ def _phrase_slot_candidates(st: _FillState) -> None:
             cands.append((3.0, s, asked, (), Evidence("what is asked for", asked)))
         if s.kind == "string" and s.keys & _TASK_KEYS and (todo := _TODO_RX.search(reading.text)):
             what = (todo.group(1) or todo.group(2) or todo.group(3)).strip(" .!?")
+            taken_by = {k for o in slots if o is not s for k in _moment_kinds(o)}
+            if taken_by:  # "water pot 3 at 7pm" with a time argument: the task is "water pot 3"
+                what = _without_moments(what, [m for m in mentions if m.kind in taken_by]) or what
             quoted = re.fullmatch(r"[\"'“‘「『](.+)[\"'”’」』]", what)  # 标题: "购物清单": the quoted words, once
             within = tuple(i for i, m in enumerate(mentions) if quoted and todo.start() <= m.start < todo.end())
             cands.append((4.5, s, quoted.group(1) if quoted else what, within,
