@@ -122,3 +122,23 @@ def test_a_topic_slot_takes_the_whole_noun_phrase(client, text, tools, want):
 ])
 def test_the_quoted_words_after_a_chinese_label_are_its_value(client, text, tools, want):
     assert calls(client, text, tools) == [want]
+
+
+SMS = tool("send_sms", "Send a text message", {"phone_number": _s("Phone number"), "message": _s("Message content")})
+WEATHER = tool("get_weather", "Weather for a city", {"city": _s("City")})
+
+
+@pytest.mark.parametrize("text, tools, want", [
+    ("Text 555-123-4567 saying I'm running 10 minutes late", [SMS, WEATHER],
+     ("send_sms", {"phone_number": "555-123-4567", "message": "I'm running 10 minutes late"})),
+    ("发短信给13800138000，告诉他我晚点到", [SMS, WEATHER], ("send_sms", {"phone_number": "13800138000", "message": "我晚点到"})),
+    ("给13800138000发条短信，说我到了", [SMS, WEATHER], ("send_sms", {"phone_number": "13800138000", "message": "我到了"})),
+    ("在general频道发消息说部署完成了", [SLACK, WEATHER], ("post_message", {"channel": "general", "text": "部署完成了"})),
+])
+def test_a_text_message_is_sent_with_its_whole_message(client, text, tools, want):
+    """短信, 发消息 and 'Text <number> saying' ask a messaging tool (data/word_relations.json; none was called on main)."""
+    assert calls(client, text, tools) == [want]
+
+
+def test_a_phone_slot_takes_no_name(client):
+    assert isinstance(calls(client, "Text Bob saying dinner is at 7", [SMS, WEATHER]), str)
