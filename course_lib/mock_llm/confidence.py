@@ -440,6 +440,12 @@ def _framing_left(name: str, value: str, call: Any) -> bool:
     return bool(hit) and (bool(_QUERY_NAMES.search(name)) or bool(starts))
 
 
+#: a priority, quarter, level or size code ("p4", "Q3", "L2"): free words that are one name no company or person
+_LEVEL_CODE = re.compile(r"[A-Za-z]{1,2}\d{1,2}")
+_NAMES_SOMEONE = re.compile(r"\b(?:company|customer|client|organi[sz]ation|person|people|user|employee|author)\b"
+                            r"|\bname of\b|\bfull name\b|_name\b|^name\b", re.I)
+
+
 def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str, tools: list | None) -> str:
     """Why a value read from free words is no value at all, or "" when nothing speaks against it.
 
@@ -451,6 +457,8 @@ def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str,
     * ``"a verb or a greeting"``: one word the request uses as a verb ("that produces", "to watch", "ensure
       the"), a stop word ("Hi") or the capitalised word that opens a sentence ("Initiate a payment ...");
     * ``"a place for a time"``: a place read for an argument that takes a time or a date;
+    * ``"a code for a name"``: a short letter-and-digit code ("p4", "Q3") for an argument that names a company or
+      a person ("获取阿迪达斯的p4工单", "Get p4 tickets": p4 is the tickets' priority);
     * ``"the framing left in"``: the request without its framing still holds the tool's own words
       (:func:`_framing_left`);
     * ``"the words of another value"``: a best reading inside the words another argument was read from
@@ -480,6 +488,8 @@ def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str,
             return "a verb or a greeting"
     if rule.endswith("place") and _TIME_NAMES.search(name):
         return "a place for a time"
+    if _LEVEL_CODE.fullmatch(text) and _NAMES_SOMEONE.search(f"{name} {spec.get('description', '')}"):
+        return "a code for a name"
     if rule.startswith("best reading") and _inside_another(name, text, call) or _part_of_another(name, text, call):
         return "the words of another value"
     return ""

@@ -79,6 +79,18 @@ ZH_LEXICON: dict[str, str] = {
     "切换": "switch", "分支": "branch", "显示": "show",
 }
 
+def _work_words() -> dict[str, str]:
+    """Chinese words of everyday work records, their verbs and the teams that keep them (工单 ticket, 告警 alert,
+    归档 archive, 运维 devops...) -> English concept words, from ``course_lib/data/zh_work_words.json``."""
+    from ..package_data import load_json
+
+    data = load_json("zh_work_words.json")
+    return {word: en for group in ("records", "verbs", "teams") for word, en in data[group].items()}
+
+
+# the lexicon above wins where both name a word
+ZH_LEXICON.update({word: en for word, en in _work_words().items() if word not in ZH_LEXICON})
+
 #: Everyday words that name a tool's subject without its word ("will it rain?" asks for the weather,
 #: "fly me to Rome" for a flight): request stem -> the concept stems it implies. One step, no chains.
 IMPLIED: dict[str, tuple[str, ...]] = {
