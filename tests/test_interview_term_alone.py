@@ -88,3 +88,13 @@ def test_an_answer_that_denies_every_mechanism_scores_nothing(lang, text):
     for card in (bank["mcp-subscriptions"], (ZH if bank is EN else EN)["mcp-subscriptions"]):
         result = score_answer(card, text)
         assert result.made == [] and result.score <= 5, result
+
+
+@pytest.mark.parametrize("text, made", [
+    ("Tools are controlled by the user, resources by the model, prompts by the application.", []),
+    ("Tools are controlled by the model, resources by the application, prompts by the user.", [0, 1, 2]),
+])
+def test_who_controls_each_capability_said_the_wrong_way_is_not_made(text, made):
+    """Before: the swapped answer scored 60, as the right one (a newcomer's mock interview)."""
+    result = score_answer(EN["mcp-capabilities"], text)
+    assert [i for i in result.made if i < 3] == made, result

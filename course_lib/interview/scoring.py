@@ -289,8 +289,9 @@ def consistent_part(point: str, text: str, keywords: tuple[str, ...] | list[str]
     kept = []
     for clause in (c for c in _CLAUSE.split(text) if c and c.strip()):
         parts = [s.strip() for s in _SEGMENT.split(clause) if s.strip()]
+        verb = _clause_verb(clause)
         keep = [s for s in parts if not contradicts(point, s) and not misattributes(point, s)
-                and not denies_term(point, keywords, s)]
+                and not denies_term(point, keywords, s) and not misassigns(point, s, verb)]
         if keep:
             kept.append(", ".join(keep))
     return "\n".join(kept)
@@ -503,6 +504,49 @@ def misattributes(point: str, segment: str) -> bool:
     (point_makers, point_years), (said_makers, said_years) = facts(point), facts(segment)
     return (bool(point_makers and said_makers and not point_makers & said_makers)
             or bool(point_years and said_years and not point_years & said_years))
+
+
+def _agents(text: str, verb: str | None = None) -> set[tuple[str, str]]:
+    """``(verb, party)`` for each thing ``text`` says a party does to it, in the passive or a compound:
+    "model-controlled", "controlled by the user", 由模型控制; ``verb`` (cut to 4 letters, or a Chinese bigram):
+    the one an elliptic "resources by the model" borrows from its clause.
+
+    >>> sorted(_agents("Tools: model-controlled actions")), sorted(_agents("由用户控制的模板"))
+    ([('cont', 'model')], [('控制', 'user')])
+    """
+    rel, norm = _relations(), normalise(text)
+    found = set()
+    for m in rel["roles"].finditer(norm):
+        role = rel["role_of"][m.group(0).removesuffix("'s")]
+        after, before = norm[m.end():], norm[:m.start()]
+        compound = re.match(r"\s?([a-z]{3,}ed)(?![a-z])", after)  # "model controlled" (the hyphen is a space)
+        if compound:
+            found.add((compound.group(1)[:4], role))
+        passive = re.search(r"(?:(?<![a-z])([a-z]{3,}ed)\s+)?by\s+(?:the |a |an |its |their )?$", before)
+        if passive and (passive.group(1) or verb):
+            found.add(((passive.group(1) or verb)[:4], role))
+        zh = re.match(r"\s*([\u4e00-\u9fff]{2})", after) if re.search(r"由\s*$", before) else None
+        if zh:
+            found.add((zh.group(1), role))
+    return found
+
+
+def misassigns(point: str, segment: str, verb: str | None = None) -> bool:
+    """Whether ``segment`` gives what ``point`` says a party does to another party (:func:`_agents`): the point
+    has ``(verb, a)`` and the segment ``(verb, b)`` with ``b`` not ``a``, and never ``(verb, a)``.
+
+    >>> p = "Tools: model-controlled actions, listed with `tools/list`."
+    >>> [misassigns(p, s) for s in ("tools are controlled by the user", "the model controls tools")]
+    [True, False]
+    """
+    meant, said = _agents(point), _agents(segment, verb)
+    return any(v == w and a != b and (v, b) not in meant and (v, a) not in said for v, a in meant for w, b in said)
+
+
+def _clause_verb(clause: str) -> str | None:
+    """The verb of a clause's first passive ("controlled by"), which its later segments may leave out."""
+    m = re.search(r"(?<![a-z])([a-z]{3,}ed)\s+by(?![a-z])", normalise(clause))
+    return m.group(1) if m else None
 
 
 def _puts_aside(text: str, negator: re.Match) -> bool:
