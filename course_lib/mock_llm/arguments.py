@@ -3119,13 +3119,25 @@ def _shapes_kept(slots: list[Slot], out: Filled) -> None:
         fmt = slot.spec.get("format")
         bad = (fmt in _SHAPED_FORMATS and not checker.conforms(value, fmt)) or (
             fmt == "date-time" and not _RFC3339.fullmatch(value)) or (
-            slot.role == "email" and fmt is None and _names_an_address(slot) and not _EMAIL.fullmatch(value.strip()))
+            slot.role == "email" and fmt is None and _names_an_address(slot) and not _EMAIL.fullmatch(value.strip())) or (
+            slot.role == "id" and not slot.options and _a_count_word(value))
         if bad:
             del out.arguments[slot.name]
             out.evidence.pop(slot.name, None)
             out.spread.pop(slot.name, None)
             if slot.required and slot.name not in out.missing:
                 out.missing.append(slot.name)
+
+
+#: 一个, 两条, 几张: a count written as a numeral word and its classifier (data/counted_things.json numeral_words).
+_ZH_CLASSIFIED = re.compile(r"^[一二两三四五六七八九十几某]+\s*(?:个|条|张|件|项|份|次|本|位|只|台|场|封|笔|单|篇|则|些)?$")
+
+
+def _a_count_word(value: str) -> bool:
+    """Whether ``value`` is only a count said in words ("one", "a", 一, 一个, 两条): an indefinite article or a
+    numeral, never an identifier ("删掉一个日程" named no event id '一'; 'Cancel one order' none 'one')."""
+    v = value.strip().lower()
+    return v in _THINGS["numeral_words"] or bool(_ZH_CLASSIFIED.match(v))
 
 
 def _scalar_candidates(st: _FillState) -> None:

@@ -110,6 +110,8 @@ def _opposite_action(text: str, name_stems: frozenset[str], tool_stems: frozense
             return "asks to remove, the tool only reads"
     elif action == "add" and verbs & removes and not verbs & adds:
         return "asks to add, the tool removes"
+    elif action == "add" and verbs & reads and not verbs & adds and not name_stems & adds:
+        return "asks to add, the tool only reads"
     elif action == "read" and verbs & (adds | removes) and not name_stems & reads and not _ADDS_IN_WORDS.search(text):
         return "asks to see, the tool changes"
     return None
@@ -117,7 +119,7 @@ def _opposite_action(text: str, name_stems: frozenset[str], tool_stems: frozense
 
 #: A question may still ask for a change ("Can you add...?", "what if I book..."): then it is no mere reading.
 _ADDS_IN_WORDS = re.compile(r"\b(?:add|create|insert|book|schedule|put|append|register|remove|delete|cancel|make|"
-                            r"set|new|save|remind)\b|添加|新建|创建|订|删除|提醒", re.I)
+                            r"set|new|save|remind)\b|添加|新建|创建|建(?![议筑])|订|删除|提醒", re.I)
 
 
 _CALCULATORS = frozenset("calculate calc compute solve convert play estimate simulate".split())
