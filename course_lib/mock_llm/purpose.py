@@ -110,11 +110,23 @@ def _opposite_action(text: str, name_stems: frozenset[str], tool_stems: frozense
             return "asks to remove, the tool only reads"
     elif action == "add" and verbs & removes and not verbs & adds:
         return "asks to add, the tool removes"
-    elif action == "add" and verbs & reads and not verbs & adds and not name_stems & adds:
+    elif action == "add" and verbs & reads and not verbs & adds and not name_stems & adds and _only_adds(text):
         return "asks to add, the tool only reads"
     elif action == "read" and verbs & (adds | removes) and not name_stems & reads and not _ADDS_IN_WORDS.search(text):
         return "asks to see, the tool changes"
     return None
+
+
+#: Words that join a second request or a condition to the first ("and", 并, 然后, "if", 如果): a reading tool may serve it.
+_ANOTHER_PART = re.compile(r"\b(?:and|then|also|if|unless|when|once|after|before|while)\b|[;；]|并|然后|顺便|再|如果|要是|假如|"
+                           r"的话|除非|之后|以后|之前|同时|还要|另外", re.I)
+
+
+def _only_adds(text: str) -> bool:
+    """Whether a request asks only to add, in one part ("帮我建一个日程", "Create an event Friday"): every action
+    verb adds and nothing joins another request or a condition a reading tool could serve."""
+    acts = _actions(text)
+    return bool(acts) and all(a == "add" for _, a in acts) and not _ANOTHER_PART.search(text)
 
 
 #: A question may still ask for a change ("Can you add...?", "what if I book..."): then it is no mere reading.
