@@ -497,8 +497,14 @@ def _maybe_json(content: str) -> Any:
 
 
 def _fallbacks(req: ChatRequest, turn: _Turn, failed, tried: set[str]) -> list[PlannedCall]:
-    """Another tool that fits the same request, when the one we used failed."""
-    ranked = [(t, s) for t, s, _ in score_tools(turn.question, req.tools) if t.name not in tried and s >= THRESHOLD]
+    """Another tool that fits the same request, when the one we used failed: one that does what the failed one
+    does, never its opposite or a change the user did not ask for (after ``remove_from_cart`` failed with "not in the
+    cart", ``add_to_cart`` is no alternative; after ``add_to_cart`` failed, ``remove_from_cart`` none): the error is
+    then the answer, relayed in words."""
+    did = {purpose.name_action(c["function"]["name"]) for c, _ in failed}
+    ranked = [(t, s) for t, s, _ in score_tools(turn.question, req.tools) if t.name not in tried and s >= THRESHOLD
+              and _same_effect(purpose.name_action(t.name), did) and not purpose.mismatch(turn.question, t.name,
+                                                                                          t.description)]
     if not ranked:
         return []
     tool = ranked[0][0]
@@ -509,3 +515,11 @@ def _fallbacks(req: ChatRequest, turn: _Turn, failed, tried: set[str]) -> list[P
         call.arguments.update({k: v for k, v in prev.items() if k in props and k not in call.arguments})
         call.missing = [m for m in call.missing if m not in call.arguments]
     return [] if call.missing else [call]
+
+
+def _same_effect(action: str | None, did: set[str | None]) -> bool:
+    """Whether a tool whose name's verb does ``action`` may stand in for failed tools that did ``did``: a tool
+    that changes nothing stands in for anything that reads; one that adds or removes only for one doing the same."""
+    if action is None:
+        return not did - {None, "read"}
+    return did <= {action} or (action == "read" and did <= {None, "read"})

@@ -95,6 +95,16 @@ def _name_verbs(name: str) -> frozenset[str]:
     return frozenset(lang.stem(w) for w in lang.split_identifier(name)[:2])
 
 
+def name_action(name: str) -> str | None:
+    """What a tool does to its thing by the verb of its name: "add" (``add_to_cart``, ``create_event``), "remove"
+    (``remove_from_cart``, ``delete_event``), "read" (``view_cart``, ``git_log``'s none), or None when its name says
+    none or more than one."""
+    verbs = _name_verbs(name)
+    kinds = {k for k, words in (("add", _ADDING), ("remove", _REMOVING), ("read", _READING))
+             if verbs & {lang.stem(w) for w in words}}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
 def _opposite_action(text: str, name_stems: frozenset[str], tool_stems: frozenset[str],
                      verbs: frozenset[str]) -> str | None:
     """Why a tool whose name's verb does the opposite of what the request asks does not fit, or None:
