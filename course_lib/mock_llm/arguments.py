@@ -2639,8 +2639,25 @@ def _fill(parameters: dict, reading: Reading, depth: int, tool_words: frozenset[
     _moments_only(slots, out, reading)
     _date_times(slots, st.mentions, out, reading.text)
     _shapes_kept(slots, out)
+    _slashed_whole(slots, out, reading.text)
     _read_once(slots, out)
     return out
+
+
+def _slashed_whole(slots: list[Slot], out: Filled, text: str) -> None:
+    """A name written with a slash is one value: a word value that the request writes joined by '/' to more
+    ("a branch called feature/login", "the team infra/db", "label bug/ui") becomes the whole name, not its first
+    part ('feature', or 'dark-mode' of ui/dark-mode). Units ("km/h"), numbers and dates are no such names (unit, currency, date and time slots
+    and values with digits alone are left as they are)."""
+    for slot in slots:
+        value = out.arguments.get(slot.name)
+        if slot.kind != "string" or slot.options or slot.role in ("unit", "currency", "date", "time") or \
+                not isinstance(value, str) or not re.fullmatch(r"[A-Za-z][\w.-]*", value):
+            continue
+        whole = [w for w in re.findall(r"(?<![\w/])(?:[A-Za-z][\w.-]*/)*" + re.escape(value) +
+                                       r"(?:/[A-Za-z][\w.-]*)*(?![\w/])", text) if "/" in w]
+        if len(set(whole)) == 1:
+            out.arguments[slot.name] = whole[0]
 
 
 _EDGE_JOIN = re.compile(r"(?:\s|,|，|\b(?:at|on|by|before|around|from|this|next|in the|the)\b|(?:在|的|于))+$", re.I)

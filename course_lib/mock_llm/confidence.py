@@ -380,7 +380,11 @@ _FREE_VERB = (r"\b(?:that|which|who)\s+{w}\b|\b{w}\s+(?:(?:a|an|the|my|our|some|
 #: Arguments that take a time, a date or a duration (not a time zone: a place gives that).
 _TIME_NAMES = re.compile(r"time(?!_?zone)|date|day|duration|hour|when", re.I)
 #: Doubts of :func:`_free_words_doubt` that put the tool in doubt, not only the value.
-_TOOL_DOUBTS = frozenset({"a question to the assistant"})
+_TOOL_DOUBTS = frozenset({"a question to the assistant", "the whole request"})
+#: A request that opens with its verb ("Revert the last commit"), not a statement of the user's own ("I've
+#: submitted a complaint...", which a statement argument carries whole).
+_IMPERATIVE = re.compile(r"(?!(?:i|i'm|i've|i'd|i'll|we|we're|my|our|me|it|it's|this|that|there|the|a|an|he|she|"
+                         r"they|you)\b)[A-Za-z]", re.I)
 _QUERY_NAMES = re.compile(r"query|keyword|search|term|^q$|prompt", re.I)
 #: A request that is a question to the assistant ("What changed in commit a1b2c3d?"): its words are no message,
 #: note or content to write ("Can you...", "Could you..." ask for an action, so they are left out).
@@ -461,6 +465,8 @@ def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str,
       a person ("获取阿迪达斯的p4工单", "Get p4 tickets": p4 is the tickets' priority);
     * ``"the framing left in"``: the request without its framing still holds the tool's own words
       (:func:`_framing_left`);
+    * ``"the whole request"``: a message or text (no query) that is the request itself, nothing framed away
+      ("Revert the last commit" as git_commit's message): the request was not understood, so the mock asks;
     * ``"the words of another value"``: a best reading inside the words another argument was read from
       (:func:`_inside_another`).
     """
@@ -477,12 +483,17 @@ def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str,
     if rule == _WHOLE_REQUEST:
         if _framing_left(name, text, call):
             return "the framing left in"
-        return "a question to the assistant" if _QUESTION.match(text) and not _QUERY_NAMES.search(name) else ""
+        if _QUESTION.match(text) and not _QUERY_NAMES.search(name):
+            return "a question to the assistant"
+        if not _QUERY_NAMES.search(name) and _IMPERATIVE.match(text) and \
+                _norm(text.rstrip(".!?。！？")) == _norm(request.rstrip(".!?。！？")):
+            return "the whole request"  # 'Revert the last commit' as a commit message: the request, not understood
+        return ""
     if " " not in text:
         low = text.lower()
         # a capitalised word that opens a sentence before its object: the imperative ("Initiate a payment ...");
         # not a bare answer ("Dentist on 2026-12-03")
-        opener = re.search(rf"(?:^|[.!?;]\s+){re.escape(text)}\s+(?:a|an|the|my|our|some|me)\b", request)
+        opener = re.search(rf"(?:^|[.!?;]\s+){re.escape(text)}\s+(?:a|an|the|my|our|some|me|to|into|over|back)\b", request)
         verb = text == low and re.search(_FREE_VERB.format(w=re.escape(low)), request)
         if low in lang.STOPWORDS or opener or verb:
             return "a verb or a greeting"
