@@ -432,6 +432,14 @@ def _tool_words(tool_name: str) -> set[str]:
     return {w for w in lang.split_identifier(tool_name) if len(w) >= 3 and lang.stem(w) not in lang.WEAK}
 
 
+def _opens_with_tool_word(value: str, call: Any) -> bool:
+    """Whether ``value``'s first word is a word of the tool's name ("Email Ada that..." of send_mail): the request
+    asked for this tool by name, so it was understood."""
+    first = re.match(r"[A-Za-z]+", value.strip())
+    w = lang.stem(first.group(0).lower()) if first else ""
+    return bool(w) and any(t in w or w in t for t in (lang.stem(x) for x in _tool_words(call.name)) if len(t) >= 4)
+
+
 def _framing_left(name: str, value: str, call: Any) -> bool:
     """A text taken as the request without its framing that still holds the words that asked for the tool
     ("play baby shark song" for play_song, "trigger web search; where is ..." for web_search): a query with
@@ -485,8 +493,8 @@ def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str,
             return "the framing left in"
         if _QUESTION.match(text) and not _QUERY_NAMES.search(name):
             return "a question to the assistant"
-        if not _QUERY_NAMES.search(name) and _IMPERATIVE.match(text) and \
-                _norm(text.rstrip(".!?。！？")) == _norm(request.rstrip(".!?。！？")):
+        if not _QUERY_NAMES.search(name) and _IMPERATIVE.match(text) and not _opens_with_tool_word(text, call) \
+                and _norm(text.rstrip(".!?。！？")) == _norm(request.rstrip(".!?。！？")):
             return "the whole request"  # 'Revert the last commit' as a commit message: the request, not understood
         return ""
     if " " not in text:
