@@ -272,7 +272,7 @@ def test_a_query_that_still_holds_the_tools_own_words_is_no_query():
     # a Chinese text whose first Latin word is a tool word does not start with it (lesson 12's Chinese request)
     finance = type("C", (), {"name": "ask_finance_db_agent_finance_report"})()
     assert not confidence._framing_left("message", "从财务 Agent 获取公司 2024 年的营收", finance)
-    assert confidence._framing_left("message", "Agent: 获取公司 2024 年的营收", finance)
+    assert confidence._framing_left("message", "Finance: 获取公司 2024 年的营收", finance)  # agent: a weak word now
     e = explain("I've submitted a complaint and would like to discuss its status with a human agent.", SUPPORT)
     assert [c.name for c in e.tool_calls] == ["transfer_to_human_agent"]
 

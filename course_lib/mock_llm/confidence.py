@@ -440,6 +440,20 @@ def _opens_with_tool_word(value: str, call: Any) -> bool:
     return bool(w) and any(t in w or w in t for t in (lang.stem(x) for x in _tool_words(call.name)) if len(t) >= 4)
 
 
+#: A tool that hands the request on to another agent or model ("Ask the Finance DB agent (an A2A agent) to do
+#: this...", "delegate_to_researcher", an argument "The task for the agent"): the request itself is its message.
+_FORWARDS = re.compile(r"\b(?:ask|asks|delegat\w*|forward\w*|hand(?:s|ing)? (?:off|over)|handoff|send|sends|pass(?:es)?)"
+                       r"\b[^.]{0,40}?\b(?:sub-?)?(?:agent|assistant)s?\b|\ba2a\b|"
+                       r"\b(?:task|question|request|message|prompt)s? for the (?:sub-?)?(?:agent|assistant)\b", re.I)
+
+
+def _forwards_request(name: str, call: Any, tools: list | None) -> bool:
+    """Whether the called tool passes the user's words on to another agent (A2A skill tools, hand-offs), so the
+    whole request or a question is the right value of its text argument ``name``."""
+    spec = _spec(call, name, tools)
+    return bool(_FORWARDS.search(f"{_own_words(call, tools).replace('_', ' ')} {spec.get('description', '')}"))
+
+
 def _framing_left(name: str, value: str, call: Any) -> bool:
     """A text taken as the request without its framing that still holds the words that asked for the tool
     ("play baby shark song" for play_song, "trigger web search; where is ..." for web_search): a query with
@@ -489,6 +503,8 @@ def _free_words_doubt(name: str, value: Any, rule: str, call: Any, request: str,
     if _off_format(text, spec):
         return "not in its format"
     if rule == _WHOLE_REQUEST:
+        if _forwards_request(name, call, tools):
+            return ""  # "Get the company's 2024 revenue from the finance agent" is the agent's task, word for word
         if _framing_left(name, text, call):
             return "the framing left in"
         if _QUESTION.match(text) and not _QUERY_NAMES.search(name):

@@ -28,7 +28,7 @@ STOPWORDS = frozenset(
 )
 
 #: Verbs that appear in almost every tool description; they carry little signal.
-WEAK = frozenset("get find fetch retriev return look use call run check provid inform data given specifi".split())
+WEAK = frozenset("get find fetch retriev return look use call run check provid inform data given specifi agent assistant".split())
 
 #: Chinese word -> English concept(s) used by tool names and descriptions.
 ZH_LEXICON: dict[str, str] = {
