@@ -1,7 +1,8 @@
 """A tool that hands the request on to another agent takes the request itself as its task (issue 13, kind 'the
 whole request'): the capstone's A2A skill tools (``ask_<agent>_<skill>(message)``) and hand-off tools, whose
 descriptions say the text goes to an agent or an assistant. A write tool of our own still asks ('Revert the last
-commit' is no commit message), and a tool that only names a monitoring "agent" is no hand-off. Through the openai SDK."""
+commit' is no commit message), and a finance request is not sent to a travel agent: 'agent' alone chooses no tool.
+Through the openai SDK."""
 from __future__ import annotations
 
 import pytest

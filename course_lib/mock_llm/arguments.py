@@ -376,14 +376,8 @@ def _is_clock_slot(name: str, desc: str, kind: str, spec: dict) -> bool:
     return _CLOCK_NAMES.fullmatch(name) is not None and (name.lower().endswith("time") or bool(_CLOCK_DESC.search(desc)))
 
 
-#: An argument whose description says its words go to another agent ("The task for the agent, in plain words",
-#: "What the assistant should do"): the user's request, framing off, is its text.
-_FOR_AN_AGENT = re.compile(r"\b(?:for|to) the (?:sub-?)?(?:agent|assistant)\b|\bthe (?:sub-?)?(?:agent|assistant) "
-                           r"(?:should|will|is to)\b", re.I)
-
-
 def _role(name: str, desc: str, kind: str) -> str:
-    if kind == "string" and _FOR_AN_AGENT.search(desc):
+    if kind == "string" and lang.FOR_AN_AGENT.search(desc):
         return "text"
     words = lang.split_identifier(name)
     if name.lower() in _VAGUE_NAMES:

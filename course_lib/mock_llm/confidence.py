@@ -440,18 +440,12 @@ def _opens_with_tool_word(value: str, call: Any) -> bool:
     return bool(w) and any(t in w or w in t for t in (lang.stem(x) for x in _tool_words(call.name)) if len(t) >= 4)
 
 
-#: A tool that hands the request on to another agent or model ("Ask the Finance DB agent (an A2A agent) to do
-#: this...", "delegate_to_researcher", an argument "The task for the agent"): the request itself is its message.
-_FORWARDS = re.compile(r"\b(?:ask|asks|delegat\w*|forward\w*|hand(?:s|ing)? (?:off|over)|handoff|send|sends|pass(?:es)?)"
-                       r"\b[^.]{0,40}?\b(?:sub-?)?(?:agent|assistant)s?\b|\ba2a\b|"
-                       r"\b(?:task|question|request|message|prompt)s? for the (?:sub-?)?(?:agent|assistant)\b", re.I)
-
-
 def _forwards_request(name: str, call: Any, tools: list | None) -> bool:
     """Whether the called tool passes the user's words on to another agent (A2A skill tools, hand-offs), so the
     whole request or a question is the right value of its text argument ``name``."""
-    spec = _spec(call, name, tools)
-    return bool(_FORWARDS.search(f"{_own_words(call, tools).replace('_', ' ')} {spec.get('description', '')}"))
+    desc = str(_spec(call, name, tools).get("description", ""))
+    return bool(lang.HANDS_OFF.search(f"{_own_words(call, tools).replace('_', ' ')} {desc}")
+                or lang.FOR_AN_AGENT.search(desc))
 
 
 def _framing_left(name: str, value: str, call: Any) -> bool:

@@ -28,7 +28,17 @@ STOPWORDS = frozenset(
 )
 
 #: Verbs that appear in almost every tool description; they carry little signal.
-WEAK = frozenset("get find fetch retriev return look use call run check provid inform data given specifi agent assistant".split())
+WEAK = frozenset("get find fetch retriev return look use call run check provid inform data given specifi "
+                 "agent assistant".split())  # "agent" alone is shared by every hand-off tool
+
+#: Words of a tool that hands the user's request on to another agent ("Ask the Finance DB agent (an A2A agent) to
+#: do this...", "delegate_to_researcher: hand the task over to the research assistant").
+HANDS_OFF = re.compile(r"\b(?:ask|asks|delegat\w*|forward\w*|hand(?:s|ing)? (?:off|over)|handoff|send|sends|"
+                       r"pass(?:es)?)\b[^.]{0,40}?\b(?:sub-?)?(?:agent|assistant)s?\b|\ba2a\b", re.I)
+#: An argument described as going to another agent ("The task for the agent, in plain words", "What the
+#: assistant should do"): the user's request, framing off, is its text.
+FOR_AN_AGENT = re.compile(r"\b(?:for|to) the (?:sub-?)?(?:agent|assistant)\b|\bthe (?:sub-?)?(?:agent|assistant) "
+                          r"(?:should|will|is to)\b", re.I)
 
 #: Chinese word -> English concept(s) used by tool names and descriptions.
 ZH_LEXICON: dict[str, str] = {
